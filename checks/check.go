@@ -1,0 +1,194 @@
+// Package checks turns probe data into observations: typed facts about a
+// device, a pool or the host, each with the evidence it was read from.
+// Checks observe; they do not judge (that is rules/).
+package checks
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+// Evidence is where a fact came from: a machine path, a command, a log line.
+type Evidence struct {
+	Source string `json:"source"`
+	Value  string `json:"value"`
+}
+
+// Kinds of subject.
+const (
+	KindDevice = "device"
+	KindHost   = "host"
+	KindPool   = "pool"
+)
+
+// Observation is what one check saw about one subject.
+type Observation struct {
+	Check    string
+	Subject  string // sda, nvme0n1, "host", a pool name
+	Kind     string
+	Facts    map[string]any
+	Evidence map[string][]Evidence // by fact name
+}
+
+// NewObservation starts an observation.
+func NewObservation(check, kind, subject string) *Observation {
+	return &Observation{Check: check, Kind: kind, Subject: subject, Facts: map[string]any{}, Evidence: map[string][]Evidence{}}
+}
+
+// Set records a fact with the evidence it came from (none for derived facts).
+func (o *Observation) Set(fact string, v any, ev ...Evidence) {
+	o.Facts[fact] = v
+	if len(ev) > 0 {
+		o.Evidence[fact] = append(o.Evidence[fact], ev...)
+	}
+}
+
+// Skipped is something the doctor could not examine, why, and how to make
+// it work.
+type Skipped struct {
+	Check    string   `json:"check"`
+	Reason   string   `json:"reason"`
+	Hint     string   `json:"hint"`
+	Subjects []string `json:"subjects,omitempty"`
+}
+
+// Check is one pluggable module.
+type Check struct {
+	Name        string
+	Description string
+	Run         func(ctx context.Context, env *Env) []*Observation
+}
+
+var registry []Check
+
+// Register adds a check; called from init() of each check's file.
+func Register(c Check) {
+	for _, r := range registry {
+		if r.Name == c.Name {
+			panic("checks: duplicate check " + c.Name)
+		}
+	}
+	registry = append(registry, c)
+}
+
+// All returns the registered checks in registration order.
+func All() []Check { return append([]Check(nil), registry...) }
+
+// Options select and tune a run.
+type Options struct {
+	ProbeTimeout time.Duration
+	Devices      []string // judge only these (virtual ones included when named)
+	Disabled     []string // check names not to run
+	Context      string   // auto, server, desktop, laptop, vm, benchmark
+}
+
+// Result is every observation and skipped entry of a run.
+type Result struct {
+	Observations []*Observation
+	Skipped      []Skipped
+	Devices      []*probes.BlockDevice
+	Platform     *probes.Platform
+}
+
+// Run runs every enabled check concurrently against the host.
+func Run(ctx context.Context, h *probes.Host, opts Options) (*Result, error) {
+	if opts.ProbeTimeout <= 0 {
+		opts.ProbeTimeout = 5 * time.Second
+	}
+	env := newEnv(h, opts)
+	// The inventory is what every device check stands on: without it the
+	// machine cannot be examined at all.
+	if _, err := env.Devices(ctx); err != nil {
+		return nil, fmt.Errorf("cannot list block devices: %w", err)
+	}
+	disabled := map[string]bool{}
+	for _, d := range opts.Disabled {
+		disabled[d] = true
+	}
+	var checks []Check
+	for _, c := range registry {
+		if !disabled[c.Name] {
+			checks = append(checks, c)
+		}
+	}
+	results := make([][]*Observation, len(checks))
+	var wg sync.WaitGroup
+	for i, c := range checks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = c.Run(ctx, env)
+		}()
+	}
+	wg.Wait()
+	res := &Result{Skipped: env.skipped()}
+	for _, r := range results {
+		res.Observations = append(res.Observations, r...)
+	}
+	res.Devices, _ = env.Devices(ctx)
+	res.Platform, _ = env.Platform(ctx)
+	return res, nil
+}
+
+// skipLog groups skipped probes by (check, reason), so a missing hdparm on
+// 1,000 disks is one entry with 1,000 subjects.
+type skipLog struct {
+	mu      sync.Mutex
+	entries map[string]*Skipped
+}
+
+func (s *skipLog) add(sk Skipped, subject string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := sk.Check + "\x00" + sk.Reason
+	e, ok := s.entries[k]
+	if !ok {
+		e = &sk
+		s.entries[k] = e
+	}
+	if subject != "" {
+		for _, x := range e.Subjects {
+			if x == subject {
+				return
+			}
+		}
+		e.Subjects = append(e.Subjects, subject)
+	}
+}
+
+func (s *skipLog) list() []Skipped {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Skipped, 0, len(s.entries))
+	for _, e := range s.entries {
+		sortNatural(e.Subjects)
+		out = append(out, *e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Check != out[j].Check {
+			return out[i].Check < out[j].Check
+		}
+		return out[i].Reason < out[j].Reason
+	})
+	return out
+}
+
+func sortNatural(s []string) {
+	sort.Slice(s, func(i, j int) bool { return probes.NaturalLess(s[i], s[j]) })
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}

@@ -1,0 +1,216 @@
+package checks
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+func init() {
+	Register(Check{Name: "inventory", Description: "every block device: identity, bus, size, partitions, mounts, stable names", Run: inventory})
+	Register(Check{Name: "platform", Description: "vendor, product, BIOS, kernel, distribution, storage controllers and their drivers", Run: platform})
+}
+
+// controllerDrivers are the drivers that own a storage controller; the
+// rest of a device path (sd, scsi hosts, PCI bridges) is plumbing.
+var controllerDrivers = map[string]bool{
+	"ahci": true, "ata_piix": true, "nvme": true, "hpsa": true, "smartpqi": true, "megaraid_sas": true,
+	"mpt3sas": true, "mpt2sas": true, "aacraid": true, "usb-storage": true, "uas": true,
+	"virtio_blk": true, "virtio_scsi": true, "sdhci-pci": true, "mmc_block": true, "isci": true, "mvsas": true, "pm80xx": true,
+}
+
+// RAIDControllers carry their own (often battery-backed) cache and manage
+// the drive caches behind them.
+var RAIDControllers = map[string]bool{"hpsa": true, "smartpqi": true, "megaraid_sas": true, "aacraid": true}
+
+func controllerDriver(d *probes.BlockDevice) string {
+	for _, drv := range d.Drivers {
+		if controllerDrivers[drv] {
+			return drv
+		}
+	}
+	return ""
+}
+
+func inventory(ctx context.Context, env *Env) []*Observation {
+	devs, _ := env.Devices(ctx)
+	mounts, _ := env.Mounts(ctx)
+	byDevNo := map[string][]probes.Mount{}
+	for _, m := range mounts {
+		byDevNo[m.DevNo] = append(byDevNo[m.DevNo], m)
+	}
+	var out []*Observation
+	for _, d := range devs {
+		o := NewObservation("inventory", KindDevice, d.Name)
+		link := "/sys/block/" + d.Name
+		o.Set("sysfs_path", d.SysPath, Evidence{link, d.SysPath})
+		o.Set("transport", d.Transport, Evidence{link, d.SysPath})
+		o.Set("drivers", d.Drivers)
+		o.Set("controller_driver", controllerDriver(d))
+		o.Set("behind_raid_controller", RAIDControllers[controllerDriver(d)])
+		o.Set("virtual", d.Virtual)
+		o.Set("nvme_path", d.NVMePath)
+		o.Set("judged", env.IsJudged(d))
+		modelEv := []Evidence{}
+		if d.Udev != nil && d.Udev.Prop("ID_MODEL") != "" {
+			modelEv = append(modelEv, Evidence{d.Udev.Path, "ID_MODEL=" + d.Udev.Prop("ID_MODEL")})
+		} else if f := d.Files["model"]; f != "" {
+			modelEv = append(modelEv, Evidence{f, d.Model})
+		}
+		o.Set("model", d.Model, modelEv...)
+		o.Set("vendor", d.Vendor)
+		o.Set("serial", d.Serial)
+		o.Set("udev_serial", d.Udev.Prop("ID_SERIAL"))
+		o.Set("firmware", d.Firmware)
+		o.Set("wwn", d.WWN)
+		o.Set("size_bytes", d.SizeBytes)
+		o.Set("removable", d.Removable)
+		if d.Rotational != nil {
+			o.Set("rotational", *d.Rotational, Evidence{d.Files["rotational"], boolDigit(*d.Rotational)})
+		} else {
+			o.Set("rotational", nil)
+		}
+		o.Set("by_id", d.ByID)
+		o.Set("dev_path", d.DevPath())
+		o.Set("holders", d.Holders)
+		o.Set("scsi_address", d.SCSIAddr)
+		o.Set("nvme_controllers", d.Controllers)
+
+		var parts, mps, fstypes []string
+		pools := map[string]bool{}
+		for _, p := range d.Partitions {
+			mp := p.MountPoint
+			for _, m := range byDevNo[p.DevNo] {
+				if mp == "" {
+					mp = m.MountPoint
+				}
+			}
+			parts = append(parts, strings.TrimSpace(joinNonEmpty(" ", p.Name, p.FSType, mp)))
+			if mp != "" {
+				mps = append(mps, mp)
+			}
+			if p.FSType != "" {
+				fstypes = append(fstypes, p.FSType)
+			}
+			if p.FSType == "zfs_member" && p.Label != "" {
+				pools[p.Label] = true
+			}
+		}
+		for _, m := range byDevNo[d.DevNo] {
+			mps = append(mps, m.MountPoint)
+		}
+		if fs := d.Udev.Prop("ID_FS_TYPE"); fs != "" {
+			fstypes = append(fstypes, fs)
+			if fs == "zfs_member" && d.Udev.Prop("ID_FS_LABEL") != "" {
+				pools[d.Udev.Prop("ID_FS_LABEL")] = true
+			}
+		}
+		o.Set("partitions", parts)
+		o.Set("mountpoints", mps)
+		o.Set("filesystems", fstypes)
+		o.Set("zfs_pools", sortedKeys(pools))
+		o.Set("in_use", d.InUse() || len(mps) > 0)
+		out = append(out, o)
+	}
+	return out
+}
+
+var (
+	serverProducts = regexp.MustCompile(`(?i)ProLiant|PowerEdge|ThinkSystem|PRIMERGY|SuperServer|SuperMicro|TrueNAS|Synology|System x|UCS|Apollo`)
+	vmVendors      = regexp.MustCompile(`(?i)^(QEMU|KVM|VMware|Xen|innotek|Microsoft Corporation|Amazon EC2|Google|Parallels|Bochs|OpenStack)`)
+)
+
+// Role is what the machine is for, which decides how much a power-saving
+// CPU governor matters: "server", "desktop", "laptop", "vm" or "unknown".
+func Role(p *probes.Platform, override string) string {
+	if override != "" && override != "auto" {
+		return override
+	}
+	if p == nil {
+		return "unknown"
+	}
+	switch {
+	case vmVendors.MatchString(p.Vendor) || vmVendors.MatchString(p.Product):
+		return "vm"
+	case serverProducts.MatchString(p.Product) || serverProducts.MatchString(p.Vendor):
+		return "server"
+	}
+	switch p.ChassisType {
+	case 17, 23, 25, 28, 29:
+		return "server"
+	case 8, 9, 10, 14, 30, 31, 32:
+		return "laptop"
+	case 3, 4, 5, 6, 7, 13, 15, 16, 35, 36:
+		return "desktop"
+	}
+	return "unknown"
+}
+
+func platform(ctx context.Context, env *Env) []*Observation {
+	o := NewObservation("platform", KindHost, "host")
+	p, err := env.Platform(ctx)
+	if err != nil {
+		env.Skip("platform", "", err)
+	}
+	if p != nil {
+		dmi := func(fact, attr, v string) {
+			if f := p.Files[attr]; f != "" {
+				o.Set(fact, v, Evidence{f, v})
+			} else {
+				o.Set(fact, v)
+			}
+		}
+		dmi("vendor", "sys_vendor", p.Vendor)
+		dmi("product", "product_name", p.Product)
+		dmi("bios_version", "bios_version", p.BIOSVersion)
+		dmi("bios_date", "bios_date", p.BIOSDate)
+		dmi("board", "board_name", p.Board)
+		o.Set("chassis_type", p.ChassisType)
+		o.Set("kernel", p.Kernel, Evidence{"/proc/sys/kernel/osrelease", p.Kernel})
+		o.Set("distro", p.Distro)
+		o.Set("hostname", p.Hostname)
+		o.Set("platform", strings.TrimSpace(p.Vendor+" "+p.Product))
+		if p.Vendor == "" && p.Product == "" {
+			env.Skip("platform", "", fmt.Errorf("/sys/class/dmi/id: %w", probes.ErrNotAvailable))
+		}
+	}
+	o.Set("role", Role(p, env.Opts.Context))
+	o.Set("context", env.Opts.Context)
+
+	devs, _ := env.Devices(ctx)
+	ctrls := map[string][]string{}
+	for _, d := range devs {
+		if d.NVMePath {
+			continue
+		}
+		if drv := controllerDriver(d); drv != "" {
+			ctrls[drv] = append(ctrls[drv], d.Name)
+		}
+	}
+	var list []string
+	for _, drv := range sortedKeys(ctrls) {
+		list = append(list, drv+": "+strings.Join(ctrls[drv], " "))
+	}
+	o.Set("controllers", list)
+	return []*Observation{o}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func boolDigit(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}

@@ -1,0 +1,146 @@
+package checks
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+func init() {
+	Register(Check{Name: "trim", Description: "TRIM/discard support through the block stack, and the trim regime (fstrim timer, cron, discard mounts, ZFS autotrim) for what the SSD holds", Run: trim})
+}
+
+// fstrim trims mounted filesystems that support it; ZFS members are trimmed
+// by the pool (autotrim or zpool trim), never by fstrim.
+var fstrimmable = map[string]bool{"ext4": true, "xfs": true, "btrfs": true, "vfat": true, "f2fs": true, "jfs": true, "ext3": true, "nilfs2": true, "ntfs3": true, "exfat": true}
+
+func trim(ctx context.Context, env *Env) []*Observation {
+	mounts, _ := env.Mounts(ctx)
+	byDevNo := map[string][]probes.Mount{}
+	for _, m := range mounts {
+		byDevNo[m.DevNo] = append(byDevNo[m.DevNo], m)
+	}
+	timerLink, timerOn := probes.TimerEnabled(ctx, env.Host, "fstrim.timer")
+	cron := probes.FindCronTrim(ctx, env.Host)
+
+	var out []*Observation
+	for _, d := range env.Judged(ctx) {
+		if d.Rotational == nil || *d.Rotational || d.Transport == "virtual" {
+			continue
+		}
+		o := NewObservation("trim", KindDevice, d.Name)
+		out = append(out, o)
+		if d.Queue.DiscardMaxBytes == nil {
+			o.Set("trim_supported", nil)
+		} else {
+			v := *d.Queue.DiscardMaxBytes
+			o.Set("trim_supported", v > 0, Evidence{d.Files["discard_max_bytes"], strconv.FormatUint(v, 10)})
+			if d.Queue.DiscardGranularity != nil {
+				o.Set("discard_granularity", *d.Queue.DiscardGranularity, Evidence{d.Files["discard_granularity"], strconv.FormatUint(*d.Queue.DiscardGranularity, 10)})
+			}
+		}
+
+		var regimes, uncovered, blocked []string
+		var regimeEv []Evidence
+		unknown := false
+		areas := 0
+		// A filesystem lives on the disk, a partition, or a device stacked on
+		// one of them (dm-crypt, LVM); follow holders one level.
+		devnos := []string{d.DevNo}
+		for _, p := range d.Partitions {
+			devnos = append(devnos, p.DevNo)
+		}
+		for _, hname := range stackedHolders(d) {
+			dn, err := env.Host.ReadString(ctx, "/sys/block/"+hname+"/dev")
+			if err != nil {
+				continue
+			}
+			devnos = append(devnos, dn)
+			if v, err := env.Host.ReadString(ctx, "/sys/block/"+hname+"/queue/discard_max_bytes"); err == nil && v == "0" {
+				blocked = append(blocked, hname)
+				o.Evidence["trim_blocked_by"] = append(o.Evidence["trim_blocked_by"], Evidence{"/sys/block/" + hname + "/queue/discard_max_bytes", v})
+			}
+		}
+		for _, dn := range devnos {
+			for _, m := range byDevNo[dn] {
+				if !fstrimmable[m.FSType] {
+					continue
+				}
+				areas++
+				_, discard := m.Options["discard"]
+				switch {
+				case discard:
+					regimes = append(regimes, "discard mount option on "+m.MountPoint)
+					regimeEv = append(regimeEv, Evidence{"/proc/self/mountinfo", m.Source + " " + m.MountPoint + " " + m.FSType + " discard"})
+				case timerOn:
+					regimes = append(regimes, "fstrim.timer trims "+m.MountPoint)
+				case len(cron) > 0:
+					regimes = append(regimes, "cron fstrim trims "+m.MountPoint)
+				default:
+					uncovered = append(uncovered, m.MountPoint+" ("+m.FSType+")")
+				}
+			}
+		}
+		pools := zfsPools(d)
+		if len(pools) > 0 {
+			autotrim, err := env.ZFSAutotrim(ctx)
+			for _, pool := range pools {
+				areas++
+				v, ok := autotrim[pool]
+				switch {
+				case err != nil || !ok:
+					unknown = true
+				case v == "on":
+					regimes = append(regimes, "ZFS autotrim=on (pool "+pool+")")
+					regimeEv = append(regimeEv, Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v})
+				default:
+					uncovered = append(uncovered, "ZFS pool "+pool+" (autotrim="+v+")")
+					o.Evidence["trim_uncovered"] = append(o.Evidence["trim_uncovered"], Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v})
+				}
+			}
+		}
+		if timerOn {
+			regimeEv = append(regimeEv, Evidence{timerLink, "fstrim.timer enabled"})
+		}
+		for _, c := range cron {
+			regimeEv = append(regimeEv, Evidence{c.Source(), c.Text})
+		}
+		o.Set("trim_regimes", regimes, regimeEv...)
+		o.Set("trim_uncovered", uncovered)
+		o.Set("trim_blocked_by", blocked)
+		o.Set("zfs_pools", pools)
+		o.Set("trim_relevant", areas > 0)
+		switch {
+		case len(uncovered) > 0:
+			o.Set("trim_covered", false)
+		case unknown:
+			o.Set("trim_covered", nil)
+		default:
+			o.Set("trim_covered", areas > 0)
+		}
+	}
+	return out
+}
+
+// stackedHolders lists dm/md devices stacked on the disk or its partitions.
+func stackedHolders(d *probes.BlockDevice) []string {
+	out := append([]string(nil), d.Holders...)
+	for _, p := range d.Partitions {
+		out = append(out, p.Holders...)
+	}
+	return out
+}
+
+func zfsPools(d *probes.BlockDevice) []string {
+	pools := map[string]bool{}
+	for _, p := range d.Partitions {
+		if p.FSType == "zfs_member" && p.Label != "" {
+			pools[p.Label] = true
+		}
+	}
+	if d.Udev.Prop("ID_FS_TYPE") == "zfs_member" && d.Udev.Prop("ID_FS_LABEL") != "" {
+		pools[d.Udev.Prop("ID_FS_LABEL")] = true
+	}
+	return sortedKeys(pools)
+}

@@ -1,0 +1,173 @@
+package checks
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+func init() {
+	Register(Check{Name: "write-cache", Description: "drive write cache: kernel view, SCSI cache_type, boot log, udev record, the drive's own state, and what re-enables it at boot", Run: writeCache})
+}
+
+// writeCache gathers every view of a drive's volatile write cache. The
+// kernel's view (queue/write_cache, cache_type) is what it believes and acts
+// on (whether it sends flushes); the drive's own state (hdparm -W, ATA
+// IDENTIFY word 85) is what the drive does. The boot log and udev's record
+// tell what the drive reported when it appeared.
+func writeCache(ctx context.Context, env *Env) []*Observation {
+	log, _ := env.KernelLog(ctx)
+	bootLines := log.WriteCacheLines()
+	judged := env.Judged(ctx)
+	var persist []probes.ConfigLine
+	if len(judged) > 0 {
+		// What turns a cache on again at boot is host-wide: read it once.
+		persist = probes.FindCachePersistence(ctx, env.Host)
+	}
+	var out []*Observation
+	type job struct {
+		o *Observation
+		d *probes.BlockDevice
+	}
+	var jobs []job
+	for _, d := range judged {
+		o := NewObservation("write-cache", KindDevice, d.Name)
+		out = append(out, o)
+		if v := d.Queue.WriteCache; v != "" {
+			o.Set("wc_kernel_on", v == "write back", Evidence{d.Files["write_cache"], v})
+		} else {
+			o.Set("wc_kernel_on", nil)
+		}
+		o.Set("wc_scsi_cache_type", nil)
+		if d.SCSIAddr != "" {
+			p := "/sys/class/scsi_disk/" + d.SCSIAddr + "/cache_type"
+			if v, err := env.Host.ReadString(ctx, "/sys/block/"+d.Name+"/device/scsi_disk/"+d.SCSIAddr+"/cache_type"); err == nil {
+				o.Set("wc_scsi_cache_type", v, Evidence{p, v})
+			}
+		}
+		if l, ok := bootLines[d.Name]; ok {
+			o.Set("wc_boot_enabled", l.Enabled, Evidence{"dmesg line " + strconv.Itoa(l.Line.Num), l.Line.Raw})
+		} else {
+			o.Set("wc_boot_enabled", nil)
+		}
+		o.Set("wc_udev_supported", nil)
+		o.Set("wc_udev_enabled", nil)
+		if u := d.Udev; u != nil {
+			if v := u.Prop("ID_ATA_WRITE_CACHE"); v != "" {
+				o.Set("wc_udev_supported", v == "1", Evidence{u.Path, "ID_ATA_WRITE_CACHE=" + v})
+			}
+			if v := u.Prop("ID_ATA_WRITE_CACHE_ENABLED"); v != "" {
+				o.Set("wc_udev_enabled", v == "1", Evidence{u.Path, "ID_ATA_WRITE_CACHE_ENABLED=" + v})
+			}
+		}
+		o.Set("wc_drive_supported", nil)
+		o.Set("wc_drive_enabled", nil)
+		o.Set("ata", isATA(d))
+		if isATA(d) {
+			jobs = append(jobs, job{o, d})
+		}
+	}
+	done := make(chan struct{}, len(jobs))
+	for _, j := range jobs {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			readDriveCache(ctx, env, j.o, j.d)
+		}()
+	}
+	for range jobs {
+		<-done
+	}
+	var persistEv []Evidence
+	var persistText []string
+	for _, l := range persist {
+		persistEv = append(persistEv, Evidence{l.Source(), l.Text})
+		persistText = append(persistText, l.Source())
+	}
+	for _, o := range out {
+		o.Set("wc_persistence", persistText, persistEv...)
+		derive(o)
+	}
+	return out
+}
+
+func isATA(d *probes.BlockDevice) bool {
+	return d.Transport == "sata" || d.Udev.Prop("ID_BUS") == "ata" || d.Udev.Prop("ID_ATA") == "1"
+}
+
+// readDriveCache asks the drive: hdparm -W first (recordable, and what an
+// admin would type), ATA IDENTIFY through smart.go where hdparm is missing.
+func readDriveCache(ctx context.Context, env *Env, o *Observation, d *probes.BlockDevice) {
+	dc, err := RunCommand(ctx, env, func(ctx context.Context) (*probes.DriveCache, error) {
+		return probes.ReadHdparmW(ctx, env.Host, d.Name)
+	})
+	if errors.Is(err, probes.ErrToolMissing) && env.Host.IsLive() {
+		var err2 error
+		dc, err2 = Probe(ctx, env, func(ctx context.Context) (*probes.DriveCache, error) {
+			return probes.ReadATAIdentify(ctx, env.Host, d.Name)
+		})
+		if err2 != nil {
+			env.Skip("ATA IDENTIFY (smart.go)", d.Name, err2)
+		}
+	}
+	if err != nil && dc == nil {
+		env.Skip("hdparm -W", d.Name, err)
+		return
+	}
+	if dc == nil {
+		return
+	}
+	ev := Evidence{dc.Source, dc.Value}
+	if dc.Supported != nil {
+		o.Set("wc_drive_supported", *dc.Supported, ev)
+	}
+	if dc.Enabled != nil {
+		o.Set("wc_drive_enabled", *dc.Enabled, ev)
+	}
+}
+
+// derive combines the views into the few facts rules judge on.
+func derive(o *Observation) {
+	f := o.Facts
+	supported := firstBool(f["wc_drive_supported"], f["wc_udev_supported"])
+	if supported == nil {
+		if ct, ok := f["wc_scsi_cache_type"].(string); ok && strings.Contains(ct, "write back") {
+			t := true
+			supported = &t
+		}
+	}
+	o.Set("wc_supported", ptrAny(supported))
+	// The drive's state now: only what the drive itself says counts.
+	driveOn := firstBool(f["wc_drive_enabled"])
+	kernelOn := firstBool(f["wc_kernel_on"])
+	var effective *bool
+	switch {
+	case driveOn != nil:
+		effective = driveOn
+	case kernelOn != nil:
+		effective = kernelOn
+	}
+	o.Set("wc_on", ptrAny(effective))
+	bootOn := firstBool(f["wc_boot_enabled"])
+	o.Set("wc_boot_disabled", bootOn != nil && !*bootOn)
+	persist, _ := f["wc_persistence"].([]string)
+	o.Set("wc_persistent", len(persist) > 0)
+}
+
+func firstBool(vs ...any) *bool {
+	for _, v := range vs {
+		if b, ok := v.(bool); ok {
+			return &b
+		}
+	}
+	return nil
+}
+
+func ptrAny(b *bool) any {
+	if b == nil {
+		return nil
+	}
+	return *b
+}

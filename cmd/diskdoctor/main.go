@@ -1,0 +1,274 @@
+// Command diskdoctor examines a Linux machine's storage — drive write
+// caches, TRIM, PCIe links, CPU power states, I/O pressure — compares what it
+// sees with the drives' datasheets, and prints ranked findings with the
+// commands that fix them. It only reads; it never changes the machine.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// usageError marks bad arguments: exit status 3, like a machine that cannot
+// be examined at all.
+type usageError struct{ error }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is main without the process: tests call it directly.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	exit := rules.ExitOK
+	root := newRootCmd(&exit)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(stderr, "diskdoctor:", err)
+		return rules.ExitUnknown
+	}
+	return exit
+}
+
+type options struct {
+	root         string
+	format       string
+	devices      []string
+	probeTimeout time.Duration
+	datasheets   string
+	context      string
+	disable      []string
+	color        string
+}
+
+func newRootCmd(exit *int) *cobra.Command {
+	var o options
+	cmd := &cobra.Command{
+		Use:   "diskdoctor",
+		Short: "Diagnose Linux storage: ranked findings with the commands that fix them",
+		Long: `diskdoctor reads sysfs, procfs, udev's database, the kernel log and drive
+state (hdparm), compares what it sees with the drives' datasheets, and prints
+ranked findings: evidence, expected value, impact, and remediation commands
+labelled by risk. It never changes the machine.
+
+Exit status: 0 no warning or critical finding, 1 warning, 2 critical,
+3 the machine could not be examined (bad root, bad arguments).`,
+		Example: `  diskdoctor                          # this machine
+  diskdoctor --format json            # the diskdoctor/v1 JSON contract
+  diskdoctor --root fixtures/hpe-microserver-writethrough
+  diskdoctor --device loop0 --format json`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			code, err := doctor(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			*exit = code
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.root, "root", "", "examine a recorded machine (a fixture or unpacked snapshot directory) instead of this one")
+	f.StringVarP(&o.format, "format", "f", "text", "output format: text or json")
+	f.StringSliceVarP(&o.devices, "device", "d", nil, "judge only these devices (name or /dev/name; virtual devices included when named)")
+	f.DurationVar(&o.probeTimeout, "probe-timeout", 5*time.Second, "how long one probe (a file read or a command) may take")
+	f.StringVar(&o.datasheets, "datasheets", "", "a YAML file of your own drive datasheets (same format as rules/datasheets.yaml); its models take precedence")
+	f.StringVar(&o.context, "context", "auto", "what the machine is for: auto, server, desktop, laptop, vm, benchmark (decides how much a power-saving governor matters)")
+	f.StringSliceVar(&o.disable, "disable-check", nil, "checks not to run (see 'diskdoctor checks')")
+	f.StringVar(&o.color, "color", "auto", "colour: auto (terminal and no NO_COLOR), always, never")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("context", cobra.FixedCompletions([]string{"auto", "server", "desktop", "laptop", "vm", "benchmark"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("disable-check", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		var names []string
+		for _, c := range checks.All() {
+			names = append(names, c.Name+"\t"+c.Description)
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	})
+	cmd.AddCommand(newRulesCmd(), newExplainCmd(), newChecksCmd())
+	return cmd
+}
+
+func doctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, error) {
+	switch o.format {
+	case "text", "json":
+	default:
+		return rules.ExitUnknown, usageError{fmt.Errorf("unknown --format %q (text or json)", o.format)}
+	}
+	if err := validCheckNames(o.disable); err != nil {
+		return rules.ExitUnknown, err
+	}
+	host := probes.Live()
+	rootLabel := "/"
+	if o.root != "" {
+		h, err := probes.Recorded(o.root)
+		if err != nil {
+			return rules.ExitUnknown, err
+		}
+		host, rootLabel = h, o.root
+	}
+	ds, err := rules.LoadDatasheets(o.datasheets)
+	if err != nil {
+		return rules.ExitUnknown, err
+	}
+	engine, err := rules.NewEngine(ds)
+	if err != nil {
+		return rules.ExitUnknown, err
+	}
+	res, err := checks.Run(ctx, host, checks.Options{ProbeTimeout: o.probeTimeout, Devices: o.devices, Disabled: o.disable, Context: o.context})
+	if err != nil {
+		return rules.ExitUnknown, err
+	}
+	if err := namedDevicesExist(o.devices, res.Devices); err != nil {
+		return rules.ExitUnknown, err
+	}
+	rep, err := engine.Build(res, rootLabel)
+	if err != nil {
+		return rules.ExitUnknown, err
+	}
+	switch o.format {
+	case "json":
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return rules.ExitUnknown, err
+		}
+	default:
+		renderText(stdout, rep, colorWanted(o.color, stdout))
+	}
+	return rep.ExitCode(), nil
+}
+
+func validCheckNames(names []string) error {
+	known := map[string]bool{}
+	var all []string
+	for _, c := range checks.All() {
+		known[c.Name] = true
+		all = append(all, c.Name)
+	}
+	for _, n := range names {
+		if !known[n] {
+			return usageError{fmt.Errorf("unknown check %q (known: %s)", n, strings.Join(all, ", "))}
+		}
+	}
+	return nil
+}
+
+func namedDevicesExist(named []string, devs []*probes.BlockDevice) error {
+	have := map[string]bool{}
+	for _, d := range devs {
+		have[d.Name] = true
+	}
+	for _, n := range named {
+		if !have[strings.TrimPrefix(n, "/dev/")] {
+			return usageError{fmt.Errorf("--device %s: no such block device in /sys/block", n)}
+		}
+	}
+	return nil
+}
+
+func colorWanted(mode string, w io.Writer) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func newRulesCmd() *cobra.Command {
+	var markdown bool
+	cmd := &cobra.Command{
+		Use:   "rules",
+		Short: "List the rules the doctor judges by",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rs, err := rules.Load()
+			if err != nil {
+				return err
+			}
+			if markdown {
+				fmt.Fprint(cmd.OutOrStdout(), rules.Markdown(rs))
+				return nil
+			}
+			for _, r := range rs {
+				fmt.Fprintf(cmd.OutOrStdout(), "%-28s %-8s %s\n", r.ID, r.Severity, r.Title)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the rule reference as Markdown (docs/rules.md)")
+	return cmd
+}
+
+func newExplainCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "explain RULE-ID",
+		Short: "Print one rule in full: why it matters, impact, remediation",
+		Args:  cobra.ExactArgs(1),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			rs, _ := rules.Load()
+			var ids []string
+			for _, r := range rs {
+				ids = append(ids, r.ID)
+			}
+			return ids, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rs, err := rules.Load()
+			if err != nil {
+				return err
+			}
+			for _, r := range rs {
+				if r.ID == args[0] {
+					fmt.Fprint(cmd.OutOrStdout(), rules.MarkdownRule(r))
+					return nil
+				}
+			}
+			return usageError{errors.New("no rule " + args[0] + " (see 'diskdoctor rules')")}
+		},
+	}
+}
+
+func newChecksCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "checks",
+		Short: "List the checks (what the doctor looks at)",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			for _, c := range checks.All() {
+				fmt.Fprintf(cmd.OutOrStdout(), "%-12s %s\n", c.Name, c.Description)
+			}
+		},
+	}
+}

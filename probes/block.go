@@ -1,0 +1,429 @@
+package probes
+
+import (
+	"context"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jaypipes/ghw/pkg/block"
+	"github.com/jaypipes/ghw/pkg/option"
+)
+
+// BlockDevice is what sysfs and udev say about one entry of /sys/block.
+type BlockDevice struct {
+	Name    string // sda, nvme0n1
+	SysPath string // resolved machine path, /sys/devices/.../block/sda
+	DevNo   string // 8:0
+
+	// Virtual devices (loop, zram, ram, dm-*, md*) are inventoried but
+	// not judged unless asked for; NVMe per-path devices are paths of a
+	// namespace head, not disks.
+	Virtual  bool
+	NVMePath bool
+
+	Transport string   // sata, sas, nvme, usb, virtio, mmc, scsi, raid, virtual, unknown
+	Drivers   []string // drivers bound along the device path, nearest first
+
+	Model, Vendor, Serial, Firmware, WWN string
+	SizeBytes                            uint64
+	Removable                            bool
+	Rotational                           *bool
+
+	ByID        []string // /dev/disk/by-id/...
+	Partitions  []Partition
+	Holders     []string // dm-0, md127 stacked on the disk or a partition
+	SCSIAddr    string   // H:C:T:L
+	Controllers []string // nvme0 (the controllers behind a namespace)
+
+	Queue Queue
+	Udev  *UdevRecord
+
+	// Files records the machine path each attribute was read from, for evidence.
+	Files map[string]string
+}
+
+// Queue holds /sys/block/<dev>/queue attributes; "" where a file is absent.
+type Queue struct {
+	WriteCache         string // "write back" / "write through"
+	Scheduler          string // the active one: none, mq-deadline, bfq, kyber
+	Schedulers         []string
+	DiscardGranularity *uint64
+	DiscardMaxBytes    *uint64
+	NrRequests         string
+	FUA                string
+}
+
+// Partition is a partition of a disk, with its filesystem.
+type Partition struct {
+	Name, DevNo, FSType, Label, MountPoint string
+	Holders                                []string
+}
+
+// DevPath is the stable name to give in commands: the first by-id link
+// (prefer ata-/nvme-/scsi- over wwn-), else /dev/<name>.
+func (d *BlockDevice) DevPath() string {
+	best := ""
+	for _, l := range d.ByID {
+		b := path.Base(l)
+		if strings.HasPrefix(b, "wwn-") || strings.HasPrefix(b, "nvme-eui.") {
+			if best == "" {
+				best = l
+			}
+			continue
+		}
+		if best == "" || strings.HasPrefix(path.Base(best), "wwn-") || strings.HasPrefix(path.Base(best), "nvme-eui.") {
+			best = l
+		}
+	}
+	if best != "" {
+		return best
+	}
+	return "/dev/" + d.Name
+}
+
+// InUse reports whether anything lives on the device: a mounted filesystem,
+// swap, a pool member, a RAID member or a stacked device.
+func (d *BlockDevice) InUse() bool {
+	if len(d.Holders) > 0 {
+		return true
+	}
+	for _, p := range d.Partitions {
+		if p.MountPoint != "" || len(p.Holders) > 0 || p.FSType != "" {
+			return true
+		}
+	}
+	fs := d.Udev.Prop("ID_FS_TYPE")
+	return fs != ""
+}
+
+var (
+	virtualName  = regexp.MustCompile(`^(loop|zram|ram|dm-|md|nbd|sr|fd)\d*`)
+	nvmePathName = regexp.MustCompile(`^nvme\d+c(\d+)n\d+$`) // nvme<subsys>c<ctrl>n<ns>
+	nvmeCtrlName = regexp.MustCompile(`^nvme\d+$`)
+)
+
+// ReadBlockDevices inventories /sys/block. ghw supplies identity (model,
+// serial, WWN, size, partitions and their mount points); the queue, the bus,
+// the drivers and udev's links are read here because ghw does not keep them.
+func ReadBlockDevices(ctx context.Context, h *Host) ([]*BlockDevice, error) {
+	ents, err := h.ReadDir(ctx, "/sys/block")
+	if err != nil {
+		return nil, err
+	}
+	ghwDisks := map[string]*block.Disk{}
+	if info, err := block.New(option.WithChroot(h.Root()), option.WithDisableTools(), option.WithNullAlerter()); err == nil {
+		for _, d := range info.Disks {
+			ghwDisks[d.Name] = d
+		}
+	}
+	var out []*BlockDevice
+	for _, e := range ents {
+		if err := ctx.Err(); err != nil {
+			return out, ctxErr(err)
+		}
+		d := readBlockDevice(ctx, h, e.Name(), ghwDisks[e.Name()])
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return NaturalLess(out[i].Name, out[j].Name) })
+	return out, nil
+}
+
+func readBlockDevice(ctx context.Context, h *Host, name string, gd *block.Disk) *BlockDevice {
+	d := &BlockDevice{Name: name, Files: map[string]string{}}
+	link := "/sys/block/" + name
+	d.SysPath, _ = h.Resolve(link)
+	if d.SysPath == "" {
+		d.SysPath = link
+	}
+	d.DevNo, _ = h.ReadString(ctx, link+"/dev")
+	if d.DevNo != "" {
+		d.Udev, _ = ReadUdev(ctx, h, d.DevNo)
+	}
+	hidden, _ := h.ReadString(ctx, link+"/hidden")
+	d.NVMePath = hidden == "1" || nvmePathName.MatchString(name)
+	d.Virtual = virtualName.MatchString(name) || strings.Contains(d.SysPath, "/devices/virtual/block/")
+
+	d.Drivers = driversAlong(h, d.SysPath)
+	d.Transport = transport(d)
+
+	if gd != nil {
+		d.SizeBytes = gd.SizeBytes
+		d.Removable = gd.IsRemovable
+		d.Vendor = known(gd.Vendor)
+		d.Serial = known(gd.SerialNumber)
+		d.WWN = known(gd.WWN)
+		d.Model = strings.ReplaceAll(known(gd.Model), "_", " ")
+		for _, p := range gd.Partitions {
+			d.Partitions = append(d.Partitions, Partition{Name: p.Name, FSType: p.Type, Label: p.FilesystemLabel, MountPoint: p.MountPoint})
+		}
+	} else if s, err := h.ReadString(ctx, link+"/size"); err == nil {
+		n, _ := strconv.ParseUint(s, 10, 64)
+		d.SizeBytes = n * 512
+	}
+	d.readIdentity(ctx, h, link)
+	d.readQueue(ctx, h, link)
+	d.readStack(ctx, h, link)
+	if d.Udev != nil {
+		for _, l := range d.Udev.Links {
+			if strings.HasPrefix(l, "disk/by-id/") {
+				d.ByID = append(d.ByID, "/dev/"+l)
+			}
+		}
+	}
+	if len(d.ByID) == 0 {
+		d.ByID = byIDLinks(h, name)
+	}
+	return d
+}
+
+// readIdentity fills what ghw leaves unknown: the model from sysfs where udev
+// has no record, the firmware revision, and the NVMe controllers.
+func (d *BlockDevice) readIdentity(ctx context.Context, h *Host, link string) {
+	if v := d.Udev.Prop("ID_MODEL"); v != "" && d.Model == "" {
+		d.Model = strings.ReplaceAll(v, "_", " ")
+	}
+	if d.Model == "" {
+		for _, p := range []string{link + "/device/model", link + "/device/device/model"} {
+			if v, err := h.ReadString(ctx, p); err == nil && v != "" {
+				d.Model, d.Files["model"] = v, p
+				break
+			}
+		}
+	}
+	if d.Vendor == "" {
+		d.Vendor, _ = h.ReadString(ctx, link+"/device/vendor")
+	}
+	d.Firmware = d.Udev.Prop("ID_REVISION")
+	if d.Firmware == "" {
+		d.Firmware, _ = h.ReadString(ctx, link+"/device/rev")
+	}
+	if d.Serial == "" {
+		d.Serial, _ = h.ReadString(ctx, link+"/device/serial")
+	}
+	if d.Transport == "nvme" {
+		d.Controllers = nvmeControllers(ctx, h, d)
+		if d.Firmware == "" {
+			d.Firmware, _ = h.ReadString(ctx, link+"/device/firmware_rev")
+		}
+	}
+	if ents, err := h.ReadDir(ctx, link+"/device/scsi_disk"); err == nil && len(ents) > 0 {
+		d.SCSIAddr = ents[0].Name()
+	}
+	if s, err := h.ReadString(ctx, link+"/queue/rotational"); err == nil {
+		r := s == "1"
+		d.Rotational = &r
+		d.Files["rotational"] = link + "/queue/rotational"
+	}
+}
+
+func (d *BlockDevice) readQueue(ctx context.Context, h *Host, link string) {
+	q := &d.Queue
+	read := func(attr string) string {
+		p := link + "/queue/" + attr
+		v, err := h.ReadString(ctx, p)
+		if err == nil {
+			d.Files[attr] = p
+		}
+		return v
+	}
+	q.WriteCache = read("write_cache")
+	q.Scheduler, q.Schedulers = ParseScheduler(read("scheduler"))
+	if v, err := strconv.ParseUint(read("discard_granularity"), 10, 64); err == nil {
+		q.DiscardGranularity = &v
+	}
+	if v, err := strconv.ParseUint(read("discard_max_bytes"), 10, 64); err == nil {
+		q.DiscardMaxBytes = &v
+	}
+	q.NrRequests = read("nr_requests")
+	q.FUA = read("fua")
+}
+
+// readStack finds partitions' device numbers and filesystems, and holders.
+func (d *BlockDevice) readStack(ctx context.Context, h *Host, link string) {
+	d.Holders = names(ctx, h, link+"/holders")
+	known := map[string]int{}
+	for i, p := range d.Partitions {
+		known[p.Name] = i
+	}
+	ents, _ := h.ReadDir(ctx, link)
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), d.Name) || !h.Exists(link+"/"+e.Name()+"/partition") {
+			continue
+		}
+		i, ok := known[e.Name()]
+		if !ok {
+			d.Partitions = append(d.Partitions, Partition{Name: e.Name()})
+			i = len(d.Partitions) - 1
+		}
+		p := &d.Partitions[i]
+		p.DevNo, _ = h.ReadString(ctx, link+"/"+e.Name()+"/dev")
+		p.Holders = names(ctx, h, link+"/"+e.Name()+"/holders")
+		if u, err := ReadUdev(ctx, h, p.DevNo); err == nil {
+			if p.FSType == "" {
+				p.FSType = u.Prop("ID_FS_TYPE")
+			}
+			if p.Label == "" {
+				p.Label = u.Prop("ID_FS_LABEL")
+			}
+		}
+	}
+	sort.Slice(d.Partitions, func(i, j int) bool { return NaturalLess(d.Partitions[i].Name, d.Partitions[j].Name) })
+}
+
+func names(ctx context.Context, h *Host, dir string) []string {
+	ents, _ := h.ReadDir(ctx, dir)
+	var out []string
+	for _, e := range ents {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// driversAlong lists the drivers bound to the device and its ancestors
+// (sd, ahci; nvme; usb-storage/uas; virtio_blk; hpsa...), nearest first.
+func driversAlong(h *Host, sysPath string) []string {
+	var out []string
+	for p := path.Dir(sysPath); strings.HasPrefix(p, "/sys/devices/") && p != "/sys/devices"; p = path.Dir(p) {
+		if t, err := h.Readlink(p + "/driver"); err == nil {
+			out = append(out, path.Base(t))
+		}
+	}
+	return out
+}
+
+var raidDrivers = map[string]bool{"hpsa": true, "smartpqi": true, "megaraid_sas": true, "aacraid": true, "mpt3sas": false}
+
+func transport(d *BlockDevice) string {
+	p := d.SysPath
+	has := func(drv string) bool {
+		for _, x := range d.Drivers {
+			if x == drv {
+				return true
+			}
+		}
+		return false
+	}
+	bus := d.Udev.Prop("ID_BUS")
+	switch {
+	case d.Virtual:
+		return "virtual"
+	case strings.Contains(p, "/nvme/") || strings.Contains(p, "/nvme-subsystem/") || strings.HasPrefix(d.Name, "nvme"):
+		return "nvme"
+	case strings.Contains(p, "/usb") || bus == "usb" || has("usb-storage") || has("uas"):
+		return "usb"
+	case strings.Contains(p, "/virtio") || has("virtio_blk"):
+		return "virtio"
+	case strings.Contains(p, "/mmc") || strings.HasPrefix(d.Name, "mmcblk"):
+		return "mmc"
+	}
+	for _, drv := range d.Drivers {
+		if raidDrivers[drv] {
+			return "raid"
+		}
+	}
+	switch {
+	case strings.Contains(p, "/ata") || bus == "ata":
+		return "sata"
+	case strings.Contains(p, "/end_device-") || strings.Contains(p, "/sas_") || has("mpt3sas"):
+		return "sas"
+	case strings.HasPrefix(d.Name, "sd"):
+		return "scsi"
+	}
+	return "unknown"
+}
+
+// nvmeControllers maps a namespace to its controllers: the per-path links
+// under multipath/ (native multipath) or the nvme<N> directory above it.
+func nvmeControllers(ctx context.Context, h *Host, d *BlockDevice) []string {
+	var out []string
+	for _, n := range names(ctx, h, "/sys/block/"+d.Name+"/multipath") {
+		if m := nvmePathName.FindStringSubmatch(n); m != nil {
+			out = append(out, "nvme"+m[1])
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	parent := path.Base(path.Dir(d.SysPath))
+	if strings.HasPrefix(parent, "nvme") && !strings.HasPrefix(parent, "nvme-subsys") {
+		return []string{parent}
+	}
+	if strings.HasPrefix(parent, "nvme-subsys") {
+		for _, n := range names(ctx, h, path.Dir(d.SysPath)) {
+			if nvmeCtrlName.MatchString(n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+func byIDLinks(h *Host, name string) []string {
+	var out []string
+	for _, l := range h.Glob("/dev/disk/by-id/*") {
+		if t, err := h.Readlink(l); err == nil && path.Base(t) == name {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// ParseScheduler splits "none [mq-deadline] kyber bfq" into the active
+// scheduler and the available ones. A device without a choice reads "none".
+func ParseScheduler(s string) (string, []string) {
+	var active string
+	var all []string
+	for _, f := range strings.Fields(s) {
+		if strings.HasPrefix(f, "[") && strings.HasSuffix(f, "]") && len(f) > 2 {
+			f = f[1 : len(f)-1]
+			active = f
+		}
+		all = append(all, f)
+	}
+	if active == "" && len(all) == 1 {
+		active = all[0]
+	}
+	return active, all
+}
+
+func known(s string) string {
+	if s == "unknown" {
+		return ""
+	}
+	return strings.TrimSpace(s)
+}
+
+// NaturalLess orders sda < sdb < sdz < sdaa and nvme2n1 < nvme10n1: runs
+// of letters compare by length first, runs of digits by value.
+func NaturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		ca, ra := chunk(a)
+		cb, rb := chunk(b)
+		if ca != cb {
+			na, errA := strconv.Atoi(ca)
+			nb, errB := strconv.Atoi(cb)
+			switch {
+			case errA == nil && errB == nil && na != nb:
+				return na < nb
+			case len(ca) != len(cb):
+				return len(ca) < len(cb)
+			default:
+				return ca < cb
+			}
+		}
+		a, b = ra, rb
+	}
+	return len(a) < len(b)
+}
+
+func chunk(s string) (string, string) {
+	digit := s[0] >= '0' && s[0] <= '9'
+	i := 1
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9') == digit {
+		i++
+	}
+	return s[:i], s[i:]
+}

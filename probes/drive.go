@@ -1,0 +1,121 @@
+package probes
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strings"
+
+	smart "github.com/anatol/smart.go"
+)
+
+// DriveCache is the drive's own write-cache state, as the drive reports it.
+type DriveCache struct {
+	Supported *bool // nil: not reported
+	Enabled   *bool
+	Source    string // the command or interface it came from
+	Value     string // the line or words that say so
+}
+
+var hdparmW = regexp.MustCompile(`^\s*write-caching\s*=\s*(\d+)\s*\((on|off)\)`)
+
+// ReadHdparmW runs `hdparm -W /dev/<dev>`, which asks the drive (ATA
+// IDENTIFY) and changes nothing.
+func ReadHdparmW(ctx context.Context, h *Host, dev string) (*DriveCache, error) {
+	res, err := h.Run(ctx, "hdparm", "-W", "/dev/"+dev)
+	if err != nil {
+		return nil, err
+	}
+	dc, perr := ParseHdparmW(res.Stdout)
+	if perr != nil {
+		msg := strings.TrimSpace(string(res.Stderr))
+		if strings.Contains(msg, "ermission denied") {
+			return nil, fmt.Errorf("%s: %s: %w", res, msg, ErrPermission)
+		}
+		if msg != "" {
+			return nil, fmt.Errorf("%s: %s: %w", res, msg, perr)
+		}
+		return nil, fmt.Errorf("%s: %w", res, perr)
+	}
+	dc.Source = res.String()
+	return dc, nil
+}
+
+// ParseHdparmW reads " write-caching =  1 (on)". A drive without the
+// feature prints "not supported".
+func ParseHdparmW(b []byte) (*DriveCache, error) {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		line := sc.Text()
+		if m := hdparmW.FindStringSubmatch(line); m != nil {
+			on := m[2] == "on"
+			if (m[1] == "1") != on {
+				return nil, fmt.Errorf("%w: %q", ErrParse, line)
+			}
+			yes := true
+			return &DriveCache{Supported: &yes, Enabled: &on, Value: strings.TrimSpace(line)}, nil
+		}
+		if strings.Contains(line, "write-caching") && strings.Contains(line, "not supported") {
+			no := false
+			return &DriveCache{Supported: &no, Enabled: &no, Value: strings.TrimSpace(line)}, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: no write-caching line", ErrParse)
+}
+
+// ReadATAIdentify asks a SATA drive for IDENTIFY DEVICE through smart.go
+// (an SG_IO read; nothing is written, nothing lands in the drive's logs).
+// Word 82 bit 5: volatile write cache supported; word 85 bit 5: enabled.
+// Live machines only.
+func ReadATAIdentify(ctx context.Context, h *Host, dev string) (*DriveCache, error) {
+	if !h.IsLive() {
+		return nil, fmt.Errorf("ATA IDENTIFY of /dev/%s: recorded machine, no device access: %w", dev, ErrNotAvailable)
+	}
+	type result struct {
+		dc  *DriveCache
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		d, err := smart.OpenSata("/dev/" + dev)
+		if err != nil {
+			ch <- result{nil, deviceErr(dev, err)}
+			return
+		}
+		defer d.Close()
+		id, err := d.Identify()
+		if err != nil {
+			ch <- result{nil, deviceErr(dev, err)}
+			return
+		}
+		ch <- result{IdentifyWriteCache(id.CommandsSupported1, id.CommandsEnabled1), nil}
+	}()
+	select {
+	case r := <-ch:
+		if r.dc != nil {
+			r.dc.Source = "ATA IDENTIFY /dev/" + dev + " (smart.go)"
+		}
+		return r.dc, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("ATA IDENTIFY of /dev/%s: %w", dev, ctxErr(ctx.Err()))
+	}
+}
+
+// IdentifyWriteCache decodes IDENTIFY words 82 and 85 (bit 5: volatile write
+// cache supported / enabled).
+func IdentifyWriteCache(word82, word85 uint16) *DriveCache {
+	sup := word82&(1<<5) != 0
+	en := sup && word85&(1<<5) != 0
+	return &DriveCache{Supported: &sup, Enabled: &en, Value: fmt.Sprintf("word 82 = 0x%04x, word 85 = 0x%04x", word82, word85)}
+}
+
+func deviceErr(dev string, err error) error {
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("/dev/%s: %w", dev, ErrPermission)
+	}
+	return fmt.Errorf("/dev/%s: %w", dev, err)
+}

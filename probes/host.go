@@ -1,0 +1,191 @@
+// Package probes reads raw machine state — sysfs, procfs, udev's database,
+// the kernel log and external tools — through one Host, which is either the
+// live machine or a recorded one (a fixture directory or an unpacked
+// snapshot). Probes read and parse; they never judge.
+package probes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Sentinel errors every probe maps its failures to, so that a check can turn
+// them into a skipped entry with the right hint.
+var (
+	// ErrNotAvailable: the file or directory does not exist on this machine.
+	ErrNotAvailable = errors.New("not available")
+	// ErrPermission: reading needs privileges the doctor does not have.
+	ErrPermission = errors.New("permission denied")
+	// ErrToolMissing: the external program is not installed.
+	ErrToolMissing = errors.New("tool not installed")
+	// ErrTimeout: the probe ran past its deadline.
+	ErrTimeout = errors.New("timed out")
+	// ErrParse: the data was there but not in a form the parser understands.
+	ErrParse = errors.New("unexpected format")
+)
+
+// Host is the machine the doctor examines. Every file read and every command
+// goes through it; a recorded machine differs from the live one only in its
+// root directory and its command runner.
+type Host struct {
+	root   string
+	live   bool
+	runner Runner
+}
+
+// Live returns the machine the doctor runs on.
+func Live() *Host {
+	return &Host{root: "/", live: true, runner: execRunner{}}
+}
+
+// Recorded returns a recorded machine rooted at dir, with the commands of
+// dir/commands/manifest.yaml.
+func Recorded(dir string) (*Host, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("recorded machine %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("recorded machine %s: not a directory", dir)
+	}
+	if _, err := os.Stat(filepath.Join(abs, "sys")); err != nil {
+		return nil, fmt.Errorf("recorded machine %s: no sys/ directory, not a diskdoctor recording", dir)
+	}
+	r, err := loadManifest(abs)
+	if err != nil {
+		return nil, err
+	}
+	return &Host{root: abs, runner: r}, nil
+}
+
+// Root is the directory that stands for "/" (what ghw and procfs are given).
+func (h *Host) Root() string { return h.root }
+
+// IsLive reports whether this is the running machine, where raw device
+// access (SMART ioctls) is possible.
+func (h *Host) IsLive() bool { return h.live }
+
+// Path maps an absolute machine path ("/sys/block") to the path to open.
+func (h *Host) Path(p string) string {
+	if h.root == "/" {
+		return p
+	}
+	return filepath.Join(h.root, p)
+}
+
+// Strip maps a path under Root back to the machine path, for evidence.
+func (h *Host) Strip(p string) string {
+	if h.root == "/" {
+		return p
+	}
+	rel, err := filepath.Rel(h.root, p)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return p
+	}
+	return "/" + rel
+}
+
+// ReadFile reads a machine file. Errors wrap ErrNotAvailable or ErrPermission.
+func (h *Host) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, ctxErr(err)
+	}
+	b, err := os.ReadFile(h.Path(p))
+	if err != nil {
+		return nil, fileErr(p, err)
+	}
+	return b, nil
+}
+
+// ReadString reads a one-value sysfs or procfs file and trims it.
+func (h *Host) ReadString(ctx context.Context, p string) (string, error) {
+	b, err := h.ReadFile(ctx, p)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// ReadDir lists a machine directory, sorted by name.
+func (h *Host) ReadDir(ctx context.Context, p string) ([]fs.DirEntry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, ctxErr(err)
+	}
+	ents, err := os.ReadDir(h.Path(p))
+	if err != nil {
+		return nil, fileErr(p, err)
+	}
+	return ents, nil
+}
+
+// Readlink returns a link's target as written.
+func (h *Host) Readlink(p string) (string, error) {
+	t, err := os.Readlink(h.Path(p))
+	if err != nil {
+		return "", fileErr(p, err)
+	}
+	return t, nil
+}
+
+// Resolve follows every link in p and returns the machine path it ends at.
+// Recorded machines use relative links, so resolution stays inside Root.
+func (h *Host) Resolve(p string) (string, error) {
+	r, err := filepath.EvalSymlinks(h.Path(p))
+	if err != nil {
+		return "", fileErr(p, err)
+	}
+	return h.Strip(r), nil
+}
+
+// Exists reports whether a machine path exists (following links).
+func (h *Host) Exists(p string) bool {
+	_, err := os.Stat(h.Path(p))
+	return err == nil
+}
+
+// Glob matches a pattern of machine paths and returns machine paths.
+func (h *Host) Glob(pattern string) []string {
+	m, _ := filepath.Glob(h.Path(pattern))
+	for i := range m {
+		m[i] = h.Strip(m[i])
+	}
+	return m
+}
+
+// Run runs a program with exact argv (never through a shell). A non-zero
+// exit status is not an error: it is in the result.
+func (h *Host) Run(ctx context.Context, argv ...string) (CmdResult, error) {
+	if len(argv) == 0 {
+		return CmdResult{}, errors.New("empty argv")
+	}
+	if err := ctx.Err(); err != nil {
+		return CmdResult{}, ctxErr(err)
+	}
+	return h.runner.Run(ctx, argv)
+}
+
+func fileErr(p string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: %w", p, ErrNotAvailable)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%s: %w", p, ErrPermission)
+	}
+	return fmt.Errorf("%s: %w", p, err)
+}
+
+func ctxErr(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %w", ErrTimeout, err)
+	}
+	return err
+}

@@ -1,0 +1,112 @@
+package probes
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// KernelLog is the kernel ring buffer as dmesg prints it.
+type KernelLog struct {
+	Source string // the command it came from
+	Lines  []LogLine
+}
+
+// LogLine is one kernel message with its timestamp (seconds since boot; -1
+// when the line carries none).
+type LogLine struct {
+	Num  int // 1-based line number in the output
+	Time float64
+	Text string // the message without the timestamp
+	Raw  string
+}
+
+// ReadKernelLog runs dmesg. Reading the ring buffer needs root or
+// kernel.dmesg_restrict=0: a refusal wraps ErrPermission.
+func ReadKernelLog(ctx context.Context, h *Host) (*KernelLog, error) {
+	res, err := h.Run(ctx, "dmesg")
+	if err != nil {
+		return nil, err
+	}
+	if res.Exit != 0 {
+		msg := strings.TrimSpace(string(res.Stderr))
+		if strings.Contains(msg, "not permitted") || strings.Contains(msg, "ermission denied") {
+			return nil, fmt.Errorf("dmesg: %s: %w", msg, ErrPermission)
+		}
+		return nil, fmt.Errorf("dmesg exited %d: %s", res.Exit, msg)
+	}
+	return &KernelLog{Source: res.String(), Lines: ParseKernelLog(res.Stdout)}, nil
+}
+
+var dmesgStamp = regexp.MustCompile(`^(?:<\d+>)?\[\s*(\d+\.\d+)\]\s?`)
+
+// ParseKernelLog splits dmesg output into lines, taking the "[  2.101312]"
+// timestamp off each.
+func ParseKernelLog(b []byte) []LogLine {
+	var out []LogLine
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		raw := sc.Text()
+		l := LogLine{Num: n, Time: -1, Text: raw, Raw: raw}
+		if m := dmesgStamp.FindStringSubmatch(raw); m != nil {
+			l.Time, _ = strconv.ParseFloat(m[1], 64)
+			l.Text = raw[len(m[0]):]
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// WriteCacheLine is the SCSI disk driver's boot message about a drive cache.
+type WriteCacheLine struct {
+	Device  string // sda
+	Enabled bool
+	Line    LogLine
+}
+
+var writeCacheMsg = regexp.MustCompile(`^sd \d+:\d+:\d+:\d+: \[(\w+)\] Write cache: (enabled|disabled)`)
+
+// WriteCacheLines finds "sd 2:0:0:0: [sda] Write cache: disabled, read cache:
+// enabled" messages; the last one per device wins (a later revalidation).
+func (k *KernelLog) WriteCacheLines() map[string]WriteCacheLine {
+	out := map[string]WriteCacheLine{}
+	if k == nil {
+		return out
+	}
+	for _, l := range k.Lines {
+		if m := writeCacheMsg.FindStringSubmatch(l.Text); m != nil {
+			out[m[1]] = WriteCacheLine{Device: m[1], Enabled: m[2] == "enabled", Line: l}
+		}
+	}
+	return out
+}
+
+// PCIeBandwidthLine is the PCI core's "available PCIe bandwidth, limited by"
+// warning for one function.
+type PCIeBandwidthLine struct {
+	Address string // 0000:04:00.0
+	Line    LogLine
+}
+
+var pcieLimited = regexp.MustCompile(`^pci (\S+): .*available PCIe bandwidth, limited by`)
+
+// PCIeBandwidthLines finds the link-bandwidth warnings, by PCI address.
+func (k *KernelLog) PCIeBandwidthLines() map[string]PCIeBandwidthLine {
+	out := map[string]PCIeBandwidthLine{}
+	if k == nil {
+		return out
+	}
+	for _, l := range k.Lines {
+		if m := pcieLimited.FindStringSubmatch(l.Text); m != nil {
+			out[m[1]] = PCIeBandwidthLine{Address: m[1], Line: l}
+		}
+	}
+	return out
+}

@@ -1,0 +1,212 @@
+package probes
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/prometheus/procfs"
+	"github.com/prometheus/procfs/sysfs"
+)
+
+// Platform is the machine's identity: DMI (/sys/class/dmi/id), kernel and
+// distribution.
+type Platform struct {
+	Vendor, Product, ProductVersion, Board string
+	BIOSVendor, BIOSVersion, BIOSDate      string
+	ChassisType                            int
+	Kernel, Distro, Hostname               string
+	Files                                  map[string]string
+}
+
+// ReadPlatform reads DMI, /proc/sys/kernel and /etc/os-release; absent files
+// leave fields empty.
+func ReadPlatform(ctx context.Context, h *Host) (*Platform, error) {
+	p := &Platform{Files: map[string]string{}}
+	dmi := func(attr string, dst *string) {
+		f := "/sys/class/dmi/id/" + attr
+		if v, err := h.ReadString(ctx, f); err == nil {
+			*dst = v
+			p.Files[attr] = f
+		}
+	}
+	dmi("sys_vendor", &p.Vendor)
+	dmi("product_name", &p.Product)
+	dmi("product_version", &p.ProductVersion)
+	dmi("board_name", &p.Board)
+	dmi("bios_vendor", &p.BIOSVendor)
+	dmi("bios_version", &p.BIOSVersion)
+	dmi("bios_date", &p.BIOSDate)
+	var chassis string
+	dmi("chassis_type", &chassis)
+	p.ChassisType, _ = strconv.Atoi(chassis)
+	p.Kernel, _ = h.ReadString(ctx, "/proc/sys/kernel/osrelease")
+	p.Hostname, _ = h.ReadString(ctx, "/proc/sys/kernel/hostname")
+	if p.Hostname == "" {
+		p.Hostname, _ = h.ReadString(ctx, "/etc/hostname")
+	}
+	if b, err := h.ReadFile(ctx, "/etc/os-release"); err == nil {
+		p.Distro = ParseOSRelease(b)
+	}
+	if err := ctx.Err(); err != nil {
+		return p, ctxErr(err)
+	}
+	return p, nil
+}
+
+// ParseOSRelease returns PRETTY_NAME (or NAME VERSION) of an os-release file.
+func ParseOSRelease(b []byte) string {
+	vals := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(strings.TrimSpace(sc.Text()), "=")
+		if !ok || strings.HasPrefix(k, "#") {
+			continue
+		}
+		if uq, err := strconv.Unquote(v); err == nil {
+			v = uq
+		} else {
+			v = strings.Trim(v, `"'`)
+		}
+		vals[k] = v
+	}
+	if v := vals["PRETTY_NAME"]; v != "" {
+		return v
+	}
+	return strings.TrimSpace(vals["NAME"] + " " + vals["VERSION"])
+}
+
+// CPUPower is the frequency scaling state of every CPU.
+type CPUPower struct {
+	CPUs         []sysfs.SystemCPUCpufreqStats
+	PstateStatus string // intel_pstate: active, passive, off; "" when absent
+	CmdLine      []string
+	MHz          []float64 // "cpu MHz" of /proc/cpuinfo
+	ModelName    string
+}
+
+// ReadCPUPower reads cpufreq through procfs' sysfs reader. A machine without
+// cpufreq (most VMs) returns ErrNotAvailable, with CmdLine and MHz filled.
+func ReadCPUPower(ctx context.Context, h *Host) (*CPUPower, error) {
+	c := &CPUPower{}
+	pfs, err := procfs.NewFS(h.Path("/proc"))
+	if err == nil {
+		c.CmdLine, _ = pfs.CmdLine()
+		if infos, err := pfs.CPUInfo(); err == nil {
+			for _, i := range infos {
+				c.MHz = append(c.MHz, i.CPUMHz)
+				c.ModelName = i.ModelName
+			}
+		}
+	}
+	c.PstateStatus, _ = h.ReadString(ctx, "/sys/devices/system/cpu/intel_pstate/status")
+	sfs, err := sysfs.NewFS(h.Path("/sys"))
+	if err != nil {
+		return c, fmt.Errorf("/sys: %w", ErrNotAvailable)
+	}
+	stats, err := sfs.SystemCpufreq()
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return c, fmt.Errorf("/sys/devices/system/cpu/cpu*/cpufreq: %w", ErrNotAvailable)
+		}
+		return c, fmt.Errorf("/sys/devices/system/cpu/cpu*/cpufreq: %w", err)
+	}
+	for _, s := range stats {
+		// procfs leaves a zero entry for a CPU without cpufreq.
+		if s.Name != "" {
+			c.CPUs = append(c.CPUs, s)
+		}
+	}
+	if len(c.CPUs) == 0 {
+		return c, fmt.Errorf("/sys/devices/system/cpu/cpu*/cpufreq: %w", ErrNotAvailable)
+	}
+	return c, ctx.Err()
+}
+
+// Pressure is PSI for io, cpu and memory; nil where the kernel has none.
+type Pressure struct {
+	IO, CPU, Memory *procfs.PSIStats
+}
+
+// ReadPressure reads /proc/pressure/{io,cpu,memory}.
+func ReadPressure(ctx context.Context, h *Host) (*Pressure, error) {
+	pfs, err := procfs.NewFS(h.Path("/proc"))
+	if err != nil {
+		return nil, fmt.Errorf("/proc: %w", ErrNotAvailable)
+	}
+	p := &Pressure{}
+	var first error
+	for _, r := range []struct {
+		name string
+		dst  **procfs.PSIStats
+	}{{"io", &p.IO}, {"cpu", &p.CPU}, {"memory", &p.Memory}} {
+		st, err := pfs.PSIStatsForResource(r.name)
+		if err != nil {
+			if first == nil {
+				first = fileErr("/proc/pressure/"+r.name, unwrapPathErr(err))
+			}
+			continue
+		}
+		*r.dst = &st
+	}
+	if p.IO == nil {
+		return p, first
+	}
+	return p, ctx.Err()
+}
+
+// Mount is one line of /proc/self/mountinfo.
+type Mount struct {
+	DevNo, MountPoint, FSType, Source string
+	Options                           map[string]string
+}
+
+// ReadMounts reads /proc/self/mountinfo through procfs.
+func ReadMounts(ctx context.Context, h *Host) ([]Mount, error) {
+	pfs, err := procfs.NewFS(h.Path("/proc"))
+	if err != nil {
+		return nil, fmt.Errorf("/proc: %w", ErrNotAvailable)
+	}
+	infos, err := pfs.GetMounts()
+	if err != nil {
+		return nil, fileErr("/proc/self/mountinfo", unwrapPathErr(err))
+	}
+	out := make([]Mount, 0, len(infos))
+	for _, m := range infos {
+		opts := map[string]string{}
+		for k, v := range m.Options {
+			opts[k] = v
+		}
+		for k, v := range m.SuperOptions {
+			opts[k] = v
+		}
+		out = append(out, Mount{DevNo: m.MajorMinorVer, MountPoint: m.MountPoint, FSType: m.FSType, Source: m.Source, Options: opts})
+	}
+	return out, ctx.Err()
+}
+
+// MemTotalBytes reads MemTotal from /proc/meminfo.
+func MemTotalBytes(ctx context.Context, h *Host) (uint64, error) {
+	pfs, err := procfs.NewFS(h.Path("/proc"))
+	if err != nil {
+		return 0, fmt.Errorf("/proc: %w", ErrNotAvailable)
+	}
+	mi, err := pfs.Meminfo()
+	if err != nil || mi.MemTotal == nil {
+		return 0, fileErr("/proc/meminfo", unwrapPathErr(err))
+	}
+	return *mi.MemTotal * 1024, ctx.Err()
+}
+
+func unwrapPathErr(err error) error {
+	if err == nil {
+		return os.ErrNotExist
+	}
+	return err
+}

@@ -1,0 +1,172 @@
+package rules
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+//go:embed datasheets.yaml
+var embeddedDatasheets []byte
+
+// Datasheet is what a drive model (or a class of drives) is expected to do.
+type Datasheet struct {
+	Match          string  `yaml:"match,omitempty" json:"-"`
+	Class          string  `yaml:"class" json:"class"`
+	Name           string  `yaml:"name,omitempty" json:"-"`
+	Vendor         string  `yaml:"vendor,omitempty" json:"vendor,omitempty"`
+	Product        string  `yaml:"product,omitempty" json:"product"`
+	Interface      string  `yaml:"interface" json:"interface"`
+	PCIeGen        int     `yaml:"pcie_gen,omitempty" json:"pcie_gen,omitempty"`
+	PCIeLanes      int     `yaml:"pcie_lanes,omitempty" json:"pcie_lanes,omitempty"`
+	SeqReadMBs     float64 `yaml:"seq_read_mbs,omitempty" json:"seq_read_mbs,omitempty"`
+	SeqWriteMBs    float64 `yaml:"seq_write_mbs,omitempty" json:"seq_write_mbs,omitempty"`
+	RandReadIOPS   float64 `yaml:"rand_read_iops,omitempty" json:"rand_read_iops,omitempty"`
+	RandWriteIOPS  float64 `yaml:"rand_write_iops,omitempty" json:"rand_write_iops,omitempty"`
+	ReadLatencyUs  float64 `yaml:"read_latency_us,omitempty" json:"read_latency_us,omitempty"`
+	WriteLatencyUs float64 `yaml:"write_latency_us,omitempty" json:"write_latency_us,omitempty"`
+	VolatileCache  bool    `yaml:"volatile_cache" json:"volatile_cache"`
+	PLP            bool    `yaml:"plp" json:"plp"`
+	Source         string  `yaml:"source" json:"source"`
+	// ModelEntry is true when a model entry matched, false for a class default.
+	ModelEntry bool `yaml:"-" json:"model_entry"`
+
+	re *regexp.Regexp
+}
+
+// Datasheets is the table: model entries (user entries first) and class
+// defaults.
+type Datasheets struct {
+	Version string       `yaml:"version"`
+	Classes []*Datasheet `yaml:"classes"`
+	Models  []*Datasheet `yaml:"models"`
+}
+
+// LoadDatasheets parses the embedded table and, if given, a user's file
+// whose models take precedence.
+func LoadDatasheets(userFile string) (*Datasheets, error) {
+	ds, err := parseDatasheets(embeddedDatasheets)
+	if err != nil {
+		return nil, fmt.Errorf("embedded datasheets: %w", err)
+	}
+	if userFile == "" {
+		return ds, nil
+	}
+	b, err := os.ReadFile(userFile)
+	if err != nil {
+		return nil, err
+	}
+	user, err := parseDatasheets(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", userFile, err)
+	}
+	ds.Models = append(user.Models, ds.Models...)
+	for _, c := range user.Classes {
+		for i, old := range ds.Classes {
+			if old.Class == c.Class {
+				ds.Classes[i] = c
+			}
+		}
+	}
+	return ds, nil
+}
+
+func parseDatasheets(b []byte) (*Datasheets, error) {
+	var ds Datasheets
+	if err := yaml.Unmarshal(b, &ds); err != nil {
+		return nil, err
+	}
+	for i, m := range ds.Models {
+		if m.Match == "" || m.Source == "" || m.Class == "" {
+			return nil, fmt.Errorf("model entry %d (%s): match, class and source are required", i+1, m.Product)
+		}
+		re, err := regexp.Compile(m.Match)
+		if err != nil {
+			return nil, fmt.Errorf("model entry %d (%s): %w", i+1, m.Product, err)
+		}
+		m.re = re
+		m.ModelEntry = true
+	}
+	for _, c := range ds.Classes {
+		if c.Product == "" {
+			c.Product = c.Name + " (class default)"
+		}
+	}
+	return &ds, nil
+}
+
+var collapse = regexp.MustCompile(`[\s_]+`)
+
+// NormalizeModel collapses whitespace and underscores (udev writes
+// "WDC_WDS200T1R0A-68A4W0", the kernel pads with spaces).
+func NormalizeModel(m string) string {
+	return strings.TrimSpace(collapse.ReplaceAllString(m, " "))
+}
+
+// DeviceClass names the class default for a device's facts.
+func DeviceClass(transport string, rotational any, pcieMaxGTs any) string {
+	rot, _ := rotational.(bool)
+	switch transport {
+	case "nvme":
+		gts, _ := pcieMaxGTs.(float64)
+		switch {
+		case gts >= 32:
+			return "nvme-gen5"
+		case gts >= 16:
+			return "nvme-gen4"
+		}
+		return "nvme-gen3"
+	case "usb":
+		return "usb"
+	case "virtio", "virtual":
+		return "virtual"
+	case "mmc":
+		return "mmc"
+	case "sas":
+		if rot {
+			return "sas-hdd"
+		}
+		return "sas-ssd"
+	}
+	if rot {
+		return "sata-hdd"
+	}
+	return "sata-ssd"
+}
+
+// Lookup finds the entry for a model, else the class default.
+func (ds *Datasheets) Lookup(model, class string) *Datasheet {
+	n := NormalizeModel(model)
+	if n != "" {
+		for _, m := range ds.Models {
+			if m.re.MatchString(n) {
+				return m
+			}
+		}
+	}
+	for _, c := range ds.Classes {
+		if c.Class == class {
+			return c
+		}
+	}
+	return nil
+}
+
+// asMap is the datasheet as the rule language sees it (ds.seq_write_mbs).
+func (d *Datasheet) asMap() map[string]any {
+	if d == nil {
+		return map[string]any{"product": "", "source": "", "class": "", "volatile_cache": nil, "plp": nil}
+	}
+	return map[string]any{
+		"product": d.Product, "class": d.Class, "interface": d.Interface, "source": d.Source,
+		"seq_read_mbs": d.SeqReadMBs, "seq_write_mbs": d.SeqWriteMBs,
+		"rand_read_iops": d.RandReadIOPS, "rand_write_iops": d.RandWriteIOPS,
+		"read_latency_us": d.ReadLatencyUs, "write_latency_us": d.WriteLatencyUs,
+		"volatile_cache": d.VolatileCache, "plp": d.PLP, "model_entry": d.ModelEntry,
+		"pcie_gen": d.PCIeGen, "pcie_lanes": d.PCIeLanes,
+	}
+}

@@ -1,0 +1,361 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/expr-lang/expr"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+// Finding is one rule's judgement, over every subject it holds for.
+type Finding struct {
+	Rule        string            `json:"rule"`
+	Severity    string            `json:"severity"`
+	Subjects    []string          `json:"subjects"`
+	Title       string            `json:"title"`
+	Impact      string            `json:"impact"`
+	Expected    string            `json:"expected"`
+	Observed    string            `json:"observed,omitempty"`
+	Evidence    []checks.Evidence `json:"evidence"`
+	Remediation []Remediation     `json:"remediation"`
+	Notes       []string          `json:"notes,omitempty"`
+	References  []string          `json:"references,omitempty"`
+
+	score float64
+}
+
+// Remediation is a command to run by hand, with its risk label.
+type Remediation struct {
+	Command string `json:"command"`
+	Risk    string `json:"risk"`
+	Note    string `json:"note,omitempty"`
+}
+
+// Engine holds compiled rules, datasheets and platform knowledge.
+type Engine struct {
+	Rules      []*Rule
+	Datasheets *Datasheets
+	Platforms  []Platform
+}
+
+// NewEngine loads the embedded rules and platforms and the given datasheets.
+func NewEngine(ds *Datasheets) (*Engine, error) {
+	rs, err := Load()
+	if err != nil {
+		return nil, err
+	}
+	ps, err := LoadPlatforms()
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{Rules: rs, Datasheets: ds, Platforms: ps}, nil
+}
+
+// subject is everything known about one device or the host, merged from
+// every check.
+type subject struct {
+	name     string
+	kind     string
+	facts    map[string]any
+	evidence map[string][]checks.Evidence
+	ds       *Datasheet
+}
+
+// Subjects merges observations per subject and attaches datasheets to
+// devices; the host's facts are visible to device rules as host.<fact>.
+func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
+	subs := map[string]*subject{}
+	var order []string
+	for _, o := range res.Observations {
+		k := o.Kind + "/" + o.Subject
+		s, ok := subs[k]
+		if !ok {
+			s = &subject{name: o.Subject, kind: o.Kind, facts: map[string]any{}, evidence: map[string][]checks.Evidence{}}
+			subs[k] = s
+			order = append(order, k)
+		}
+		for f, v := range o.Facts {
+			s.facts[f] = v
+		}
+		for f, ev := range o.Evidence {
+			s.evidence[f] = append(s.evidence[f], ev...)
+		}
+	}
+	host := subs[checks.KindHost+"/host"]
+	if host == nil {
+		host = &subject{name: "host", kind: checks.KindHost, facts: map[string]any{}, evidence: map[string][]checks.Evidence{}}
+		subs[checks.KindHost+"/host"] = host
+		order = append(order, checks.KindHost+"/host")
+	}
+	for _, s := range subs {
+		if s.kind == checks.KindDevice {
+			class := DeviceClass(str(s.facts["transport"]), s.facts["rotational"], s.facts["pcie_max_gts"])
+			s.ds = e.Datasheets.Lookup(str(s.facts["model"]), class)
+			s.facts["class"] = class
+			if s.ds != nil {
+				s.facts["class"] = s.ds.Class
+			}
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := subs[order[i]], subs[order[j]]
+		if a.kind != b.kind {
+			return a.kind < b.kind
+		}
+		return probes.NaturalLess(a.name, b.name)
+	})
+	return subs, order
+}
+
+func (e *Engine) env(s *subject, host *subject, platform *Platform) map[string]any {
+	env := make(map[string]any, len(s.facts)+4)
+	for k, v := range s.facts {
+		env[k] = v
+	}
+	env["subject"] = s.name
+	env["host"] = host.facts
+	env["ds"] = s.ds.asMap()
+	env["platform"] = ""
+	if platform != nil {
+		env["platform"] = platform.Name
+	}
+	return env
+}
+
+func (e *Engine) platformOf(host *subject) *Platform {
+	vendor, product := str(host.facts["vendor"]), str(host.facts["product"])
+	for i := range e.Platforms {
+		p := &e.Platforms[i]
+		if matches(p.Vendor, vendor) && matches(p.Product, product) {
+			return p
+		}
+	}
+	return nil
+}
+
+func matches(pattern, s string) bool {
+	if pattern == "" {
+		return true
+	}
+	ok, err := regexp.MatchString(pattern, s)
+	return err == nil && ok
+}
+
+// hit is one rule holding for one subject.
+type hit struct {
+	subject  *subject
+	host     *subject
+	env      map[string]any
+	severity string
+	score    float64
+}
+
+// Judge evaluates every rule on every subject, groups each rule's hits of
+// one severity into one finding, and ranks the findings.
+func (e *Engine) Judge(res *checks.Result) ([]Finding, error) {
+	subs, order := e.subjects(res)
+	host := subs[checks.KindHost+"/host"]
+	platform := e.platformOf(host)
+	var findings []Finding
+	for _, r := range e.Rules {
+		groups := map[string][]hit{}
+		for _, k := range order {
+			s := subs[k]
+			if s.kind != r.Subject {
+				continue
+			}
+			env := e.env(s, host, platform)
+			ok, err := expr.Run(r.when, env)
+			if err != nil {
+				return nil, fmt.Errorf("rule %s on %s: %w", r.ID, s.name, err)
+			}
+			if ok != true {
+				continue
+			}
+			sev := r.Severity
+			for _, c := range r.SeverityWhen {
+				if v, err := expr.Run(c.prog, env); err == nil && v == true {
+					sev = c.Severity
+					break
+				}
+			}
+			score := 50.0
+			if v, err := expr.Run(r.score, env); err == nil {
+				score, _ = toFloat(v)
+			}
+			groups[sev] = append(groups[sev], hit{s, host, env, sev, score})
+		}
+		for _, sev := range []string{Critical, Warning, Info} {
+			if hits := groups[sev]; len(hits) > 0 {
+				findings = append(findings, e.finding(r, hits, platform))
+			}
+		}
+	}
+	Rank(findings)
+	return findings, nil
+}
+
+func (e *Engine) finding(r *Rule, hits []hit, platform *Platform) Finding {
+	f := Finding{Rule: r.ID, Severity: hits[0].severity, Title: r.Title, References: r.References}
+	var impact, expected, observed perSubject
+	seenEv := map[checks.Evidence]bool{}
+	seenCmd := map[string]bool{}
+	seenNote := map[string]bool{}
+	for _, h := range hits {
+		f.Subjects = append(f.Subjects, h.subject.name)
+		if h.score > f.score {
+			f.score = h.score
+		}
+		impact.add(h.subject.name, render(r.impact, h.env))
+		expected.add(h.subject.name, render(r.expected, h.env))
+		observed.add(h.subject.name, render(r.observed, h.env))
+		for _, fact := range r.Evidence {
+			src := h.subject.evidence
+			if strings.HasPrefix(fact, "host.") {
+				src, fact = h.host.evidence, strings.TrimPrefix(fact, "host.")
+			}
+			for _, ev := range src[fact] {
+				if !seenEv[ev] {
+					seenEv[ev] = true
+					f.Evidence = append(f.Evidence, ev)
+				}
+			}
+		}
+		for _, n := range r.Notes {
+			if v, err := expr.Run(n.prog, h.env); err == nil && v == true {
+				if t := render(n.tmpl, h.env); t != "" && !seenNote[t] {
+					seenNote[t] = true
+					f.Notes = append(f.Notes, t)
+				}
+			}
+		}
+		for _, m := range r.Remediation {
+			for _, rem := range remedies(m, h) {
+				if seenCmd[rem.Command] {
+					continue
+				}
+				seenCmd[rem.Command] = true
+				f.Remediation = append(f.Remediation, rem)
+			}
+		}
+	}
+	if platform != nil {
+		if n := platform.Notes[r.ID]; n != "" {
+			f.Notes = append([]string{platform.Name + ": " + n}, f.Notes...)
+		}
+	}
+	f.Impact = impact.String()
+	f.Expected = expected.String()
+	f.Observed = observed.String()
+	if f.Evidence == nil {
+		f.Evidence = []checks.Evidence{}
+	}
+	if f.Remediation == nil {
+		f.Remediation = []Remediation{}
+	}
+	return f
+}
+
+// remedies renders one remediation entry for one subject. Destructive
+// commands are offered only for a device that holds nothing: no mounted
+// filesystem, swap, pool membership, partition with a filesystem or holder.
+func remedies(m Remedy, h hit) []Remediation {
+	if v, err := expr.Run(m.prog, h.env); err != nil || v != true {
+		return nil
+	}
+	if m.Risk == RiskDestructive {
+		if inUse, ok := h.env["in_use"].(bool); !ok || inUse {
+			return nil
+		}
+	}
+	items := []any{nil}
+	if m.ForEach != "" {
+		items = nil
+		switch l := h.env[m.ForEach].(type) {
+		case []string:
+			for _, x := range l {
+				items = append(items, x)
+			}
+		case []any:
+			items = l
+		}
+	}
+	var out []Remediation
+	for _, it := range items {
+		env := h.env
+		if m.ForEach != "" {
+			env = make(map[string]any, len(h.env)+1)
+			for k, v := range h.env {
+				env[k] = v
+			}
+			env["item"] = it
+		}
+		cmd := render(m.cmd, env)
+		if cmd == "" {
+			continue
+		}
+		out = append(out, Remediation{Command: cmd, Risk: m.Risk, Note: render(m.note, env)})
+	}
+	return out
+}
+
+// perSubject collects one text per subject and prints identical texts once,
+// naming their subjects when they differ.
+type perSubject struct {
+	texts []string
+	subjs map[string][]string
+}
+
+func (p *perSubject) add(subject, text string) {
+	if text == "" {
+		return
+	}
+	if p.subjs == nil {
+		p.subjs = map[string][]string{}
+	}
+	if _, ok := p.subjs[text]; !ok {
+		p.texts = append(p.texts, text)
+	}
+	p.subjs[text] = append(p.subjs[text], subject)
+}
+
+func (p *perSubject) String() string {
+	if len(p.texts) == 1 {
+		return p.texts[0]
+	}
+	var parts []string
+	for _, t := range p.texts {
+		parts = append(parts, strings.Join(p.subjs[t], ", ")+": "+t)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Rank orders findings: severity, then estimated impact, then breadth
+// (how many subjects), then rule id for a stable order.
+func Rank(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if severityRank[a.Severity] != severityRank[b.Severity] {
+			return severityRank[a.Severity] > severityRank[b.Severity]
+		}
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		if len(a.Subjects) != len(b.Subjects) {
+			return len(a.Subjects) > len(b.Subjects)
+		}
+		return a.Rule < b.Rule
+	})
+}
+
+func str(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return ""
+}

@@ -1,0 +1,110 @@
+package rules
+
+import (
+	"github.com/diskdoctor/diskdoctor/checks"
+)
+
+// Schema is the JSON contract's identifier.
+const Schema = "diskdoctor/v1"
+
+// Report is the doctor's answer, as `--format json` prints it.
+type Report struct {
+	Schema   string           `json:"schema"`
+	Host     Host             `json:"host"`
+	Verdict  string           `json:"verdict"`
+	Findings []Finding        `json:"findings"`
+	Skipped  []checks.Skipped `json:"skipped"`
+	Devices  []map[string]any `json:"devices"`
+}
+
+// Host identifies the examined machine.
+type Host struct {
+	Hostname string `json:"hostname"`
+	Kernel   string `json:"kernel"`
+	Root     string `json:"root"`
+	Platform string `json:"platform,omitempty"`
+	BIOS     string `json:"bios,omitempty"`
+	Distro   string `json:"distro,omitempty"`
+	Role     string `json:"role,omitempty"`
+}
+
+// Verdicts.
+const (
+	VerdictOK       = "ok"
+	VerdictWarning  = "warning"
+	VerdictCritical = "critical"
+)
+
+// Exit statuses, Nagios-compatible.
+const (
+	ExitOK       = 0
+	ExitWarning  = 1
+	ExitCritical = 2
+	ExitUnknown  = 3
+)
+
+// Build judges a run and assembles the report.
+func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
+	findings, err := e.Judge(res)
+	if err != nil {
+		return nil, err
+	}
+	subs, order := e.subjects(res)
+	r := &Report{Schema: Schema, Findings: findings, Skipped: res.Skipped, Verdict: VerdictOK}
+	if r.Findings == nil {
+		r.Findings = []Finding{}
+	}
+	if r.Skipped == nil {
+		r.Skipped = []checks.Skipped{}
+	}
+	for _, f := range findings {
+		switch {
+		case f.Severity == Critical:
+			r.Verdict = VerdictCritical
+		case f.Severity == Warning && r.Verdict == VerdictOK:
+			r.Verdict = VerdictWarning
+		}
+	}
+	host := subs[checks.KindHost+"/host"]
+	r.Host = Host{
+		Hostname: str(host.facts["hostname"]), Kernel: str(host.facts["kernel"]), Root: root,
+		Platform: str(host.facts["platform"]), Distro: str(host.facts["distro"]), Role: str(host.facts["role"]),
+	}
+	if v := str(host.facts["bios_version"]); v != "" {
+		r.Host.BIOS = joinSpace(v, str(host.facts["bios_date"]))
+	}
+	r.Devices = []map[string]any{}
+	for _, k := range order {
+		s := subs[k]
+		if s.kind != checks.KindDevice || s.facts["nvme_path"] == true {
+			continue
+		}
+		d := map[string]any{"name": s.name}
+		for f, v := range s.facts {
+			d[f] = v
+		}
+		if s.ds != nil {
+			d["datasheet"] = map[string]any{"product": s.ds.Product, "source": s.ds.Source, "model_entry": s.ds.ModelEntry}
+		}
+		r.Devices = append(r.Devices, d)
+	}
+	return r, nil
+}
+
+// ExitCode maps the verdict to the exit status.
+func (r *Report) ExitCode() int {
+	switch r.Verdict {
+	case VerdictCritical:
+		return ExitCritical
+	case VerdictWarning:
+		return ExitWarning
+	}
+	return ExitOK
+}
+
+func joinSpace(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + " (" + b + ")"
+}

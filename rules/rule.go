@@ -1,0 +1,293 @@
+// Package rules judges observations against datasheet expectations and
+// ranks the findings. Rules are data (defs/*.yaml, embedded): conditions in
+// a small expression language (expr), texts and commands as templates over
+// the subject's facts. Heavy logic belongs in checks.
+package rules
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"text/template"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
+	"gopkg.in/yaml.v3"
+)
+
+//go:embed defs/*.yaml
+var defsFS embed.FS
+
+//go:embed platforms.yaml
+var platformsYAML []byte
+
+// Severities, most important first.
+const (
+	Critical = "critical"
+	Warning  = "warning"
+	Info     = "info"
+)
+
+// Risk labels of a remediation command.
+const (
+	RiskReadOnly    = "read-only"
+	RiskRuntime     = "runtime"
+	RiskPersistent  = "persistent"
+	RiskDestructive = "destructive"
+)
+
+var severityRank = map[string]int{Critical: 3, Warning: 2, Info: 1}
+
+// Rule is one judgement, as written in defs/<id>.yaml.
+type Rule struct {
+	ID           string         `yaml:"id"`
+	Title        string         `yaml:"title"`
+	Subject      string         `yaml:"subject"` // device | host
+	Severity     string         `yaml:"severity"`
+	When         string         `yaml:"when"`
+	SeverityWhen []SeverityCase `yaml:"severity_when"`
+	Why          string         `yaml:"why"`
+	Impact       string         `yaml:"impact"`
+	ImpactScore  string         `yaml:"impact_score"` // an expression: a number 0..100
+	Observed     string         `yaml:"observed"`
+	Expected     string         `yaml:"expected"`
+	Evidence     []string       `yaml:"evidence"`
+	Notes        []Note         `yaml:"notes"`
+	Remediation  []Remedy       `yaml:"remediation"`
+	References   []string       `yaml:"references"`
+
+	when, score *vm.Program
+	impact      *template.Template
+	observed    *template.Template
+	expected    *template.Template
+}
+
+// SeverityCase overrides the severity where its condition holds; the first
+// that holds wins.
+type SeverityCase struct {
+	When     string `yaml:"when"`
+	Severity string `yaml:"severity"`
+	prog     *vm.Program
+}
+
+// Note is an extra line of advice shown where its condition holds.
+type Note struct {
+	When string `yaml:"when"`
+	Text string `yaml:"text"`
+	prog *vm.Program
+	tmpl *template.Template
+}
+
+// Remedy is a remediation command template with its risk label.
+type Remedy struct {
+	Command string `yaml:"command"`
+	Risk    string `yaml:"risk"`
+	Note    string `yaml:"note"`
+	When    string `yaml:"when"`
+	// ForEach renders the command once per element of a list fact, as .item.
+	ForEach string `yaml:"foreach"`
+	prog    *vm.Program
+	cmd     *template.Template
+	note    *template.Template
+}
+
+// Platform is known behaviour of a machine model, attached to findings of
+// the named rules.
+type Platform struct {
+	Name    string            `yaml:"name"`
+	Vendor  string            `yaml:"vendor"`  // regexp on DMI sys_vendor
+	Product string            `yaml:"product"` // regexp on DMI product_name
+	Notes   map[string]string `yaml:"notes"`
+	Source  string            `yaml:"source"`
+}
+
+// Load parses and compiles every embedded rule.
+func Load() ([]*Rule, error) {
+	files, err := fs.Glob(defsFS, "defs/*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var out []*Rule
+	seen := map[string]bool{}
+	for _, f := range files {
+		b, err := defsFS.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		r, err := parseRule(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		if r.ID+".yaml" != path.Base(f) {
+			return nil, fmt.Errorf("%s: id %q must match the file name", f, r.ID)
+		}
+		if seen[r.ID] {
+			return nil, fmt.Errorf("%s: duplicate rule id %q", f, r.ID)
+		}
+		seen[r.ID] = true
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func parseRule(b []byte) (*Rule, error) {
+	var r Rule
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&r); err != nil {
+		return nil, err
+	}
+	if r.ID == "" || r.Title == "" || r.When == "" || r.Why == "" || r.Impact == "" || r.Expected == "" {
+		return nil, fmt.Errorf("id, title, when, why, impact and expected are required")
+	}
+	if r.Subject != "device" && r.Subject != "host" && r.Subject != "pool" {
+		return nil, fmt.Errorf("subject must be device, host or pool, not %q", r.Subject)
+	}
+	if severityRank[r.Severity] == 0 {
+		return nil, fmt.Errorf("severity must be critical, warning or info, not %q", r.Severity)
+	}
+	var err error
+	if r.when, err = compileCond(r.When); err != nil {
+		return nil, fmt.Errorf("when: %w", err)
+	}
+	if r.ImpactScore == "" {
+		r.ImpactScore = "50"
+	}
+	if r.score, err = expr.Compile(r.ImpactScore, expr.AllowUndefinedVariables()); err != nil {
+		return nil, fmt.Errorf("impact_score: %w", err)
+	}
+	for i := range r.SeverityWhen {
+		c := &r.SeverityWhen[i]
+		if severityRank[c.Severity] == 0 {
+			return nil, fmt.Errorf("severity_when %d: bad severity %q", i+1, c.Severity)
+		}
+		if c.prog, err = compileCond(c.When); err != nil {
+			return nil, fmt.Errorf("severity_when %d: %w", i+1, err)
+		}
+	}
+	if r.impact, err = compileTemplate("impact", r.Impact); err != nil {
+		return nil, err
+	}
+	if r.observed, err = compileTemplate("observed", r.Observed); err != nil {
+		return nil, err
+	}
+	if r.expected, err = compileTemplate("expected", r.Expected); err != nil {
+		return nil, err
+	}
+	for i := range r.Notes {
+		n := &r.Notes[i]
+		if n.prog, err = compileCond(orTrue(n.When)); err != nil {
+			return nil, fmt.Errorf("notes %d: %w", i+1, err)
+		}
+		if n.tmpl, err = compileTemplate("note", n.Text); err != nil {
+			return nil, err
+		}
+	}
+	for i := range r.Remediation {
+		m := &r.Remediation[i]
+		switch m.Risk {
+		case RiskReadOnly, RiskRuntime, RiskPersistent:
+		case RiskDestructive:
+			if m.Note == "" {
+				return nil, fmt.Errorf("remediation %d: a destructive command needs a note saying what it destroys", i+1)
+			}
+		default:
+			return nil, fmt.Errorf("remediation %d: bad risk %q", i+1, m.Risk)
+		}
+		if m.prog, err = compileCond(orTrue(m.When)); err != nil {
+			return nil, fmt.Errorf("remediation %d: %w", i+1, err)
+		}
+		if m.cmd, err = compileTemplate("command", m.Command); err != nil {
+			return nil, err
+		}
+		if m.note, err = compileTemplate("note", m.Note); err != nil {
+			return nil, err
+		}
+	}
+	return &r, nil
+}
+
+func orTrue(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "true"
+	}
+	return s
+}
+
+func compileCond(s string) (*vm.Program, error) {
+	return expr.Compile(s, expr.AllowUndefinedVariables(), expr.AsBool())
+}
+
+var templateFuncs = template.FuncMap{
+	"join": func(sep string, v any) string {
+		switch x := v.(type) {
+		case []string:
+			return strings.Join(x, sep)
+		case []any:
+			var s []string
+			for _, e := range x {
+				s = append(s, fmt.Sprint(e))
+			}
+			return strings.Join(s, sep)
+		}
+		return fmt.Sprint(v)
+	},
+	"pct":   func(v any) string { f, _ := v.(float64); return fmt.Sprintf("%.0f %%", f*100) },
+	"mbs":   func(v any) string { f, _ := toFloat(v); return fmt.Sprintf("%.0f MB/s", f) },
+	"upper": strings.ToUpper,
+	// safe keeps only characters that cannot break out of a quoted shell
+	// word or a udev rule (serials come from the drive).
+	"safe": func(v any) string {
+		return strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.:", r) {
+				return r
+			}
+			return -1
+		}, fmt.Sprint(v))
+	},
+	"quoted": func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" },
+}
+
+func compileTemplate(name, s string) (*template.Template, error) {
+	t, err := template.New(name).Funcs(templateFuncs).Option("missingkey=zero").Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s template: %w", name, err)
+	}
+	return t, nil
+}
+
+func render(t *template.Template, env map[string]any) string {
+	var b bytes.Buffer
+	if err := t.Execute(&b, env); err != nil {
+		return "(template error: " + err.Error() + ")"
+	}
+	return strings.TrimSpace(strings.ReplaceAll(b.String(), "<no value>", "unknown"))
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+// LoadPlatforms parses the embedded table of platform quirks.
+func LoadPlatforms() ([]Platform, error) {
+	var ps []Platform
+	if err := yaml.Unmarshal(platformsYAML, &ps); err != nil {
+		return nil, fmt.Errorf("platforms.yaml: %w", err)
+	}
+	return ps, nil
+}
