@@ -178,7 +178,6 @@ var installHints = map[string]string{
 	"dmesg":      "apt-get install util-linux",
 	"zpool":      "apt-get install zfsutils-linux",
 	"smartctl":   "apt-get install smartmontools",
-	"kernel-log": "apt-get install util-linux",
 }
 
 // explain turns a probe error into a reason and a hint.
@@ -186,8 +185,9 @@ func explain(probe string, err error, timeout time.Duration) (string, string) {
 	switch {
 	case errors.Is(err, probes.ErrToolMissing):
 		tool := probe
-		if i := indexByte(probe, ' '); i > 0 {
-			tool = probe[:i]
+		var te *probes.ToolError
+		if errors.As(err, &te) {
+			tool = te.Tool
 		}
 		hint := installHints[tool]
 		if hint == "" {
@@ -205,13 +205,4 @@ func explain(probe string, err error, timeout time.Duration) (string, string) {
 		return err.Error(), "the kernel does not expose this here (virtual machine, container, or a missing driver)"
 	}
 	return err.Error(), "see the reason; report it if it persists"
-}
-
-func indexByte(s string, c byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return i
-		}
-	}
-	return -1
 }

@@ -96,7 +96,8 @@ func cpuPower(ctx context.Context, env *Env) []*Observation {
 				}
 			}
 		}
-		o.Set("cstate_limits", limits, Evidence{"/proc/cmdline", strings.Join(limits, " ")})
+		// The whole command line is the evidence: it shows absent limits too.
+		o.Set("cstate_limits", limits, Evidence{"/proc/cmdline", strings.Join(c.CmdLine, " ")})
 		o.Set("cpu_model", c.ModelName)
 		if len(c.MHz) > 0 {
 			o.Set("cpu_mhz_avg", round(mean(c.MHz), 0), Evidence{"/proc/cpuinfo", mhzSummary(c.MHz)})

@@ -36,8 +36,17 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 	for _, d := range judged {
 		o := NewObservation("write-cache", KindDevice, d.Name)
 		out = append(out, o)
+		o.Set("wc_nvme_vwc", nil)
 		if v := d.Queue.WriteCache; v != "" {
-			o.Set("wc_kernel_on", v == "write back", Evidence{d.Files["write_cache"], v})
+			ev := Evidence{d.Files["write_cache"], v}
+			o.Set("wc_kernel_on", v == "write back", ev)
+			// For NVMe the kernel shows "write back" exactly when Identify
+			// Controller reports a volatile write cache (VWC); drives with
+			// power-loss protection usually have none, and "write through"
+			// is then their normal state.
+			if d.Transport == "nvme" {
+				o.Set("wc_nvme_vwc", v == "write back", ev)
+			}
 		} else {
 			o.Set("wc_kernel_on", nil)
 		}
@@ -131,7 +140,7 @@ func readDriveCache(ctx context.Context, env *Env, o *Observation, d *probes.Blo
 // derive combines the views into the few facts rules judge on.
 func derive(o *Observation) {
 	f := o.Facts
-	supported := firstBool(f["wc_drive_supported"], f["wc_udev_supported"])
+	supported := firstBool(f["wc_drive_supported"], f["wc_udev_supported"], f["wc_nvme_vwc"])
 	if supported == nil {
 		if ct, ok := f["wc_scsi_cache_type"].(string); ok && strings.Contains(ct, "write back") {
 			t := true

@@ -383,7 +383,7 @@ func ParseScheduler(s string) (string, []string) {
 		}
 		all = append(all, f)
 	}
-	if active == "" && len(all) == 1 {
+	if active == "" && len(all) == 1 && !strings.ContainsAny(all[0], "[]") {
 		active = all[0]
 	}
 	return active, all
@@ -397,7 +397,8 @@ func known(s string) string {
 }
 
 // NaturalLess orders sda < sdb < sdz < sdaa and nvme2n1 < nvme10n1: runs
-// of letters compare by length first, runs of digits by value.
+// of digits compare by value; runs of letters that start alike (a kernel
+// name prefix such as "sd") compare by length first, as the kernel counts.
 func NaturalLess(a, b string) bool {
 	for a != "" && b != "" {
 		ca, ra := chunk(a)
@@ -408,7 +409,7 @@ func NaturalLess(a, b string) bool {
 			switch {
 			case errA == nil && errB == nil && na != nb:
 				return na < nb
-			case len(ca) != len(cb):
+			case errA != nil && errB != nil && len(ca) != len(cb) && len(ca) >= 2 && len(cb) >= 2 && ca[:2] == cb[:2]:
 				return len(ca) < len(cb)
 			default:
 				return ca < cb

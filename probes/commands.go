@@ -44,7 +44,7 @@ func (execRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
 			}
 		}
 		if err != nil {
-			return CmdResult{Argv: argv}, fmt.Errorf("%s: %w", argv[0], ErrToolMissing)
+			return CmdResult{Argv: argv}, &ToolError{Tool: argv[0]}
 		}
 	}
 	cmd := exec.CommandContext(ctx, path, argv[1:]...)
@@ -142,7 +142,7 @@ func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, err
 	e, ok := r.entries[argvKey(argv)]
 	switch {
 	case !ok || e.Missing:
-		return res, fmt.Errorf("%s: %w", argv[0], ErrToolMissing)
+		return res, &ToolError{Tool: argv[0]}
 	case e.Timeout:
 		<-ctx.Done()
 		return res, fmt.Errorf("%s: %w", res, ctxErr(ctx.Err()))

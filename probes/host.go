@@ -173,6 +173,12 @@ func (h *Host) Run(ctx context.Context, argv ...string) (CmdResult, error) {
 	return h.runner.Run(ctx, argv)
 }
 
+// ToolError says which program is not installed; it matches ErrToolMissing.
+type ToolError struct{ Tool string }
+
+func (e *ToolError) Error() string        { return e.Tool + ": " + ErrToolMissing.Error() }
+func (e *ToolError) Is(target error) bool { return target == ErrToolMissing }
+
 func fileErr(p string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -35,17 +35,23 @@ func ReadKernelLog(ctx context.Context, h *Host) (*KernelLog, error) {
 	if res.Exit != 0 {
 		msg := strings.TrimSpace(string(res.Stderr))
 		if strings.Contains(msg, "not permitted") || strings.Contains(msg, "ermission denied") {
-			return nil, fmt.Errorf("dmesg: %s: %w", msg, ErrPermission)
+			return nil, fmt.Errorf("%s: %w", msg, ErrPermission)
 		}
 		return nil, fmt.Errorf("dmesg exited %d: %s", res.Exit, msg)
 	}
 	return &KernelLog{Source: res.String(), Lines: ParseKernelLog(res.Stdout)}, nil
 }
 
-var dmesgStamp = regexp.MustCompile(`^(?:<\d+>)?\[\s*(\d+\.\d+)\]\s?`)
+var (
+	dmesgStamp = regexp.MustCompile(`^(?:<\d+>)?\[\s*(\d+\.\d+)\]\s?`)
+	// syslog and journal exports: "Dec 10 18:56:03 host kernel: ..." and
+	// "2023-04-01T10:00:00+0200 host kernel: [ 1.23] ...".
+	syslogPrefix = regexp.MustCompile(`^(?:<\d+>)?(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\S+)\s+(?:\S+\s+)?kernel:\s*`)
+)
 
-// ParseKernelLog splits dmesg output into lines, taking the "[  2.101312]"
-// timestamp off each.
+// ParseKernelLog splits kernel log output into lines, taking the
+// "[  2.101312]" timestamp (and a syslog prefix, where the log came from a
+// file) off each.
 func ParseKernelLog(b []byte) []LogLine {
 	var out []LogLine
 	sc := bufio.NewScanner(bytes.NewReader(b))
@@ -55,9 +61,12 @@ func ParseKernelLog(b []byte) []LogLine {
 		n++
 		raw := sc.Text()
 		l := LogLine{Num: n, Time: -1, Text: raw, Raw: raw}
-		if m := dmesgStamp.FindStringSubmatch(raw); m != nil {
+		if m := syslogPrefix.FindString(l.Text); m != "" {
+			l.Text = l.Text[len(m):]
+		}
+		if m := dmesgStamp.FindStringSubmatch(l.Text); m != nil {
 			l.Time, _ = strconv.ParseFloat(m[1], 64)
-			l.Text = raw[len(m[0]):]
+			l.Text = l.Text[len(m[0]):]
 		}
 		out = append(out, l)
 	}

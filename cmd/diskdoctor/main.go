@@ -26,10 +26,6 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-// usageError marks bad arguments: exit status 3, like a machine that cannot
-// be examined at all.
-type usageError struct{ error }
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
@@ -60,6 +56,7 @@ type options struct {
 	context      string
 	disable      []string
 	color        string
+	strict       bool // tests: a rule that cannot be evaluated is an error
 }
 
 func newRootCmd(exit *int) *cobra.Command {
@@ -111,39 +108,7 @@ Exit status: 0 no warning or critical finding, 1 warning, 2 critical,
 }
 
 func doctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, error) {
-	switch o.format {
-	case "text", "json":
-	default:
-		return rules.ExitUnknown, usageError{fmt.Errorf("unknown --format %q (text or json)", o.format)}
-	}
-	if err := validCheckNames(o.disable); err != nil {
-		return rules.ExitUnknown, err
-	}
-	host := probes.Live()
-	rootLabel := "/"
-	if o.root != "" {
-		h, err := probes.Recorded(o.root)
-		if err != nil {
-			return rules.ExitUnknown, err
-		}
-		host, rootLabel = h, o.root
-	}
-	ds, err := rules.LoadDatasheets(o.datasheets)
-	if err != nil {
-		return rules.ExitUnknown, err
-	}
-	engine, err := rules.NewEngine(ds)
-	if err != nil {
-		return rules.ExitUnknown, err
-	}
-	res, err := checks.Run(ctx, host, checks.Options{ProbeTimeout: o.probeTimeout, Devices: o.devices, Disabled: o.disable, Context: o.context})
-	if err != nil {
-		return rules.ExitUnknown, err
-	}
-	if err := namedDevicesExist(o.devices, res.Devices); err != nil {
-		return rules.ExitUnknown, err
-	}
-	rep, err := engine.Build(res, rootLabel)
+	rep, err := examine(ctx, o)
 	if err != nil {
 		return rules.ExitUnknown, err
 	}
@@ -160,6 +125,44 @@ func doctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, erro
 	return rep.ExitCode(), nil
 }
 
+// examine runs the whole pipeline: host, checks, rules.
+func examine(ctx context.Context, o options) (*rules.Report, error) {
+	switch o.format {
+	case "text", "json":
+	default:
+		return nil, fmt.Errorf("unknown --format %q (text or json)", o.format)
+	}
+	if err := validCheckNames(o.disable); err != nil {
+		return nil, err
+	}
+	host := probes.Live()
+	rootLabel := "/"
+	if o.root != "" {
+		h, err := probes.Recorded(o.root)
+		if err != nil {
+			return nil, err
+		}
+		host, rootLabel = h, o.root
+	}
+	ds, err := rules.LoadDatasheets(o.datasheets)
+	if err != nil {
+		return nil, err
+	}
+	engine, err := rules.NewEngine(ds)
+	if err != nil {
+		return nil, err
+	}
+	engine.Strict = o.strict
+	res, err := checks.Run(ctx, host, checks.Options{ProbeTimeout: o.probeTimeout, Devices: o.devices, Disabled: o.disable, Context: o.context})
+	if err != nil {
+		return nil, err
+	}
+	if err := namedDevicesExist(o.devices, res.Devices); err != nil {
+		return nil, err
+	}
+	return engine.Build(res, rootLabel)
+}
+
 func validCheckNames(names []string) error {
 	known := map[string]bool{}
 	var all []string
@@ -169,7 +172,7 @@ func validCheckNames(names []string) error {
 	}
 	for _, n := range names {
 		if !known[n] {
-			return usageError{fmt.Errorf("unknown check %q (known: %s)", n, strings.Join(all, ", "))}
+			return fmt.Errorf("unknown check %q (known: %s)", n, strings.Join(all, ", "))
 		}
 	}
 	return nil
@@ -182,7 +185,7 @@ func namedDevicesExist(named []string, devs []*probes.BlockDevice) error {
 	}
 	for _, n := range named {
 		if !have[strings.TrimPrefix(n, "/dev/")] {
-			return usageError{fmt.Errorf("--device %s: no such block device in /sys/block", n)}
+			return fmt.Errorf("--device %s: no such block device in /sys/block", n)
 		}
 	}
 	return nil
@@ -255,7 +258,7 @@ func newExplainCmd() *cobra.Command {
 					return nil
 				}
 			}
-			return usageError{errors.New("no rule " + args[0] + " (see 'diskdoctor rules')")}
+			return errors.New("no rule " + args[0] + " (see 'diskdoctor rules')")
 		},
 	}
 }

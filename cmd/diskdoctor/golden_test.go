@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite the fixtures' expected.json and expected.txt")
+
+const fixturesDir = "../../fixtures"
+
+// fixtures lists every recorded machine under fixtures/.
+func fixtures(t *testing.T) []string {
+	t.Helper()
+	ents, err := os.ReadDir(fixturesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() && exists(filepath.Join(fixturesDir, e.Name(), "sys")) {
+			out = append(out, e.Name())
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no fixtures")
+	}
+	return out
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// report examines a fixture in-process, strictly: a rule that cannot be
+// evaluated on the fixture's facts fails the test.
+func report(t *testing.T, name string) *rules.Report {
+	t.Helper()
+	rep, err := examine(t.Context(), options{root: filepath.Join(fixturesDir, name), format: "json", probeTimeout: time.Second, context: "auto", strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The golden files name the fixture as the README does, from the
+	// repository root.
+	rep.Host.Root = "fixtures/" + name
+	return rep
+}
+
+func TestGoldenFindings(t *testing.T) {
+	for _, name := range fixtures(t) {
+		t.Run(name, func(t *testing.T) {
+			var got bytes.Buffer
+			enc := json.NewEncoder(&got)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(report(t, name)); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join(fixturesDir, name, "expected.json"), got.Bytes())
+		})
+	}
+}
+
+// The text report of the HPE MicroServer is a golden file too: it is what an
+// admin reads first.
+func TestGoldenTextReport(t *testing.T) {
+	const name = "hpe-microserver-writethrough"
+	var got bytes.Buffer
+	renderText(&got, report(t, name), false)
+	golden(t, filepath.Join(fixturesDir, name, "expected.txt"), got.Bytes())
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (write it with: go test ./cmd/diskdoctor -update, then review the diff)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs from the doctor's output; if the change is intended, run go test ./... -update and review the diff\n%s", path, firstDiff(want, got))
+	}
+}
+
+// firstDiff shows the first differing line, enough to see what changed.
+func firstDiff(want, got []byte) string {
+	wl, gl := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g []byte
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if !bytes.Equal(w, g) {
+			return "line " + itoa(i+1) + ":\n  want: " + string(w) + "\n  got:  " + string(g)
+		}
+	}
+	return ""
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

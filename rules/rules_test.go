@@ -1,0 +1,235 @@
+package rules
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestEveryRuleLoads(t *testing.T) {
+	rs, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The core set of design.md that this version judges.
+	for _, id := range []string{"write-cache-disabled", "write-cache-state-mismatch", "write-cache-not-persistent", "trim-unsupported", "trim-not-scheduled", "pcie-link-degraded", "cpu-governor-powersave", "io-pressure-high"} {
+		found := false
+		for _, r := range rs {
+			found = found || r.ID == id
+		}
+		if !found {
+			t.Errorf("rule %s missing", id)
+		}
+	}
+	for _, r := range rs {
+		if len(r.References) == 0 {
+			t.Errorf("%s: no references", r.ID)
+		}
+		for _, m := range r.Remediation {
+			// Writing queue/write_cache only changes the kernel's belief; it
+			// is the remedy for a mismatch, never a way to turn a cache on.
+			if strings.Contains(m.Command, "queue/write_cache") && r.ID != "write-cache-state-mismatch" {
+				t.Errorf("%s suggests writing queue/write_cache: %s", r.ID, m.Command)
+			}
+		}
+	}
+}
+
+func TestRuleValidation(t *testing.T) {
+	base := "id: x\ntitle: t\nsubject: device\nseverity: warning\nwhen: 'true'\nwhy: w\nimpact: i\nexpected: e\n"
+	for name, extra := range map[string]string{
+		"bad severity":           "severity_when: [{when: 'true', severity: fatal}]\n",
+		"bad risk":               "remediation: [{command: c, risk: dangerous}]\n",
+		"destructive needs note": "remediation: [{command: blkdiscard x, risk: destructive}]\n",
+		"bad expression":         "notes: [{when: '(((', text: n}]\n",
+		"bad template":           "observed: '{{.x'\n",
+		"unknown field (typo)":   "remedation: []\n",
+	} {
+		if _, err := parseRule([]byte(base + extra)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, err := parseRule([]byte(base)); err != nil {
+		t.Errorf("minimal rule rejected: %v", err)
+	}
+}
+
+func TestDatasheets(t *testing.T) {
+	ds, err := LoadDatasheets("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds.Models) < 30 {
+		t.Errorf("%d models, want at least 30", len(ds.Models))
+	}
+	classes := map[string]bool{}
+	for _, c := range ds.Classes {
+		classes[c.Class] = true
+		if !strings.HasPrefix(c.Source, "class default") {
+			t.Errorf("class %s: source %q does not say it is a class default", c.Class, c.Source)
+		}
+	}
+	for _, m := range ds.Models {
+		if !classes[m.Class] {
+			t.Errorf("%s: class %q has no default", m.Product, m.Class)
+		}
+	}
+	for model, want := range map[string]string{
+		"WDC_WDS200T1R0A-68A4W0":  "WD Red SA500 2TB",
+		"Samsung SSD 860 EVO 1TB": "860 EVO 1TB",
+		"INTEL SSDPEK1A118GA":     "P1600X",
+		"Samsung SSD 980 PRO 1TB": "980 PRO 1TB",
+	} {
+		d := ds.Lookup(model, "sata-ssd")
+		if d == nil || !d.ModelEntry || !strings.Contains(d.Product, want) {
+			t.Errorf("Lookup(%q) = %+v, want %s", model, d, want)
+		}
+	}
+	if d := ds.Lookup("Unknown Drive 9000", "nvme-gen4"); d == nil || d.ModelEntry || d.Class != "nvme-gen4" {
+		t.Errorf("unknown model should fall back to the class default, got %+v", d)
+	}
+	user := filepath.Join(t.TempDir(), "mine.yaml")
+	if err := os.WriteFile(user, []byte("models:\n  - match: '^WDC WDS200T1R0A'\n    product: My lab figure\n    class: sata-ssd\n    seq_write_mbs: 400\n    volatile_cache: true\n    source: our own fio runs, 2026\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds2, err := LoadDatasheets(user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := ds2.Lookup("WDC WDS200T1R0A-68A4W0", "sata-ssd"); d.Product != "My lab figure" {
+		t.Errorf("user datasheet must take precedence, got %s", d.Product)
+	}
+	if _, err := LoadDatasheets(filepath.Join(t.TempDir(), "absent.yaml")); err == nil {
+		t.Error("a missing --datasheets file must be an error")
+	}
+}
+
+func TestDeviceClass(t *testing.T) {
+	tests := []struct {
+		transport string
+		rot       any
+		gts       any
+		want      string
+	}{
+		{"sata", false, nil, "sata-ssd"}, {"sata", true, nil, "sata-hdd"}, {"sas", true, nil, "sas-hdd"},
+		{"nvme", false, 8.0, "nvme-gen3"}, {"nvme", false, 16.0, "nvme-gen4"}, {"nvme", false, 32.0, "nvme-gen5"},
+		{"nvme", false, nil, "nvme-gen3"}, {"usb", true, nil, "usb"}, {"virtio", true, nil, "virtual"},
+	}
+	for _, tt := range tests {
+		if got := DeviceClass(tt.transport, tt.rot, tt.gts); got != tt.want {
+			t.Errorf("DeviceClass(%s, %v, %v) = %s, want %s", tt.transport, tt.rot, tt.gts, got, tt.want)
+		}
+	}
+}
+
+// judge runs the engine on hand-made observations.
+func judge(t *testing.T, obs ...*checks.Observation) []Finding {
+	t.Helper()
+	ds, err := LoadDatasheets("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEngine(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Strict = true
+	fs, err := e.Judge(&checks.Result{Observations: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+func device(name string, facts map[string]any) *checks.Observation {
+	o := checks.NewObservation("test", checks.KindDevice, name)
+	base := map[string]any{"judged": true, "transport": "sata", "rotational": false, "ata": true, "in_use": true,
+		"dev_path": "/dev/" + name, "model": "WDC WDS200T1R0A-68A4W0", "udev_serial": "WDC_X_" + name,
+		"mountpoints": []string{}, "zfs_pools": []string{}, "trim_blocked_by": []string{}}
+	for k, v := range base {
+		o.Set(k, v)
+	}
+	for k, v := range facts {
+		o.Set(k, v, checks.Evidence{Source: "/sys/block/" + name + "/" + k, Value: "x"})
+	}
+	return o
+}
+
+func TestGroupingAndRanking(t *testing.T) {
+	off := map[string]any{"wc_on": false, "wc_supported": true, "wc_kernel_on": false, "wc_drive_enabled": false}
+	host := checks.NewObservation("test", checks.KindHost, "host")
+	host.Set("io_some_avg60", 30.0)
+	host.Set("io_full_avg60", 12.0)
+	fs := judge(t, device("sda", off), device("sdb", off), device("sdc", off), host)
+	if len(fs) != 2 {
+		t.Fatalf("findings = %+v", fs)
+	}
+	if fs[0].Rule != "write-cache-disabled" || fs[0].Severity != Critical || strings.Join(fs[0].Subjects, ",") != "sda,sdb,sdc" {
+		t.Errorf("first finding = %s %s %v", fs[0].Rule, fs[0].Severity, fs[0].Subjects)
+	}
+	if fs[1].Rule != "io-pressure-high" || fs[1].Severity != Warning {
+		t.Errorf("second finding = %s %s", fs[1].Rule, fs[1].Severity)
+	}
+	var runtime int
+	for _, m := range fs[0].Remediation {
+		if m.Risk == RiskRuntime {
+			runtime++
+			if !strings.HasPrefix(m.Command, "hdparm -W1 /dev/sd") {
+				t.Errorf("runtime remedy %q", m.Command)
+			}
+		}
+	}
+	if runtime != 3 {
+		t.Errorf("want one runtime command per drive, got %d", runtime)
+	}
+}
+
+func TestDestructiveOnlyForUnusedDevices(t *testing.T) {
+	untrimmed := map[string]any{"trim_supported": true, "trim_relevant": true, "trim_covered": false, "trim_uncovered": []string{"ZFS pool p (autotrim=off)"}}
+	used := device("sda", untrimmed)
+	free := device("sdb", untrimmed)
+	free.Set("in_use", false)
+	fs := judge(t, used, free)
+	if len(fs) != 1 {
+		t.Fatalf("findings = %+v", fs)
+	}
+	var destructive []string
+	for _, m := range fs[0].Remediation {
+		if m.Risk == RiskDestructive {
+			destructive = append(destructive, m.Command)
+			if m.Note == "" {
+				t.Error("destructive command without a warning note")
+			}
+		}
+	}
+	if len(destructive) != 1 || !strings.HasSuffix(destructive[0], "/dev/sdb") {
+		t.Errorf("destructive commands = %v, want blkdiscard of sdb only", destructive)
+	}
+}
+
+func TestRulesDocUpToDate(t *testing.T) {
+	rs, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("..", "docs", "rules.md")
+	got := Markdown(rs)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./rules -update)", err)
+	}
+	if string(want) != got {
+		t.Error("docs/rules.md is stale: run go test ./rules -update and review the diff")
+	}
+}
