@@ -174,10 +174,10 @@ func (env *Env) skipped() []Skipped { return env.skips.list() }
 
 // installHints names the Debian package of each external program.
 var installHints = map[string]string{
-	"hdparm":     "apt-get install hdparm",
-	"dmesg":      "apt-get install util-linux",
-	"zpool":      "apt-get install zfsutils-linux",
-	"smartctl":   "apt-get install smartmontools",
+	"hdparm":   "apt-get install hdparm",
+	"dmesg":    "apt-get install util-linux",
+	"zpool":    "apt-get install zfsutils-linux",
+	"smartctl": "apt-get install smartmontools",
 }
 
 // explain turns a probe error into a reason and a hint.

@@ -233,3 +233,38 @@ func TestRulesDocUpToDate(t *testing.T) {
 		t.Error("docs/rules.md is stale: run go test ./rules -update and review the diff")
 	}
 }
+
+func TestWriteCacheRules(t *testing.T) {
+	tests := []struct {
+		name  string
+		facts map[string]any
+		want  string // the one rule that must fire, "" for none
+	}{
+		{"kernel thinks no cache while the drive caches", map[string]any{"wc_kernel_on": false, "wc_drive_enabled": true, "wc_supported": true, "wc_on": true}, "write-cache-state-mismatch"},
+		{"on by hand, nothing persists it", map[string]any{"wc_kernel_on": true, "wc_drive_enabled": true, "wc_supported": true, "wc_on": true, "wc_boot_disabled": true, "wc_persistent": false}, "write-cache-not-persistent"},
+		{"on by hand, a udev rule persists it", map[string]any{"wc_kernel_on": true, "wc_drive_enabled": true, "wc_supported": true, "wc_on": true, "wc_boot_disabled": true, "wc_persistent": true}, ""},
+		{"NVMe without a volatile cache", map[string]any{"transport": "nvme", "ata": false, "wc_kernel_on": false, "wc_supported": false, "wc_on": false, "model": "SAMSUNG MZQLB1T9HAJR-00007"}, ""},
+		{"cache off on a USB bridge is only a note", map[string]any{"transport": "usb", "wc_on": false, "wc_supported": true}, "write-cache-disabled"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := judge(t, device("sda", tt.facts))
+			switch {
+			case tt.want == "" && len(fs) != 0:
+				t.Errorf("want no finding, got %s", fs[0].Rule)
+			case tt.want != "" && (len(fs) != 1 || fs[0].Rule != tt.want):
+				t.Errorf("want %s, got %+v", tt.want, fs)
+			}
+			if tt.want == "write-cache-disabled" && fs[0].Severity != Info {
+				t.Errorf("USB: severity %s, want info", fs[0].Severity)
+			}
+			if tt.want == "write-cache-state-mismatch" {
+				for _, m := range fs[0].Remediation {
+					if strings.Contains(m.Command, "hdparm -W0") {
+						t.Errorf("mismatch must not advise turning the cache off: %s", m.Command)
+					}
+				}
+			}
+		})
+	}
+}
