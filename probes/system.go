@@ -43,6 +43,16 @@ func ReadPlatform(ctx context.Context, h *Host) (*Platform, error) {
 	dmi("bios_vendor", &p.BIOSVendor)
 	dmi("bios_version", &p.BIOSVersion)
 	dmi("bios_date", &p.BIOSDate)
+	// Desktop boards leave the system fields at placeholders; the board
+	// fields then name the machine.
+	if dmiPlaceholder(p.Vendor) && dmiPlaceholder(p.Product) {
+		var boardVendor string
+		dmi("board_vendor", &boardVendor)
+		if boardVendor != "" && p.Board != "" {
+			p.Vendor, p.Product = boardVendor, p.Board
+			p.Files["sys_vendor"], p.Files["product_name"] = p.Files["board_vendor"], p.Files["board_name"]
+		}
+	}
 	var chassis string
 	dmi("chassis_type", &chassis)
 	p.ChassisType, _ = strconv.Atoi(chassis)
@@ -58,6 +68,15 @@ func ReadPlatform(ctx context.Context, h *Host) (*Platform, error) {
 		return p, ctxErr(err)
 	}
 	return p, nil
+}
+
+// dmiPlaceholder reports the filler strings firmware leaves in DMI fields.
+func dmiPlaceholder(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "system manufacturer", "system product name", "to be filled by o.e.m.", "default string", "o.e.m.", "not applicable", "not specified":
+		return true
+	}
+	return false
 }
 
 // ParseOSRelease returns PRETTY_NAME (or NAME VERSION) of an os-release file.
