@@ -97,7 +97,7 @@ func cpuPower(ctx context.Context, env *Env) []*Observation {
 			}
 		}
 		// The whole command line is the evidence: it shows absent limits too.
-		o.Set("cstate_limits", limits, Evidence{"/proc/cmdline", strings.Join(c.CmdLine, " ")})
+		o.Set("cstate_limits", nonNil(limits), Evidence{"/proc/cmdline", strings.Join(c.CmdLine, " ")})
 		o.Set("cpu_model", c.ModelName)
 		if len(c.MHz) > 0 {
 			o.Set("cpu_mhz_avg", round(mean(c.MHz), 0), Evidence{"/proc/cpuinfo", mhzSummary(c.MHz)})
@@ -188,7 +188,7 @@ func scheduler(ctx context.Context, env *Env) []*Observation {
 		}
 		o := NewObservation("scheduler", KindDevice, d.Name)
 		o.Set("scheduler", d.Queue.Scheduler, Evidence{d.Files["scheduler"], strings.Join(bracket(d.Queue.Schedulers, d.Queue.Scheduler), " ")})
-		o.Set("schedulers_available", d.Queue.Schedulers)
+		o.Set("schedulers_available", nonNil(d.Queue.Schedulers))
 		out = append(out, o)
 	}
 	return out

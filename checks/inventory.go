@@ -49,7 +49,7 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 		link := "/sys/block/" + d.Name
 		o.Set("sysfs_path", d.SysPath, Evidence{link, d.SysPath})
 		o.Set("transport", d.Transport, Evidence{link, d.SysPath})
-		o.Set("drivers", d.Drivers)
+		o.Set("drivers", nonNil(d.Drivers))
 		o.Set("controller_driver", controllerDriver(d))
 		o.Set("behind_raid_controller", RAIDControllers[controllerDriver(d)])
 		o.Set("virtual", d.Virtual)
@@ -74,27 +74,29 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 		} else {
 			o.Set("rotational", nil)
 		}
-		o.Set("by_id", d.ByID)
+		o.Set("by_id", nonNil(d.ByID))
 		o.Set("dev_path", d.DevPath())
-		o.Set("holders", d.Holders)
+		o.Set("holders", nonNil(d.Holders))
 		o.Set("scsi_address", d.SCSIAddr)
-		o.Set("nvme_controllers", d.Controllers)
+		o.Set("nvme_controllers", nonNil(d.Controllers))
 
 		var parts, mps, fstypes []string
 		pools := map[string]bool{}
 		for _, p := range d.Partitions {
-			mp := p.MountPoint
-			for _, m := range byDevNo[p.DevNo] {
-				if mp == "" {
-					mp = m.MountPoint
+			mp, fsType := "", p.FSType
+			if ms := byDevNo[p.DevNo]; len(ms) > 0 {
+				mp = ms[0].MountPoint
+				if fsType == "" {
+					// Without udev's record, the mount says what it is.
+					fsType = ms[0].FSType
 				}
 			}
-			parts = append(parts, strings.TrimSpace(joinNonEmpty(" ", p.Name, p.FSType, mp)))
+			parts = append(parts, strings.TrimSpace(joinNonEmpty(" ", p.Name, fsType, mp)))
 			if mp != "" {
 				mps = append(mps, mp)
 			}
-			if p.FSType != "" {
-				fstypes = append(fstypes, p.FSType)
+			if fsType != "" {
+				fstypes = append(fstypes, fsType)
 			}
 			if p.FSType == "zfs_member" && p.Label != "" {
 				pools[p.Label] = true
@@ -102,6 +104,7 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 		}
 		for _, m := range byDevNo[d.DevNo] {
 			mps = append(mps, m.MountPoint)
+			fstypes = append(fstypes, m.FSType)
 		}
 		if fs := d.Udev.Prop("ID_FS_TYPE"); fs != "" {
 			fstypes = append(fstypes, fs)
@@ -109,9 +112,9 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 				pools[d.Udev.Prop("ID_FS_LABEL")] = true
 			}
 		}
-		o.Set("partitions", parts)
-		o.Set("mountpoints", mps)
-		o.Set("filesystems", fstypes)
+		o.Set("partitions", nonNil(parts))
+		o.Set("mountpoints", nonNil(mps))
+		o.Set("filesystems", nonNil(fstypes))
 		o.Set("zfs_pools", sortedKeys(pools))
 		o.Set("in_use", d.InUse() || len(mps) > 0)
 		out = append(out, o)
@@ -195,7 +198,7 @@ func platform(ctx context.Context, env *Env) []*Observation {
 	for _, drv := range sortedKeys(ctrls) {
 		list = append(list, drv+": "+strings.Join(ctrls[drv], " "))
 	}
-	o.Set("controllers", list)
+	o.Set("controllers", nonNil(list))
 	return []*Observation{o}
 }
 
@@ -206,6 +209,14 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// nonNil keeps empty lists as [] in JSON, not null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 func boolDigit(b bool) string {

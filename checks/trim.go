@@ -101,15 +101,15 @@ func trim(ctx context.Context, env *Env) []*Observation {
 			}
 		}
 		if timerOn {
-			regimeEv = append(regimeEv, Evidence{timerLink, "fstrim.timer enabled"})
+			regimeEv = append(regimeEv, Evidence{timerLink, "fstrim.timer enabled (trims mounted filesystems; ZFS pools need autotrim or zpool trim)"})
 		}
 		for _, c := range cron {
 			regimeEv = append(regimeEv, Evidence{c.Source(), c.Text})
 		}
-		o.Set("trim_regimes", regimes, regimeEv...)
-		o.Set("trim_uncovered", uncovered)
-		o.Set("trim_blocked_by", blocked)
-		o.Set("zfs_pools", pools)
+		o.Set("trim_regimes", nonNil(regimes), regimeEv...)
+		o.Set("trim_uncovered", nonNil(uncovered))
+		o.Set("trim_blocked_by", nonNil(blocked))
+		o.Set("zfs_pools", nonNil(pools))
 		o.Set("trim_relevant", areas > 0)
 		switch {
 		case len(uncovered) > 0:

@@ -96,7 +96,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 		persistText = append(persistText, l.Source())
 	}
 	for _, o := range out {
-		o.Set("wc_persistence", persistText, persistEv...)
+		o.Set("wc_persistence", nonNil(persistText), persistEv...)
 		derive(o)
 	}
 	return out

@@ -11,51 +11,63 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jaypipes/ghw/pkg/baseboard"
+	"github.com/jaypipes/ghw/pkg/bios"
+	"github.com/jaypipes/ghw/pkg/chassis"
+	"github.com/jaypipes/ghw/pkg/option"
+	"github.com/jaypipes/ghw/pkg/product"
 	"github.com/prometheus/procfs"
 	"github.com/prometheus/procfs/sysfs"
 )
 
-// Platform is the machine's identity: DMI (/sys/class/dmi/id), kernel and
-// distribution.
+// Platform is the machine's identity: DMI (or the device tree on boards
+// without it), kernel and distribution.
 type Platform struct {
 	Vendor, Product, ProductVersion, Board string
 	BIOSVendor, BIOSVersion, BIOSDate      string
 	ChassisType                            int
+	Chassis                                string // "Rack Mount Chassis", "Tower"
 	Kernel, Distro, Hostname               string
 	Files                                  map[string]string
 }
 
-// ReadPlatform reads DMI, /proc/sys/kernel and /etc/os-release; absent files
-// leave fields empty.
+// ReadPlatform reads the machine's identity through ghw (DMI under
+// /sys/class/dmi/id, with its device-tree fallback), and the kernel and
+// distribution; absent values stay empty.
 func ReadPlatform(ctx context.Context, h *Host) (*Platform, error) {
 	p := &Platform{Files: map[string]string{}}
-	dmi := func(attr string, dst *string) {
-		f := "/sys/class/dmi/id/" + attr
-		if v, err := h.ReadString(ctx, f); err == nil {
+	opts := []any{option.WithChroot(h.Root()), option.WithDisableTools(), option.WithNullAlerter()}
+	set := func(dst *string, v, attr string) {
+		if v = known(v); v != "" {
 			*dst = v
-			p.Files[attr] = f
+			p.Files[attr] = "/sys/class/dmi/id/" + attr
 		}
 	}
-	dmi("sys_vendor", &p.Vendor)
-	dmi("product_name", &p.Product)
-	dmi("product_version", &p.ProductVersion)
-	dmi("board_name", &p.Board)
-	dmi("bios_vendor", &p.BIOSVendor)
-	dmi("bios_version", &p.BIOSVersion)
-	dmi("bios_date", &p.BIOSDate)
+	if prod, err := product.New(opts...); err == nil {
+		set(&p.Vendor, prod.Vendor, "sys_vendor")
+		set(&p.Product, prod.Name, "product_name")
+		set(&p.ProductVersion, prod.Version, "product_version")
+	}
+	var boardVendor string
+	if bb, err := baseboard.New(opts...); err == nil {
+		set(&p.Board, bb.Product, "board_name")
+		set(&boardVendor, bb.Vendor, "board_vendor")
+	}
+	if b, err := bios.New(opts...); err == nil {
+		set(&p.BIOSVendor, b.Vendor, "bios_vendor")
+		set(&p.BIOSVersion, b.Version, "bios_version")
+		set(&p.BIOSDate, b.Date, "bios_date")
+	}
+	if c, err := chassis.New(opts...); err == nil {
+		p.ChassisType, _ = strconv.Atoi(known(c.Type))
+		p.Chassis = known(c.TypeDescription)
+	}
 	// Desktop boards leave the system fields at placeholders; the board
 	// fields then name the machine.
-	if dmiPlaceholder(p.Vendor) && dmiPlaceholder(p.Product) {
-		var boardVendor string
-		dmi("board_vendor", &boardVendor)
-		if boardVendor != "" && p.Board != "" {
-			p.Vendor, p.Product = boardVendor, p.Board
-			p.Files["sys_vendor"], p.Files["product_name"] = p.Files["board_vendor"], p.Files["board_name"]
-		}
+	if dmiPlaceholder(p.Vendor) && dmiPlaceholder(p.Product) && boardVendor != "" && p.Board != "" {
+		p.Vendor, p.Product = boardVendor, p.Board
+		p.Files["sys_vendor"], p.Files["product_name"] = p.Files["board_vendor"], p.Files["board_name"]
 	}
-	var chassis string
-	dmi("chassis_type", &chassis)
-	p.ChassisType, _ = strconv.Atoi(chassis)
 	p.Kernel, _ = h.ReadString(ctx, "/proc/sys/kernel/osrelease")
 	p.Hostname, _ = h.ReadString(ctx, "/proc/sys/kernel/hostname")
 	if p.Hostname == "" {
@@ -68,6 +80,20 @@ func ReadPlatform(ctx context.Context, h *Host) (*Platform, error) {
 		return p, ctxErr(err)
 	}
 	return p, nil
+}
+
+// ghw warns on stderr about every absent DMI file (VMs have few) and offers
+// no per-call switch that works in v0.27.0; its environment switch is read at
+// every call, so it is set once here.
+func init() { _ = os.Setenv("GHW_DISABLE_WARNINGS", "1") }
+
+// known maps ghw's "unknown" (an absent or unreadable file) to "".
+func known(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "unknown" {
+		return ""
+	}
+	return s
 }
 
 // dmiPlaceholder reports the filler strings firmware leaves in DMI fields.

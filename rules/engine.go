@@ -164,8 +164,16 @@ type hit struct {
 // one severity into one finding, and ranks the findings.
 func (e *Engine) Judge(res *checks.Result) ([]Finding, error) {
 	subs, order := e.subjects(res)
+	return e.judge(subs, order)
+}
+
+func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, error) {
 	host := subs[checks.KindHost+"/host"]
 	platform := e.platformOf(host)
+	envs := make(map[string]map[string]any, len(order))
+	for _, k := range order {
+		envs[k] = e.env(subs[k], host, platform)
+	}
 	var findings []Finding
 	for _, r := range e.Rules {
 		groups := map[string][]hit{}
@@ -174,7 +182,7 @@ func (e *Engine) Judge(res *checks.Result) ([]Finding, error) {
 			if s.kind != r.Subject {
 				continue
 			}
-			env := e.env(s, host, platform)
+			env := envs[k]
 			ok, err := expr.Run(r.when, env)
 			if err != nil && e.Strict {
 				return nil, fmt.Errorf("rule %s on %s: %w", r.ID, s.name, err)

@@ -45,11 +45,11 @@ const (
 
 // Build judges a run and assembles the report.
 func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
-	findings, err := e.Judge(res)
+	subs, order := e.subjects(res)
+	findings, err := e.judge(subs, order)
 	if err != nil {
 		return nil, err
 	}
-	subs, order := e.subjects(res)
 	r := &Report{Schema: Schema, Findings: findings, Skipped: res.Skipped, Verdict: VerdictOK}
 	if r.Findings == nil {
 		r.Findings = []Finding{}

@@ -1,0 +1,277 @@
+package main
+
+// `make bench` (issue #2): a full check of a recorded machine with 1,000
+// disks. Aim: under 1 s wall time and under 150 MB peak memory on 2 cores.
+//
+//	DISKDOCTOR_BENCH=1 go test -run TestBenchThousandDisks -v ./cmd/diskdoctor
+//	go test -run '^$' -bench FullCheck1000Disks -benchmem ./cmd/diskdoctor
+//
+// The first builds the real binary and times five runs of it as a child
+// process (wall time, peak RSS); the second runs the same pipeline in-process
+// under the Go benchmark harness (time and allocations per check). Neither
+// fails on slowness: they print numbers.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+const benchDisks = 1000
+
+// benchReport is the part of the diskdoctor/v1 JSON report the benchmark
+// checks.
+type benchReport struct {
+	Schema   string `json:"schema"`
+	Verdict  string `json:"verdict"`
+	Findings []struct {
+		Rule     string   `json:"rule"`
+		Severity string   `json:"severity"`
+		Subjects []string `json:"subjects"`
+	} `json:"findings"`
+	Skipped []struct {
+		Check    string   `json:"check"`
+		Reason   string   `json:"reason"`
+		Subjects []string `json:"subjects"`
+	} `json:"skipped"`
+	Devices []map[string]any `json:"devices"`
+}
+
+// benchExpected is what the report of a synthetic machine must say: the
+// problem disks of synthPlan, by rule.
+func benchExpected(n int) map[string][]string {
+	want := map[string][]string{}
+	for _, d := range synthPlan(n) {
+		if d.WriteThrough {
+			want["write-cache-disabled"] = append(want["write-cache-disabled"], d.Name)
+		}
+		if d.Degraded {
+			want["pcie-link-degraded"] = append(want["pcie-link-degraded"], d.Name)
+		}
+		if d.ZFS {
+			want["trim-not-scheduled"] = append(want["trim-not-scheduled"], d.Name)
+		}
+	}
+	for _, v := range want {
+		sortNaturalStrings(v)
+	}
+	return want
+}
+
+func sortNaturalStrings(s []string) {
+	sort.Slice(s, func(i, j int) bool { return probes.NaturalLess(s[i], s[j]) })
+}
+
+// benchCheckReport parses a JSON report and checks it against the plan of
+// an n-disk synthetic machine: every device listed, nothing skipped, and the
+// write-cache, PCIe and TRIM problems found on exactly the disks that have
+// them.
+func benchCheckReport(out []byte, n int) error {
+	var rep benchReport
+	if err := json.Unmarshal(out, &rep); err != nil {
+		return fmt.Errorf("output does not parse as JSON: %w", err)
+	}
+	if rep.Schema != "diskdoctor/v1" {
+		return fmt.Errorf("schema %q, want diskdoctor/v1", rep.Schema)
+	}
+	if len(rep.Devices) != n {
+		return fmt.Errorf("%d devices in the report, want %d", len(rep.Devices), n)
+	}
+	var errs []error
+	for _, sk := range rep.Skipped {
+		errs = append(errs, fmt.Errorf("skipped %s (%s) on %d subjects: the synthetic machine lacks something the doctor reads", sk.Check, sk.Reason, len(sk.Subjects)))
+	}
+	got := map[string][]string{}
+	for _, f := range rep.Findings {
+		got[f.Rule] = append(got[f.Rule], f.Subjects...)
+	}
+	for rule, want := range benchExpected(n) {
+		have := append([]string(nil), got[rule]...)
+		sortNaturalStrings(have)
+		if strings.Join(have, " ") != strings.Join(want, " ") {
+			errs = append(errs, fmt.Errorf("finding %s: %d subjects %s, want %d: %s", rule, len(have), benchAbbrev(have), len(want), benchAbbrev(want)))
+		}
+	}
+	if rep.Verdict != "critical" {
+		errs = append(errs, fmt.Errorf("verdict %q, want critical (write caches off)", rep.Verdict))
+	}
+	return errors.Join(errs...)
+}
+
+func benchAbbrev(s []string) string {
+	if len(s) > 8 {
+		return strings.Join(s[:8], " ") + fmt.Sprintf(" ... (%d more)", len(s)-8)
+	}
+	return strings.Join(s, " ")
+}
+
+// TestSyntheticMachine keeps the benchmark's machine honest in every test
+// run: a small one must produce exactly the planned findings, with nothing
+// skipped.
+func TestSyntheticMachine(t *testing.T) {
+	const n = 30
+	dir := t.TempDir()
+	if err := writeSyntheticMachine(dir, n); err != nil {
+		t.Fatal(err)
+	}
+	want := benchExpected(n)
+	for _, rule := range []string{"write-cache-disabled", "pcie-link-degraded", "trim-not-scheduled"} {
+		if len(want[rule]) == 0 {
+			t.Fatalf("the %d-disk plan has no disk for %s", n, rule)
+		}
+	}
+	var out, errb bytes.Buffer
+	code, err := doctor(context.Background(), options{root: dir, format: "json", context: "auto", color: "never"}, &out, &errb)
+	if err != nil {
+		t.Fatalf("doctor: %v (stderr %s)", err, errb.String())
+	}
+	if code != 2 {
+		t.Errorf("exit status %d, want 2 (critical)", code)
+	}
+	if err := benchCheckReport(out.Bytes(), n); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestSyntheticNames(t *testing.T) {
+	for _, c := range []struct {
+		i        int
+		name     string
+		maj, min int
+	}{
+		{0, "sda", 8, 0}, {15, "sdp", 8, 240}, {16, "sdq", 65, 0}, {25, "sdz", 65, 144},
+		{26, "sdaa", 65, 160}, {127, "sddx", 71, 240}, {128, "sddy", 128, 0},
+		{255, "sdiv", 135, 240}, {256, "sdiw", 8, 256}, {257, "sdix", 8, 272}, {701, "sdzz", 131, 720},
+		{702, "sdaaa", 131, 736},
+	} {
+		maj, min := synthSDDevNo(c.i)
+		if got := synthSDName(c.i); got != c.name || maj != c.maj || min != c.min {
+			t.Errorf("disk %d: %s %d:%d, want %s %d:%d", c.i, got, maj, min, c.name, c.maj, c.min)
+		}
+	}
+	for _, c := range []struct{ link, target, want string }{
+		{"/sys/block/sda", "/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda", "../devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda"},
+		{"/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda/device", "/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0", "../../../0:0:0:0"},
+		{"/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0/nvme0n1/device", "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0", "../../nvme0"},
+		{"/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0/device", "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0", "../../../0000:01:00.0"},
+		{"/sys/class/nvme/nvme0", "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0", "../../devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0"},
+		{"/sys/devices/pci0000:00/0000:00:17.0/driver", "/sys/bus/pci/drivers/ahci", "../../../bus/pci/drivers/ahci"},
+		{"/proc/self", "/proc/1", "1"},
+		{"/proc/mounts", "/proc/self/mounts", "self/mounts"},
+	} {
+		if got := synthRel(c.link, c.target); got != c.want {
+			t.Errorf("link %s: %s, want %s", c.link, got, c.want)
+		}
+	}
+}
+
+// BenchmarkFullCheck1000Disks runs the whole pipeline of `diskdoctor --root
+// DIR --format json` in-process (probes.Recorded, checks.Run, the rules
+// engine, the JSON encoder) on a 1,000-disk machine.
+func BenchmarkFullCheck1000Disks(b *testing.B) {
+	dir := b.TempDir()
+	if err := writeSyntheticMachine(dir, benchDisks); err != nil {
+		b.Fatal(err)
+	}
+	o := options{root: dir, format: "json", context: "auto", color: "never", probeTimeout: 5 * time.Second}
+	var out bytes.Buffer
+	if code, err := doctor(context.Background(), o, &out, io.Discard); err != nil || code == 3 {
+		b.Fatalf("doctor: exit %d, %v", code, err)
+	}
+	if err := benchCheckReport(out.Bytes(), benchDisks); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if code, err := doctor(context.Background(), o, io.Discard, io.Discard); err != nil || code == 3 {
+			b.Fatalf("doctor: exit %d, %v", code, err)
+		}
+	}
+	b.ReportMetric(benchDisks, "disks/op")
+	if b.N > 0 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchDisks, "ns/disk")
+	}
+}
+
+// TestBenchThousandDisks builds the binary and times five full checks of a
+// 1,000-disk machine, each in its own process. It prints wall times and the
+// peak RSS and fails only when a run fails or its report is wrong.
+func TestBenchThousandDisks(t *testing.T) {
+	if os.Getenv("DISKDOCTOR_BENCH") != "1" {
+		t.Skip("set DISKDOCTOR_BENCH=1 to run (make bench)")
+	}
+	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatalf("go env GOMOD: %v", err)
+	}
+	mod := strings.TrimSpace(string(gomod))
+	if mod == "" || mod == os.DevNull {
+		t.Fatal("go env GOMOD: not inside the module")
+	}
+	bin := filepath.Join(t.TempDir(), "diskdoctor")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/diskdoctor")
+	build.Dir = filepath.Dir(mod)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	machine := filepath.Join(t.TempDir(), "machine")
+	start := time.Now()
+	if err := writeSyntheticMachine(machine, benchDisks); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("generated a %d-disk machine in %s", benchDisks, time.Since(start).Round(time.Millisecond))
+
+	// The aim is stated for 2 cores: the child gets at most 2 Ps.
+	cores := min(2, runtime.NumCPU())
+	env := append(os.Environ(), fmt.Sprintf("GOMAXPROCS=%d", cores))
+	var walls, cpus []time.Duration
+	var peakKiB int64
+	for i := 0; i < 5; i++ {
+		var out, errb bytes.Buffer
+		cmd := exec.Command(bin, "--root", machine, "--format", "json")
+		cmd.Env = env
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		start := time.Now()
+		err := cmd.Run()
+		wall := time.Since(start)
+		var exit *exec.ExitError
+		if err != nil && !(errors.As(err, &exit) && (exit.ExitCode() == 1 || exit.ExitCode() == 2)) {
+			t.Fatalf("run %d: %v\nstderr: %s", i+1, err, errb.String())
+		}
+		if err := benchCheckReport(out.Bytes(), benchDisks); err != nil {
+			t.Fatalf("run %d: %v", i+1, err)
+		}
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > peakKiB {
+			peakKiB = ru.Maxrss // KiB on Linux
+		}
+		// CPU time says less about other load on the machine than wall time.
+		cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		walls, cpus = append(walls, wall), append(cpus, cpu)
+		t.Logf("run %d: wall %s, cpu %s (user %s, sys %s), exit %d, %d bytes of JSON", i+1, wall.Round(time.Millisecond),
+			cpu.Round(time.Millisecond), cmd.ProcessState.UserTime().Round(time.Millisecond), cmd.ProcessState.SystemTime().Round(time.Millisecond),
+			cmd.ProcessState.ExitCode(), out.Len())
+	}
+	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
+	sort.Slice(cpus, func(i, j int) bool { return cpus[i] < cpus[j] })
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.0f", float64(d.Microseconds())/1000) }
+	line := fmt.Sprintf("bench: %d disks: wall min %s ms, median %s ms, max %s ms; peak RSS %.0f MB (%d cores)",
+		benchDisks, ms(walls[0]), ms(walls[len(walls)/2]), ms(walls[len(walls)-1]), float64(peakKiB)/1024, cores)
+	t.Logf("cpu time (user+sys) median %s ms", ms(cpus[len(cpus)/2]))
+	t.Log(line)
+	fmt.Println(line)
+}
