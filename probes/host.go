@@ -36,6 +36,46 @@ type Host struct {
 	root   string
 	live   bool
 	runner Runner
+	tracer Tracer
+}
+
+// Tracer is told of every path a probe reads and every command it runs, so
+// that a snapshot records exactly what the probes use, derived from the
+// probes themselves. Paths are machine paths ("/sys/block/sda/dev").
+type Tracer interface {
+	// Path: a file, directory or link the probe read (or a library under
+	// Root will read; see Uses).
+	Path(p string)
+	// Command: a command that ran, with its result or error.
+	Command(res CmdResult, err error)
+}
+
+// WithTracer returns a copy of h that reports every read to t.
+func (h *Host) WithTracer(t Tracer) *Host {
+	c := *h
+	c.tracer = t
+	return &c
+}
+
+func (h *Host) trace(p string) {
+	if h.tracer != nil {
+		h.tracer.Path(p)
+	}
+}
+
+// Uses declares machine paths (glob patterns allowed) that a library given
+// Root() reads on the probe's behalf (ghw, procfs): the tracer sees them as
+// if the probe had read them.
+func (h *Host) Uses(patterns ...string) {
+	if h.tracer == nil {
+		return
+	}
+	for _, pat := range patterns {
+		m, _ := filepath.Glob(h.Path(pat))
+		for _, p := range m {
+			h.tracer.Path(h.Strip(p))
+		}
+	}
 }
 
 // Live returns the machine the doctor runs on.
@@ -99,6 +139,7 @@ func (h *Host) ReadFile(ctx context.Context, p string) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, ctxErr(err)
 	}
+	h.trace(p)
 	b, err := os.ReadFile(h.Path(p))
 	if err != nil {
 		return nil, fileErr(p, err)
@@ -120,6 +161,7 @@ func (h *Host) ReadDir(ctx context.Context, p string) ([]fs.DirEntry, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, ctxErr(err)
 	}
+	h.trace(p)
 	ents, err := os.ReadDir(h.Path(p))
 	if err != nil {
 		return nil, fileErr(p, err)
@@ -129,6 +171,7 @@ func (h *Host) ReadDir(ctx context.Context, p string) ([]fs.DirEntry, error) {
 
 // Readlink returns a link's target as written.
 func (h *Host) Readlink(p string) (string, error) {
+	h.trace(p)
 	t, err := os.Readlink(h.Path(p))
 	if err != nil {
 		return "", fileErr(p, err)
@@ -139,6 +182,7 @@ func (h *Host) Readlink(p string) (string, error) {
 // Resolve follows every link in p and returns the machine path it ends at.
 // Recorded machines use relative links, so resolution stays inside Root.
 func (h *Host) Resolve(p string) (string, error) {
+	h.trace(p)
 	r, err := filepath.EvalSymlinks(h.Path(p))
 	if err != nil {
 		return "", fileErr(p, err)
@@ -148,6 +192,7 @@ func (h *Host) Resolve(p string) (string, error) {
 
 // Exists reports whether a machine path exists (following links).
 func (h *Host) Exists(p string) bool {
+	h.trace(p)
 	_, err := os.Stat(h.Path(p))
 	return err == nil
 }
@@ -157,6 +202,7 @@ func (h *Host) Glob(pattern string) []string {
 	m, _ := filepath.Glob(h.Path(pattern))
 	for i := range m {
 		m[i] = h.Strip(m[i])
+		h.trace(m[i])
 	}
 	return m
 }
@@ -170,7 +216,11 @@ func (h *Host) Run(ctx context.Context, argv ...string) (CmdResult, error) {
 	if err := ctx.Err(); err != nil {
 		return CmdResult{}, ctxErr(err)
 	}
-	return h.runner.Run(ctx, argv)
+	res, err := h.runner.Run(ctx, argv)
+	if h.tracer != nil {
+		h.tracer.Command(res, err)
+	}
+	return res, err
 }
 
 // ToolError says which program is not installed; it matches ErrToolMissing.

@@ -36,6 +36,7 @@ type Platform struct {
 // distribution; absent values stay empty.
 func ReadPlatform(ctx context.Context, h *Host) (*Platform, error) {
 	p := &Platform{Files: map[string]string{}}
+	h.Uses("/sys/class/dmi/id/*")
 	opts := []any{option.WithChroot(h.Root()), option.WithDisableTools(), option.WithNullAlerter()}
 	set := func(dst *string, v, attr string) {
 		if v = known(v); v != "" {
@@ -140,6 +141,8 @@ type CPUPower struct {
 // cpufreq (most VMs) returns ErrNotAvailable, with CmdLine and MHz filled.
 func ReadCPUPower(ctx context.Context, h *Host) (*CPUPower, error) {
 	c := &CPUPower{}
+	h.Uses("/proc/cmdline", "/proc/cpuinfo", "/sys/devices/system/cpu/*", "/sys/devices/system/cpu/cpu*/cpufreq",
+		"/sys/devices/system/cpu/cpu*/cpufreq/*", "/sys/devices/system/cpu/cpufreq/policy*/*")
 	pfs, err := procfs.NewFS(h.Path("/proc"))
 	if err == nil {
 		c.CmdLine, _ = pfs.CmdLine()
@@ -181,6 +184,7 @@ type Pressure struct {
 
 // ReadPressure reads /proc/pressure/{io,cpu,memory}.
 func ReadPressure(ctx context.Context, h *Host) (*Pressure, error) {
+	h.Uses("/proc/pressure/*")
 	pfs, err := procfs.NewFS(h.Path("/proc"))
 	if err != nil {
 		return nil, fmt.Errorf("/proc: %w", ErrNotAvailable)
@@ -214,6 +218,7 @@ type Mount struct {
 
 // ReadMounts reads /proc/self/mountinfo through procfs.
 func ReadMounts(ctx context.Context, h *Host) ([]Mount, error) {
+	h.Uses("/proc/self", "/proc/self/mountinfo", "/proc/mounts")
 	pfs, err := procfs.NewFS(h.Path("/proc"))
 	if err != nil {
 		return nil, fmt.Errorf("/proc: %w", ErrNotAvailable)
@@ -238,6 +243,7 @@ func ReadMounts(ctx context.Context, h *Host) ([]Mount, error) {
 
 // MemTotalBytes reads MemTotal from /proc/meminfo.
 func MemTotalBytes(ctx context.Context, h *Host) (uint64, error) {
+	h.Uses("/proc/meminfo")
 	pfs, err := procfs.NewFS(h.Path("/proc"))
 	if err != nil {
 		return 0, fmt.Errorf("/proc: %w", ErrNotAvailable)

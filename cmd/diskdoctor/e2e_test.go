@@ -219,3 +219,19 @@ func TestLiveMachine(t *testing.T) {
 	}
 	t.Logf("live run: %d devices, %d skipped entries, wall %s", len(rep.Devices), len(rep.Skipped), wall.Round(time.Millisecond))
 }
+
+func TestOutputFileIsWrittenWhole(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.json")
+	stdout, stderr, code := runBinary(t, "--root", "fixtures/healthy-workstation", "--format", "json", "--output", out)
+	if code != 0 || len(stdout) != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !json.Valid(b) {
+		t.Fatalf("report file: %v, valid JSON: %v", err, json.Valid(b))
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temporary files left beside the report: %v", ents)
+	}
+}

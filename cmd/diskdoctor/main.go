@@ -12,6 +12,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -56,6 +58,7 @@ type options struct {
 	context      string
 	disable      []string
 	color        string
+	output       string
 	strict       bool // tests: a rule that cannot be evaluated is an error
 }
 
@@ -73,6 +76,7 @@ Exit status: 0 no warning or critical finding, 1 warning, 2 critical,
 3 the machine could not be examined (bad root, bad arguments).`,
 		Example: `  diskdoctor                          # this machine
   diskdoctor --format json            # the diskdoctor/v1 JSON contract
+  diskdoctor --format json -o /var/lib/diskdoctor/report.json
   diskdoctor --root fixtures/hpe-microserver-writethrough
   diskdoctor --device loop0 --format json`,
 		Version:       version,
@@ -87,14 +91,15 @@ Exit status: 0 no warning or critical finding, 1 warning, 2 critical,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.root, "root", "", "examine a recorded machine (a fixture or unpacked snapshot directory) instead of this one")
-	f.StringVarP(&o.format, "format", "f", "text", "output format: text or json")
+	f.StringVarP(&o.format, "format", "f", "text", "output format: "+strings.Join(formatNames(), ", "))
+	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically: a temporary file renamed into place) instead of standard output")
 	f.StringSliceVarP(&o.devices, "device", "d", nil, "judge only these devices (name or /dev/name; virtual devices included when named)")
 	f.DurationVar(&o.probeTimeout, "probe-timeout", 5*time.Second, "how long one probe (a file read or a command) may take")
 	f.StringVar(&o.datasheets, "datasheets", "", "a YAML file of your own drive datasheets (same format as rules/datasheets.yaml); its models take precedence")
 	f.StringVar(&o.context, "context", "auto", "what the machine is for: auto, server, desktop, laptop, vm, benchmark (decides how much a power-saving governor matters)")
 	f.StringSliceVar(&o.disable, "disable-check", nil, "checks not to run (see 'diskdoctor checks')")
 	f.StringVar(&o.color, "color", "auto", "colour: auto (terminal and no NO_COLOR), always, never")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("context", cobra.FixedCompletions([]string{"auto", "server", "desktop", "laptop", "vm", "benchmark"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("disable-check", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var names []string
@@ -104,33 +109,102 @@ Exit status: 0 no warning or critical finding, 1 warning, 2 critical,
 		return names, cobra.ShellCompDirectiveNoFileComp
 	})
 	cmd.AddCommand(newRulesCmd(), newExplainCmd(), newChecksCmd())
+	for _, sub := range subcommands {
+		cmd.AddCommand(sub())
+	}
 	return cmd
 }
 
+// Renderer writes a report in one output format.
+type Renderer func(w io.Writer, rep *rules.Report, run RunInfo) error
+
+// RunInfo is what a renderer may need beyond the report.
+type RunInfo struct {
+	Start    time.Time
+	Duration time.Duration
+	Color    bool
+}
+
+// formats and subcommands are registries filled at init() by the file of
+// each output format and subcommand.
+var (
+	formats     = map[string]Renderer{}
+	subcommands []func() *cobra.Command
+)
+
+func registerFormat(name string, r Renderer) {
+	if _, dup := formats[name]; dup {
+		panic("duplicate format " + name)
+	}
+	formats[name] = r
+}
+
+func formatNames() []string {
+	names := make([]string, 0, len(formats))
+	for n := range formats {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func init() {
+	registerFormat("text", func(w io.Writer, rep *rules.Report, run RunInfo) error {
+		renderText(w, rep, run.Color)
+		return nil
+	})
+	registerFormat("json", func(w io.Writer, rep *rules.Report, _ RunInfo) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	})
+}
+
 func doctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, error) {
+	start := time.Now()
 	rep, err := examine(ctx, o)
 	if err != nil {
 		return rules.ExitUnknown, err
 	}
-	switch o.format {
-	case "json":
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+	run := RunInfo{Start: start, Duration: time.Since(start), Color: o.output == "" && colorWanted(o.color, stdout)}
+	if o.output == "" {
+		if err := formats[o.format](stdout, rep, run); err != nil {
 			return rules.ExitUnknown, err
 		}
-	default:
-		renderText(stdout, rep, colorWanted(o.color, stdout))
+		return rep.ExitCode(), nil
+	}
+	if err := writeAtomically(o.output, func(w io.Writer) error { return formats[o.format](w, rep, run) }); err != nil {
+		return rules.ExitUnknown, err
 	}
 	return rep.ExitCode(), nil
 }
 
+// writeAtomically writes a temporary file beside path and renames it over
+// path, so a reader (a node_exporter scrape) never sees half a file.
+func writeAtomically(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
 // examine runs the whole pipeline: host, checks, rules.
 func examine(ctx context.Context, o options) (*rules.Report, error) {
-	switch o.format {
-	case "text", "json":
-	default:
-		return nil, fmt.Errorf("unknown --format %q (text or json)", o.format)
+	if _, ok := formats[o.format]; !ok {
+		return nil, fmt.Errorf("unknown --format %q (%s)", o.format, strings.Join(formatNames(), ", "))
 	}
 	if err := validCheckNames(o.disable); err != nil {
 		return nil, err
