@@ -11,15 +11,25 @@ VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 # cache), smartmontools, util-linux (dmesg, lsblk, losetup), pciutils (lspci
 # in remediation advice).
 DEBIAN_PACKAGES := hdparm smartmontools util-linux pciutils
+# What the tests use beyond that: the real consumers of the fleet formats
+# (node_exporter's textfile collector, promtool) and systemd-analyze.
+TEST_PACKAGES := prometheus prometheus-node-exporter systemd
 FUZZTIME ?= 3s
 
-.PHONY: all deps build run test vet fuzz bench docs clean
+.PHONY: all deps test-deps install-packages build run test vet fuzz bench docs clean
 
 all: build
 
 deps:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEBIAN_PACKAGES)"
+	$(GO) mod download
+
+test-deps: deps
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(TEST_PACKAGES)"
+
+install-packages:
 	@missing=""; \
-	for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
+	for p in $(PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			echo "installing:$$missing"; \
@@ -28,7 +38,6 @@ deps:
 			echo "missing Debian packages:$$missing (run as root, or: sudo apt-get install$$missing)"; \
 		fi; \
 	fi
-	$(GO) mod download
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/diskdoctor
@@ -40,7 +49,7 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt wants to change:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
 
-test: deps vet
+test: test-deps vet
 	$(GO) test -count=1 ./...
 	@$(MAKE) --no-print-directory fuzz
 
