@@ -9,11 +9,12 @@ BIN     := bin/diskdoctor
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 # The real tools the doctor reads from on a live machine: hdparm (drive write
 # cache), smartmontools, util-linux (dmesg, lsblk, losetup), pciutils (lspci
-# in remediation advice).
-DEBIAN_PACKAGES := hdparm smartmontools util-linux pciutils
+# in remediation advice), fio (diskdoctor bench).
+DEBIAN_PACKAGES := hdparm smartmontools util-linux pciutils fio
 # What the tests use beyond that: the real consumers of the fleet formats
-# (node_exporter's textfile collector, promtool) and systemd-analyze.
-TEST_PACKAGES := prometheus prometheus-node-exporter systemd
+# (node_exporter's textfile collector, promtool), systemd-analyze, and fio with
+# sysstat's iostat for the live sampling test.
+TEST_PACKAGES := prometheus prometheus-node-exporter systemd sysstat
 FUZZTIME ?= 3s
 
 .PHONY: all deps test-deps install-packages build run test vet fuzz bench docs clean

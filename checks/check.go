@@ -86,6 +86,10 @@ type Options struct {
 	Devices      []string // judge only these (virtual ones included when named)
 	Disabled     []string // check names not to run
 	Context      string   // auto, server, desktop, laptop, vm, benchmark
+	// Sample is the length of a measuring window (0: configuration only).
+	Sample time.Duration
+	// Progress is told how far the window has come (a terminal's progress line).
+	Progress func(elapsed time.Duration)
 }
 
 // Result is every observation and skipped entry of a run.
@@ -94,6 +98,7 @@ type Result struct {
 	Skipped      []Skipped
 	Devices      []*probes.BlockDevice
 	Platform     *probes.Platform
+	Sample       *Sample // nil without --sample
 }
 
 // Run runs every enabled check concurrently against the host.
@@ -129,7 +134,13 @@ func Run(ctx context.Context, h *probes.Host, opts Options) (*Result, error) {
 	wg.Wait()
 	res := &Result{Skipped: env.skipped()}
 	for _, r := range results {
-		res.Observations = append(res.Observations, r...)
+		for _, o := range r {
+			if o.Kind == KindSample {
+				res.Sample, _ = o.Facts["summary"].(*Sample)
+				continue
+			}
+			res.Observations = append(res.Observations, o)
+		}
 	}
 	res.Devices, _ = env.Devices(ctx)
 	res.Platform, _ = env.Platform(ctx)

@@ -26,6 +26,10 @@ type Env struct {
 	kernLog  memo[*probes.KernelLog]
 	mounts   memo[[]probes.Mount]
 	autotrim memo[map[string]string]
+	zstatus  memo[*probes.ZpoolStatus]
+	ziostat  memo[[]*probes.ZIostatRow]
+	zfsProps memo[probes.ZFSProps]
+	mdstat   memo[[]probes.MDArray]
 }
 
 type memo[T any] struct {
@@ -46,7 +50,13 @@ func newEnv(h *probes.Host, opts Options) *Env {
 // Probe runs f under the probe timeout. A probe that ignores its context
 // still cannot hold the check past the deadline.
 func Probe[T any](ctx context.Context, env *Env, f func(ctx context.Context) (T, error)) (T, error) {
-	ctx, cancel := context.WithTimeout(ctx, env.Opts.ProbeTimeout)
+	return ProbeWithin(ctx, env, env.Opts.ProbeTimeout, f)
+}
+
+// ProbeWithin is Probe with its own deadline, for a probe that takes a
+// known time by design (a sampling interval) on top of the probe timeout.
+func ProbeWithin[T any](ctx context.Context, env *Env, timeout time.Duration, f func(ctx context.Context) (T, error)) (T, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type result struct {
 		v   T
@@ -62,7 +72,7 @@ func Probe[T any](ctx context.Context, env *Env, f func(ctx context.Context) (T,
 		return r.v, r.err
 	case <-ctx.Done():
 		var zero T
-		return zero, fmt.Errorf("%w after %s", probes.ErrTimeout, env.Opts.ProbeTimeout)
+		return zero, fmt.Errorf("%w after %s", probes.ErrTimeout, timeout)
 	}
 }
 
@@ -163,6 +173,68 @@ func (env *Env) ZFSAutotrim(ctx context.Context) (map[string]string, error) {
 	})
 }
 
+// ZpoolStatus is `zpool status -P -t`; a failure (a hang included) is
+// recorded once as a skipped entry.
+func (env *Env) ZpoolStatus(ctx context.Context) (*probes.ZpoolStatus, error) {
+	return env.zstatus.get(func() (*probes.ZpoolStatus, error) {
+		st, err := Probe(ctx, env, func(ctx context.Context) (*probes.ZpoolStatus, error) {
+			v, _, err := probes.ReadZpoolStatus(ctx, env.Host)
+			return v, err
+		})
+		if err != nil {
+			env.Skip("zpool-status", "", err)
+		}
+		return st, err
+	})
+}
+
+// ZpoolIostatInterval is the sampling interval of probes.ZpoolIostatArgv:
+// with -y the command answers only after it.
+const ZpoolIostatInterval = time.Second
+
+// ZpoolIostat is one interval of `zpool iostat -H -p -P -v -l -y 1 1`. It
+// gets the probe timeout on top of its interval.
+func (env *Env) ZpoolIostat(ctx context.Context) ([]*probes.ZIostatRow, error) {
+	return env.ziostat.get(func() ([]*probes.ZIostatRow, error) {
+		rows, err := ProbeWithin(ctx, env, env.Opts.ProbeTimeout+2*ZpoolIostatInterval, func(ctx context.Context) ([]*probes.ZIostatRow, error) {
+			v, _, err := probes.ReadZpoolIostat(ctx, env.Host)
+			return v, err
+		})
+		if err != nil {
+			env.Skip("zpool-iostat", "", err)
+		}
+		return rows, err
+	})
+}
+
+// ZFSProps is `zfs get` of compression, sync, logbias and recordsize.
+func (env *Env) ZFSProps(ctx context.Context) (probes.ZFSProps, error) {
+	return env.zfsProps.get(func() (probes.ZFSProps, error) {
+		p, err := Probe(ctx, env, func(ctx context.Context) (probes.ZFSProps, error) {
+			v, _, err := probes.ReadZfsGet(ctx, env.Host)
+			return v, err
+		})
+		if err != nil {
+			env.Skip("zfs-get", "", err)
+		}
+		return p, err
+	})
+}
+
+// MDStat is /proc/mdstat. A machine without the md driver has none: that
+// is not a skipped entry.
+func (env *Env) MDStat(ctx context.Context) ([]probes.MDArray, error) {
+	return env.mdstat.get(func() ([]probes.MDArray, error) {
+		a, err := Probe(ctx, env, func(ctx context.Context) ([]probes.MDArray, error) {
+			return probes.ReadMDStat(ctx, env.Host)
+		})
+		if err != nil && !errors.Is(err, probes.ErrNotAvailable) {
+			env.Skip("mdstat", "", err)
+		}
+		return a, err
+	})
+}
+
 // Skip records a probe that could not run, with a hint that would make it
 // work. subject may be "" for host-wide probes.
 func (env *Env) Skip(probe, subject string, err error) {
@@ -177,11 +249,27 @@ var installHints = map[string]string{
 	"hdparm":   "apt-get install hdparm",
 	"dmesg":    "apt-get install util-linux",
 	"zpool":    "apt-get install zfsutils-linux",
+	"zfs":      "apt-get install zfsutils-linux",
 	"smartctl": "apt-get install smartmontools",
 }
 
+// hinted carries the hint a check knows better than the generic one.
+type hinted struct {
+	error
+	hint string
+}
+
+func (h hinted) Unwrap() error { return h.error }
+
+// withHint attaches a specific hint to a probe error.
+func withHint(err error, hint string) error { return hinted{err, hint} }
+
 // explain turns a probe error into a reason and a hint.
 func explain(probe string, err error, timeout time.Duration) (string, string) {
+	var h hinted
+	if errors.As(err, &h) {
+		return err.Error(), h.hint
+	}
 	switch {
 	case errors.Is(err, probes.ErrToolMissing):
 		tool := probe

@@ -145,32 +145,6 @@ func dedupLines(in []ConfigLine) []ConfigLine {
 	return out
 }
 
-// ZFSAutotrim runs `zpool get -H -o name,value autotrim` and returns the
-// value per pool.
-func ZFSAutotrim(ctx context.Context, h *Host) (map[string]string, CmdResult, error) {
-	res, err := h.Run(ctx, "zpool", "get", "-H", "-o", "name,value", "autotrim")
-	if err != nil {
-		return nil, res, err
-	}
-	if res.Exit != 0 {
-		return nil, res, errExit(res)
-	}
-	return ParseZpoolGet(res.Stdout), res, nil
-}
-
-// ParseZpoolGet reads tab-separated "name<TAB>value" lines.
-func ParseZpoolGet(b []byte) map[string]string {
-	out := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), "\t")
-		if len(f) >= 2 && f[0] != "" && !strings.ContainsAny(f[0], " ") {
-			out[f[0]] = strings.TrimSpace(f[len(f)-1])
-		}
-	}
-	return out
-}
-
 // PCILink is the PCIe link state of a PCI function.
 type PCILink struct {
 	Address            string // 0000:01:00.0

@@ -27,6 +27,9 @@ type Finding struct {
 	References  []string          `json:"references,omitempty"`
 
 	score float64
+	// rankAs is the severity the finding sorts by: a cause sorts with the
+	// most severe symptom it explains.
+	rankAs int
 }
 
 // Remediation is a command to run by hand, with its risk label.
@@ -209,8 +212,62 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, err
 			}
 		}
 	}
+	e.linkCauses(findings)
 	Rank(findings)
 	return findings, nil
+}
+
+// linkCauses connects a configuration cause with the measured symptoms it
+// accounts for on the same subjects (a host-wide symptom, such as pressure,
+// is accounted for by any device cause): the cause cites the measurement
+// and ranks first; the symptom points at its cause.
+func (e *Engine) linkCauses(fs []Finding) {
+	explains := map[string][]string{}
+	for _, r := range e.Rules {
+		explains[r.ID] = r.Explains
+	}
+	for i := range fs {
+		fs[i].rankAs = severityRank[fs[i].Severity]
+	}
+	for i := range fs {
+		for _, sym := range explains[fs[i].Rule] {
+			for j := range fs {
+				if fs[j].Rule != sym || i == j {
+					continue
+				}
+				common := overlap(fs[i].Subjects, fs[j].Subjects)
+				if len(common) == 0 {
+					continue
+				}
+				fs[i].Notes = append(fs[i].Notes, fmt.Sprintf("explains %s on %s (the measurement is in the evidence)", sym, strings.Join(common, ", ")))
+				fs[i].Evidence = append(fs[i].Evidence, checks.Evidence{Source: "measured (" + sym + ")", Value: fs[j].Observed})
+				fs[j].Notes = append(fs[j].Notes, "explained by "+fs[i].Rule+" on "+strings.Join(fs[i].Subjects, ", ")+" (ranked above)")
+				if r := severityRank[fs[j].Severity]; r > fs[i].rankAs {
+					fs[i].rankAs = r
+				}
+				if fs[j].score >= fs[i].score {
+					fs[i].score = fs[j].score + 1
+				}
+			}
+		}
+	}
+}
+
+func overlap(cause, symptom []string) []string {
+	if len(symptom) == 1 && symptom[0] == "host" {
+		return symptom
+	}
+	in := map[string]bool{}
+	for _, s := range cause {
+		in[s] = true
+	}
+	var out []string
+	for _, s := range symptom {
+		if in[s] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (e *Engine) finding(r *Rule, hits []hit, platform *Platform) Finding {
@@ -348,13 +405,15 @@ func (p *perSubject) String() string {
 	return strings.Join(parts, "; ")
 }
 
-// Rank orders findings: severity, then estimated impact, then breadth
-// (how many subjects), then rule id for a stable order.
+// Rank orders findings: severity (a cause with the severity of the worst
+// symptom it explains), then estimated impact, then breadth (how many
+// subjects), then rule id for a stable order.
 func Rank(fs []Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i], fs[j]
-		if severityRank[a.Severity] != severityRank[b.Severity] {
-			return severityRank[a.Severity] > severityRank[b.Severity]
+		ra, rb := max(a.rankAs, severityRank[a.Severity]), max(b.rankAs, severityRank[b.Severity])
+		if ra != rb {
+			return ra > rb
 		}
 		if a.score != b.score {
 			return a.score > b.score

@@ -15,6 +15,7 @@ type Report struct {
 	Findings []Finding        `json:"findings"`
 	Skipped  []checks.Skipped `json:"skipped"`
 	Devices  []map[string]any `json:"devices"`
+	Sample   *checks.Sample   `json:"sample,omitempty"` // the measured window, with --sample
 }
 
 // Host identifies the examined machine.
@@ -50,7 +51,7 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Schema: Schema, Findings: findings, Skipped: res.Skipped, Verdict: VerdictOK}
+	r := &Report{Schema: Schema, Findings: findings, Skipped: res.Skipped, Verdict: VerdictOK, Sample: res.Sample}
 	if r.Findings == nil {
 		r.Findings = []Finding{}
 	}

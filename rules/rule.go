@@ -59,6 +59,10 @@ type Rule struct {
 	Notes        []Note         `yaml:"notes"`
 	Remediation  []Remedy       `yaml:"remediation"`
 	References   []string       `yaml:"references"`
+	// Explains names the symptom rules this cause accounts for: where both
+	// hold on the same subjects, the cause ranks first and cites the
+	// measured symptom.
+	Explains []string `yaml:"explains"`
 
 	when, score *vm.Program
 	impact      *template.Template
@@ -240,6 +244,16 @@ var templateFuncs = template.FuncMap{
 	"pct":   func(v any) string { f, _ := v.(float64); return fmt.Sprintf("%.0f %%", f*100) },
 	"mbs":   func(v any) string { f, _ := toFloat(v); return fmt.Sprintf("%.0f MB/s", f) },
 	"upper": strings.ToUpper,
+	// share prints a as a percentage of b ("1.4 %"), or "?" without b.
+	"share": func(a, b any) string {
+		x, _ := toFloat(a)
+		y, ok := toFloat(b)
+		if !ok || y <= 0 {
+			return "?"
+		}
+		return fmt.Sprintf("%.1f %%", x/y*100)
+	},
+	"num": func(v any) string { f, _ := toFloat(v); return fmt.Sprintf("%.1f", f) },
 	// safe keeps only characters that cannot break out of a quoted shell
 	// word or a udev rule (serials come from the drive).
 	"safe": func(v any) string {

@@ -65,7 +65,11 @@ var verdictExit = map[string]int{"ok": 0, "warning": 1, "critical": 2}
 func TestEndToEndFixtures(t *testing.T) {
 	for _, name := range fixtures(t) {
 		t.Run(name, func(t *testing.T) {
-			stdout, stderr, code := runBinary(t, "--root", "fixtures/"+name, "--format", "json", "--probe-timeout", "1s")
+			args := []string{"--root", "fixtures/" + name, "--probe-timeout", "1s"}
+			if hasWindow(name) {
+				args = append(args, "--sample", "5s")
+			}
+			stdout, stderr, code := runBinary(t, append(args, "--format", "json")...)
 			golden, goldenErr := os.ReadFile(filepath.Join(fixturesDir, name, "expected.json"))
 			var want struct {
 				Verdict string `json:"verdict"`
@@ -92,7 +96,7 @@ func TestEndToEndFixtures(t *testing.T) {
 				t.Errorf("the binary's JSON differs from expected.json\n%s", firstDiff(golden, stdout))
 			}
 			// The text report must render too, and without colour when piped.
-			text, _, tcode := runBinary(t, "--root", "fixtures/"+name, "--probe-timeout", "1s")
+			text, _, tcode := runBinary(t, args...)
 			if tcode != code || bytes.Contains(text, []byte("\x1b[")) {
 				t.Errorf("text run: exit %d (json %d), escape codes: %v", tcode, code, bytes.Contains(text, []byte("\x1b[")))
 			}
@@ -241,5 +245,12 @@ func TestOutputFileIsWrittenWhole(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("temporary files left beside the report: %v", ents)
+	}
+}
+
+func TestNagiosUnknownLine(t *testing.T) {
+	stdout, _, code := runBinary(t, "--format", "nagios", "--root", "fixtures/does-not-exist")
+	if code != 3 || !bytes.HasPrefix(stdout, []byte("DISKDOCTOR UNKNOWN - ")) {
+		t.Errorf("exit %d, stdout %q; want 3 and a DISKDOCTOR UNKNOWN line", code, stdout)
 	}
 }

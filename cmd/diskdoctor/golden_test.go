@@ -38,11 +38,21 @@ func fixtures(t *testing.T) []string {
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
+// hasWindow reports whether a fixture recorded a sampling window; its golden
+// files are made with --sample.
+func hasWindow(name string) bool {
+	return exists(filepath.Join(fixturesDir, name, "samples", "window.yaml"))
+}
+
 // report examines a fixture in-process, strictly: a rule that cannot be
 // evaluated on the fixture's facts fails the test.
 func report(t *testing.T, name string) *rules.Report {
 	t.Helper()
-	rep, err := examine(t.Context(), options{root: filepath.Join(fixturesDir, name), format: "json", probeTimeout: time.Second, context: "auto", strict: true})
+	o := options{root: filepath.Join(fixturesDir, name), format: "json", probeTimeout: time.Second, context: "auto", strict: true}
+	if hasWindow(name) {
+		o.sample = 5 * time.Second // replayed from the recording, whatever its length
+	}
+	rep, err := examine(t.Context(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,14 +43,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(stderr, "diskdoctor:", err)
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(stderr, "diskdoctor:", msg)
+		}
+		// A subcommand may end with a verdict of its own (bench refusing on
+		// a critical finding exits 2).
+		var ec interface{ ExitCode() int }
+		if errors.As(err, &ec) {
+			return ec.ExitCode()
+		}
 		return rules.ExitUnknown
 	}
 	return exit
 }
 
+// exitStatus ends a subcommand with a status that is a verdict, not a
+// failure (diff: something got worse).
+type exitStatus int
+
+func (e exitStatus) Error() string { return "" }
+func (e exitStatus) ExitCode() int { return int(e) }
+
 type options struct {
 	root         string
+	snapshot     string // --snapshot: a snapshot archive, unpacked privately for the run
 	format       string
 	devices      []string
 	probeTimeout time.Duration
@@ -59,7 +75,9 @@ type options struct {
 	disable      []string
 	color        string
 	output       string
-	strict       bool // tests: a rule that cannot be evaluated is an error
+	sample       time.Duration
+	progress     func(elapsed time.Duration) // the sampling window's progress line, on a terminal
+	strict       bool                        // tests: a rule that cannot be evaluated is an error
 }
 
 func newRootCmd(exit *int) *cobra.Command {
@@ -78,7 +96,10 @@ Exit status: 0 no warning or critical finding, 1 warning, 2 critical,
   diskdoctor --format json            # the diskdoctor/v1 JSON contract
   diskdoctor --format json -o /var/lib/diskdoctor/report.json
   diskdoctor --root fixtures/hpe-microserver-writethrough
-  diskdoctor --device loop0 --format json`,
+  diskdoctor --device loop0 --format json
+  diskdoctor --sample 5s              # "the disk is slow": measure, then explain
+  diskdoctor --format prometheus -o /var/lib/prometheus/node-exporter/diskdoctor.prom
+  diskdoctor --format nagios          # a monitoring plugin: one status line, exit 0/1/2/3`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -91,10 +112,12 @@ Exit status: 0 no warning or critical finding, 1 warning, 2 critical,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.root, "root", "", "examine a recorded machine (a fixture or unpacked snapshot directory) instead of this one")
+	f.StringVar(&o.snapshot, "snapshot", "", "examine a snapshot archive written by 'diskdoctor snapshot' instead of this machine")
 	f.StringVarP(&o.format, "format", "f", "text", "output format: "+strings.Join(formatNames(), ", "))
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically: a temporary file renamed into place) instead of standard output")
 	f.StringSliceVarP(&o.devices, "device", "d", nil, "judge only these devices (name or /dev/name; virtual devices included when named)")
 	f.DurationVar(&o.probeTimeout, "probe-timeout", 5*time.Second, "how long one probe (a file read or a command) may take")
+	f.DurationVar(&o.sample, "sample", 0, "watch the machine for this long (e.g. 5s) like iostat -x, iotop and PSI together, and judge what the devices do against their datasheets; a recorded machine replays its recorded window")
 	f.StringVar(&o.datasheets, "datasheets", "", "a YAML file of your own drive datasheets (same format as rules/datasheets.yaml); its models take precedence")
 	f.StringVar(&o.context, "context", "auto", "what the machine is for: auto, server, desktop, laptop, vm, benchmark (decides how much a power-saving governor matters)")
 	f.StringSliceVar(&o.disable, "disable-check", nil, "checks not to run (see 'diskdoctor checks')")
@@ -162,8 +185,16 @@ func init() {
 
 func doctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, error) {
 	start := time.Now()
+	if o.sample > 0 && o.format == "text" && isTerminal(stderr) {
+		o.progress = progressLine(stderr, o.sample)
+		defer fmt.Fprint(stderr, "\r\033[K")
+	}
 	rep, err := examine(ctx, o)
 	if err != nil {
+		// A monitoring plugin must say UNKNOWN on its one line of output.
+		if o.format == "nagios" && o.output == "" {
+			fmt.Fprintf(stdout, "DISKDOCTOR UNKNOWN - %s\n", nagiosText(err.Error()))
+		}
 		return rules.ExitUnknown, err
 	}
 	run := RunInfo{Start: start, Duration: time.Since(start), Color: o.output == "" && colorWanted(o.color, stdout)}
@@ -218,6 +249,21 @@ func examine(ctx context.Context, o options) (*rules.Report, error) {
 		}
 		host, rootLabel = h, o.root
 	}
+	if o.snapshot != "" {
+		if o.root != "" {
+			return nil, errors.New("--root and --snapshot exclude each other")
+		}
+		dir, cleanup, err := probes.OpenSnapshot(o.snapshot)
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
+		h, err := probes.Recorded(dir)
+		if err != nil {
+			return nil, fmt.Errorf("snapshot %s: %w", o.snapshot, err)
+		}
+		host, rootLabel = h, o.snapshot
+	}
 	ds, err := rules.LoadDatasheets(o.datasheets)
 	if err != nil {
 		return nil, err
@@ -227,7 +273,7 @@ func examine(ctx context.Context, o options) (*rules.Report, error) {
 		return nil, err
 	}
 	engine.Strict = o.strict
-	res, err := checks.Run(ctx, host, checks.Options{ProbeTimeout: o.probeTimeout, Devices: o.devices, Disabled: o.disable, Context: o.context})
+	res, err := checks.Run(ctx, host, checks.Options{ProbeTimeout: o.probeTimeout, Devices: o.devices, Disabled: o.disable, Context: o.context, Sample: o.sample, Progress: o.progress})
 	if err != nil {
 		return nil, err
 	}
@@ -265,6 +311,23 @@ func namedDevicesExist(named []string, devs []*probes.BlockDevice) error {
 	return nil
 }
 
+// progressLine prints what is being sampled and the time left, in place.
+func progressLine(w io.Writer, total time.Duration) func(time.Duration) {
+	return func(elapsed time.Duration) {
+		left := max(total-elapsed, 0).Round(100 * time.Millisecond)
+		fmt.Fprintf(w, "\r\033[Ksampling /proc/diskstats, /proc/pressure, /proc/*/io: %s left of %s", left, total)
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
 func colorWanted(mode string, w io.Writer) bool {
 	switch mode {
 	case "always":
@@ -272,15 +335,7 @@ func colorWanted(mode string, w io.Writer) bool {
 	case "never":
 		return false
 	}
-	if os.Getenv("NO_COLOR") != "" {
-		return false
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return os.Getenv("NO_COLOR") == "" && isTerminal(w)
 }
 
 func newRulesCmd() *cobra.Command {

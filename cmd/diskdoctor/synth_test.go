@@ -257,8 +257,16 @@ func writeSyntheticMachine(dir string, n int) error {
 	}
 	mountID := 200
 	zfsMembers := 0
+	// One healthy SMART reading per protocol serves every disk of it.
+	w.file("/commands/smartctl-ata.json", `{"smartctl":{"exit_status":0},"device":{"protocol":"ATA"},"smart_status":{"passed":true}}`+"\n")
+	w.file("/commands/smartctl-nvme.json", `{"smartctl":{"exit_status":0},"device":{"protocol":"NVMe"},"smart_status":{"passed":true}}`+"\n")
 	for i := range disks {
 		d := &disks[i]
+		smart := "smartctl-ata.json"
+		if d.NVMe {
+			smart = "smartctl-nvme.json"
+		}
+		manifest.WriteString(fmt.Sprintf("- argv: [smartctl, -x, -j, /dev/%s]\n  stdout: %s\n", d.Name, smart))
 		if d.NVMe {
 			synthNVMe(w, d, &dmesg, &clock)
 		} else {
@@ -289,6 +297,10 @@ func writeSyntheticMachine(dir string, n int) error {
 		w.file("/commands/zpool-get-autotrim.txt", synthPool+"\toff\n")
 		// Quoted: in a YAML flow sequence a plain name,value is two items.
 		manifest.WriteString("- argv: [zpool, get, -H, -o, \"name,value\", autotrim]\n  stdout: zpool-get-autotrim.txt\n")
+		w.file("/commands/zpool-status-P-t.txt", "  pool: "+synthPool+"\n state: ONLINE\n  scan: none requested\nconfig:\n\n\tNAME  STATE  READ WRITE CKSUM\n\t"+synthPool+"  ONLINE  0 0 0\n\nerrors: No known data errors\n")
+		w.file("/commands/zpool-iostat.txt", "")
+		w.file("/commands/zfs-get.txt", "")
+		manifest.WriteString("- argv: [zpool, status, -P, -t]\n  stdout: zpool-status-P-t.txt\n- argv: [zpool, iostat, -H, -p, -P, -v, -l, -y, \"1\", \"1\"]\n  stdout: zpool-iostat.txt\n- argv: [zfs, get, -H, -p, -t, \"filesystem,volume\", -o, \"name,property,value\", \"compression,sync,logbias,recordsize\"]\n  stdout: zfs-get.txt\n")
 	}
 	dmesg.WriteString(clock.line("EXT4-fs (" + synthFirstPart(disks) + "): mounted filesystem with ordered data mode. Quota mode: none."))
 	dmesg.WriteString(clock.line("systemd[1]: Started fstrim.timer - Discard unused filesystem blocks once a week."))

@@ -1,0 +1,244 @@
+package checks
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+func init() {
+	Register(Check{Name: "kernel-log", Description: "the kernel log: I/O and medium errors, ATA exceptions, resets, timeouts, link speed limits, NCQ turned off, NVMe aborts and resets, filesystem errors and read-only remounts per disk; hung tasks and thermal throttling for the host", Run: kernelLogCheck})
+}
+
+// klogSeverity orders categories for evidence; klogCritical are the ones
+// that mean data did not reach or come back from the medium.
+var (
+	klogOrder = []string{
+		probes.KlogMediumError, probes.KlogIOError, probes.KlogDeviceFailed, probes.KlogFSReadOnly,
+		probes.KlogFSError, probes.KlogTimeout, probes.KlogControllerReset, probes.KlogLinkReset,
+		probes.KlogLinkError, probes.KlogLinkLimited, probes.KlogNCQDisabled, probes.KlogATAException,
+		probes.KlogCommandFailed, probes.KlogLinkUp,
+	}
+	klogCritical = map[string]bool{probes.KlogMediumError: true, probes.KlogIOError: true, probes.KlogDeviceFailed: true, probes.KlogFSReadOnly: true}
+	klogNames    = map[string][2]string{
+		probes.KlogMediumError:     {"medium error", "medium errors"},
+		probes.KlogIOError:         {"I/O error", "I/O errors"},
+		probes.KlogDeviceFailed:    {"device failure (not ready, disabled or offline)", "device failures (not ready, disabled or offline)"},
+		probes.KlogFSReadOnly:      {"filesystem forced read-only", "filesystem read-only remounts or shutdowns"},
+		probes.KlogFSError:         {"filesystem error", "filesystem errors"},
+		probes.KlogTimeout:         {"command timeout", "command timeouts"},
+		probes.KlogControllerReset: {"controller reset", "controller resets"},
+		probes.KlogLinkReset:       {"link reset", "link resets"},
+		probes.KlogLinkError:       {"link (bus/CRC) error", "link (bus/CRC) errors"},
+		probes.KlogLinkLimited:     {"link speed limit", "link speed limits"},
+		probes.KlogNCQDisabled:     {"NCQ disabled after errors", "NCQ disabled after errors"},
+		probes.KlogATAException:    {"ATA exception", "ATA exceptions"},
+		probes.KlogCommandFailed:   {"failed command", "failed commands"},
+	}
+)
+
+// maxKlogEvidence bounds the sample lines per device: the worst groups first.
+const maxKlogEvidence = 12
+
+func kernelLogCheck(ctx context.Context, env *Env) []*Observation {
+	log, err := env.KernelLog(ctx)
+	if err != nil || log == nil {
+		return nil
+	}
+	devs, _ := env.Devices(ctx)
+	topo := probes.NewKlogTopology(devs, probes.NVMePCIAddresses(env.Host, devs))
+	topo.LearnFromLog(log)
+	uptime, err := Probe(ctx, env, func(ctx context.Context) (float64, error) { return probes.ReadUptime(ctx, env.Host) })
+	if err != nil {
+		uptime = -1
+	}
+	var judged []string
+	for _, d := range env.Judged(ctx) {
+		judged = append(judged, d.Name)
+	}
+	return KernelLogObservations(log, topo, uptime, judged)
+}
+
+// KernelLogObservations turns a classified log into one observation per
+// judged disk (every one of them, errors or not) and one for the host.
+func KernelLogObservations(log *probes.KernelLog, topo *probes.KlogTopology, uptime float64, judged []string) []*Observation {
+	events := probes.ClassifyKernelLog(log, topo, uptime)
+	groups := probes.GroupKlogEvents(events)
+	links := probes.SATALinks(events)
+	portOf := map[string]string{}
+	for port, dev := range topo.ATA {
+		portOf[dev] = port
+	}
+	byDev := map[string][]probes.KlogGroup{}
+	for _, g := range groups {
+		byDev[g.Device] = append(byDev[g.Device], g)
+	}
+	var out []*Observation
+	for _, dev := range judged {
+		out = append(out, klogDevice(dev, byDev[dev], links[portOf[dev]], uptime))
+	}
+	out = append(out, klogHost(byDev[""], uptime))
+	return out
+}
+
+func klogDevice(dev string, groups []probes.KlogGroup, link *probes.SATALinkState, uptime float64) *Observation {
+	o := NewObservation("kernel-log", KindDevice, dev)
+	// One failed read is logged by libata, the SCSI layer and the block
+	// layer, each in its own words: a category counts the incidents of the
+	// pattern that saw most of them, not the sum of every layer's lines.
+	perPattern := map[string]int{}
+	patternCat := map[string]string{}
+	var errGroups []probes.KlogGroup
+	bootOnly := true
+	var newest *float64
+	for _, g := range groups {
+		switch g.Category {
+		case probes.KlogWriteCache, probes.KlogPCIeBandwidth, probes.KlogLinkUp:
+			continue
+		}
+		perPattern[g.Pattern] += g.Count
+		patternCat[g.Pattern] = g.Category
+		errGroups = append(errGroups, g)
+		bootOnly = bootOnly && g.Boot
+		if g.Age != nil && (newest == nil || *g.Age < *newest) {
+			a := *g.Age
+			newest = &a
+		}
+	}
+	counts := map[string]int{}
+	for p, n := range perPattern {
+		if c := patternCat[p]; n > counts[c] {
+			counts[c] = n
+		}
+	}
+	downgraded := link.Downgraded()
+	if downgraded && counts[probes.KlogLinkLimited] == 0 {
+		// The link came up slower than before without a "limiting" line.
+		errGroups = append(errGroups, probes.KlogGroup{Category: probes.KlogLinkUp, Device: dev, Count: 1, First: link.LastEvent.Line, Last: link.LastEvent.Line, Boot: link.LastEvent.Boot})
+	}
+	// Worst category first; within one, a message's own line before an
+	// indented continuation line (the "res …" under an ATA command).
+	sort.SliceStable(errGroups, func(i, j int) bool {
+		a, b := errGroups[i], errGroups[j]
+		if ra, rb := klogRank(a.Category), klogRank(b.Category); ra != rb {
+			return ra < rb
+		}
+		return !indented(a.First.Raw) && indented(b.First.Raw)
+	})
+	total, critical := 0, 0
+	var cats, summary []string
+	for _, c := range klogOrder {
+		n := counts[c]
+		if n == 0 {
+			continue
+		}
+		total += n
+		if klogCritical[c] {
+			critical += n
+		}
+		cats = append(cats, c)
+		name := klogNames[c][1]
+		if n == 1 {
+			name = klogNames[c][0]
+		}
+		summary = append(summary, fmt.Sprintf("%d %s", n, name))
+	}
+	var evs []Evidence
+	for i, g := range errGroups {
+		if i == maxKlogEvidence {
+			evs = append(evs, Evidence{"dmesg", fmt.Sprintf("… %d more kinds of message", len(errGroups)-i)})
+			break
+		}
+		evs = append(evs, klogEvidence(g))
+	}
+	o.Set("klog_events", total, evs...)
+	o.Set("klog_critical_events", critical)
+	o.Set("klog_categories", nonNil(cats))
+	o.Set("klog_summary", strings.Join(summary, ", "))
+	o.Set("klog_io_errors", counts[probes.KlogIOError])
+	o.Set("klog_medium_errors", counts[probes.KlogMediumError])
+	o.Set("klog_timeouts", counts[probes.KlogTimeout])
+	o.Set("klog_resets", counts[probes.KlogLinkReset]+counts[probes.KlogControllerReset])
+	o.Set("klog_link_errors", counts[probes.KlogLinkError])
+	o.Set("klog_fs_errors", counts[probes.KlogFSError])
+	o.Set("klog_fs_readonly", counts[probes.KlogFSReadOnly] > 0)
+	o.Set("klog_device_failed", counts[probes.KlogDeviceFailed] > 0)
+	o.Set("klog_ncq_disabled", counts[probes.KlogNCQDisabled] > 0)
+	o.Set("klog_boot_only", total > 0 && bootOnly)
+	if newest != nil {
+		o.Set("klog_last_age_s", round(*newest, 0))
+		o.Set("klog_last_age_h", round(*newest/3600, 1))
+	} else {
+		o.Set("klog_last_age_s", nil)
+		o.Set("klog_last_age_h", nil)
+	}
+	o.Set("klog_link_downgraded", downgraded)
+	if link != nil && link.LastUp > 0 {
+		// The line is evidence only where the speed may matter: a link
+		// below SATA's 6 Gb/s or one libata slowed down.
+		var ev []Evidence
+		if l := link.LastEvent.Line; downgraded || link.LastUp < 6 {
+			ev = append(ev, Evidence{"dmesg line " + strconv.Itoa(l.Num), l.Raw})
+		}
+		o.Set("klog_link_gbps", link.LastUp, ev...)
+	} else {
+		o.Set("klog_link_gbps", nil)
+	}
+	return o
+}
+
+func klogHost(groups []probes.KlogGroup, uptime float64) *Observation {
+	o := NewObservation("kernel-log", KindHost, "host")
+	hung, thermal := 0, 0
+	var hungEv, thermalEv []Evidence
+	for _, g := range groups {
+		switch g.Category {
+		case probes.KlogHungTask:
+			hung += g.Count
+			if len(hungEv) < maxKlogEvidence {
+				hungEv = append(hungEv, klogEvidence(g))
+			}
+		case probes.KlogThermal:
+			thermal += g.Count
+			if len(thermalEv) < maxKlogEvidence {
+				thermalEv = append(thermalEv, klogEvidence(g))
+			}
+		}
+	}
+	o.Set("klog_hung_tasks", hung, hungEv...)
+	o.Set("klog_thermal_throttle", thermal, thermalEv...)
+	if uptime >= 0 {
+		o.Set("uptime_s", round(uptime, 0), Evidence{"/proc/uptime", strconv.FormatFloat(uptime, 'f', 2, 64)})
+	} else {
+		o.Set("uptime_s", nil)
+	}
+	return o
+}
+
+func klogRank(c string) int {
+	for i, x := range klogOrder {
+		if x == c {
+			return i
+		}
+	}
+	return len(klogOrder)
+}
+
+// klogEvidence is one group as evidence: its first line, and how often and
+// until when it repeated.
+func klogEvidence(g probes.KlogGroup) Evidence {
+	if g.Count <= 1 {
+		return Evidence{"dmesg line " + strconv.Itoa(g.First.Num), g.First.Raw}
+	}
+	src := fmt.Sprintf("dmesg lines %d-%d (%d times", g.First.Num, g.Last.Num, g.Count)
+	if g.First.Time >= 0 && g.Last.Time >= 0 {
+		src += fmt.Sprintf(", %.1f s to %.1f s after boot", g.First.Time, g.Last.Time)
+	}
+	return Evidence{src + ")", g.First.Raw}
+}
+
+func indented(raw string) bool { return strings.HasPrefix(raw, " ") || strings.HasPrefix(raw, "\t") }

@@ -1,0 +1,88 @@
+package checks
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+func init() {
+	Register(Check{Name: "md", Description: "Linux software RAID (/proc/mdstat): degraded arrays, failed members, resync/recovery/check in progress, members mapped to disks", Run: mdCheck})
+}
+
+func mdCheck(ctx context.Context, env *Env) []*Observation {
+	arrays, err := env.MDStat(ctx)
+	if err != nil || len(arrays) == 0 {
+		return nil
+	}
+	devs, _ := env.Devices(ctx)
+	// Component names in mdstat are kernel names (sdb1, nvme0n1p2, sdc).
+	owner := map[string]*probes.BlockDevice{}
+	for _, d := range devs {
+		owner[d.Name] = d
+		for _, p := range d.Partitions {
+			owner[p.Name] = d
+		}
+	}
+	const src = "/proc/mdstat"
+	var out []*Observation
+	memberOf := map[string][]string{}
+	var order []string
+	for _, a := range arrays {
+		o := NewObservation("md", KindPool, a.Name)
+		out = append(out, o)
+		ev := Evidence{src, strings.Join(a.Lines, " | ")}
+		o.Set("md_array", a.Name)
+		o.Set("md_level", a.Level)
+		o.Set("md_state", a.State, ev)
+		o.Set("md_disks", a.Disks)
+		o.Set("md_active", a.Active)
+		o.Set("md_degraded", a.Degraded, ev)
+		var failed, spares, members, disks []string
+		for _, m := range a.Members {
+			switch {
+			case m.Faulty:
+				failed = append(failed, m.Name)
+			case m.Spare:
+				spares = append(spares, m.Name)
+			}
+			members = append(members, m.Name)
+			if d := owner[m.Name]; d != nil {
+				if !contains(disks, d.Name) {
+					disks = append(disks, d.Name)
+				}
+				if _, ok := memberOf[d.Name]; !ok {
+					order = append(order, d.Name)
+				}
+				memberOf[d.Name] = append(memberOf[d.Name], fmt.Sprintf("%s (%s of %s)", a.Name, m.Name, a.Level))
+			}
+		}
+		o.Set("md_members", nonNil(members))
+		o.Set("md_member_devices", nonNil(disks))
+		o.Set("md_failed_members", nonNil(failed))
+		o.Set("md_spares", nonNil(spares))
+		o.Set("md_missing", a.Disks-a.Active)
+		o.Set("md_action", a.Action)
+		if a.Action != "" {
+			o.Set("md_sync_percent", a.SyncPercent, ev)
+			o.Set("md_sync_speed_mbs", round(a.SyncSpeedKBs*1024/1e6, 1))
+			o.Set("md_sync_finish_min", round(a.SyncFinish, 1))
+		} else {
+			o.Set("md_sync_percent", nil)
+			o.Set("md_sync_speed_mbs", nil)
+			o.Set("md_sync_finish_min", nil)
+		}
+	}
+	for _, name := range order {
+		d := owner[name]
+		if d == nil || !env.IsJudged(d) {
+			continue
+		}
+		o := NewObservation("md", KindDevice, name)
+		o.Set("md_member_of", memberOf[name])
+		out = append(out, o)
+	}
+	return out
+}

@@ -1,0 +1,143 @@
+package checks
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/prometheus/procfs"
+)
+
+func init() {
+	Register(Check{Name: "sample", Description: "with --sample: a window of /proc/diskstats, PSI and /proc/<pid>/io, like iostat -x, iotop -o and pressure together", Run: sample})
+}
+
+// KindSample marks the one observation that carries the window's summary.
+const KindSample = "sample"
+
+// Sample is the measured window, as the JSON report's "sample" object.
+type Sample struct {
+	Seconds   float64              `json:"seconds"`
+	Source    string               `json:"source"`
+	Devices   []probes.DeviceRates `json:"devices"`
+	Processes []probes.ProcRates   `json:"processes"`
+	// Pressure is the share of the window (%) that tasks stalled, from the
+	// growth of the PSI totals: io_some, io_full, cpu_some, memory_some...
+	Pressure map[string]float64 `json:"pressure"`
+	// Background lists processes known to load storage that ran during
+	// the window (fstrim, backups, scrubs).
+	Background          []string `json:"background,omitempty"`
+	ProcessesUnreadable int      `json:"processes_unreadable,omitempty"`
+}
+
+// backgroundTools load storage on their own schedule and are often the real
+// "slow disk".
+var backgroundTools = map[string]bool{
+	"fstrim": true, "blkdiscard": true, "rsync": true, "borg": true, "restic": true, "duplicity": true,
+	"bacula-fd": true, "bareos-fd": true, "xfs_scrub": true, "e2scrub": true, "btrfs": true,
+	"updatedb": true, "plocate-build": true, "mdadm": true, "zfs": true,
+}
+
+func sample(ctx context.Context, env *Env) []*Observation {
+	if env.Opts.Sample <= 0 {
+		return nil
+	}
+	// The window runs under its own deadline: the probe timeout is for one
+	// reading, the window is as long as asked.
+	wctx, cancel := context.WithTimeout(ctx, env.Opts.Sample+2*env.Opts.ProbeTimeout)
+	defer cancel()
+	w, err := probes.SampleWindow(wctx, env.Host, env.Opts.Sample, env.Opts.Progress)
+	if err != nil {
+		env.Skip("sample", "", err)
+		return nil
+	}
+	s := &Sample{Seconds: round(w.Seconds, 3), Source: w.Source, Pressure: map[string]float64{}, ProcessesUnreadable: w.End.ProcsDenied}
+	src := fmt.Sprintf("/proc/diskstats, 2 readings %.1f s apart", w.Seconds)
+	var out []*Observation
+	for _, d := range env.Judged(ctx) {
+		a, okA := w.Start.Disks[d.Name]
+		b, okB := w.End.Disks[d.Name]
+		if !okA || !okB {
+			continue
+		}
+		r := probes.Rates(d.Name, a, b, w.Seconds)
+		r = roundRates(r)
+		s.Devices = append(s.Devices, r)
+		o := NewObservation("sample", KindDevice, d.Name)
+		ev := Evidence{src, probes.FormatRates(r)}
+		o.Set("sample_r_s", r.RS, ev)
+		o.Set("sample_w_s", r.WS)
+		o.Set("sample_r_mbs", r.RMBs)
+		o.Set("sample_w_mbs", r.WMBs)
+		o.Set("sample_r_await_ms", r.RAwaitMs)
+		o.Set("sample_w_await_ms", r.WAwaitMs)
+		o.Set("sample_rareq_kib", r.RareqKiB)
+		o.Set("sample_wareq_kib", r.WareqKiB)
+		o.Set("sample_aqu_sz", r.AquSz)
+		o.Set("sample_util_pct", r.UtilPct)
+		o.Set("sample_seconds", s.Seconds)
+		out = append(out, o)
+	}
+	if s.Devices == nil {
+		s.Devices = []probes.DeviceRates{}
+	}
+	host := NewObservation("sample", KindHost, "host")
+	if w.Start.PSI != nil && w.End.PSI != nil {
+		addStall(host, s, "io", w.Start.PSI.IO, w.End.PSI.IO, w.Seconds)
+		addStall(host, s, "cpu", w.Start.PSI.CPU, w.End.PSI.CPU, w.Seconds)
+		addStall(host, s, "memory", w.Start.PSI.Memory, w.End.PSI.Memory, w.Seconds)
+	}
+	s.Processes = probes.TopProcesses(w, 10)
+	if s.Processes == nil {
+		s.Processes = []probes.ProcRates{}
+	}
+	for i := range s.Processes {
+		s.Processes[i].ReadBytesPerS = round(s.Processes[i].ReadBytesPerS, 0)
+		s.Processes[i].WriteBytesPerS = round(s.Processes[i].WriteBytesPerS, 0)
+	}
+	if len(s.Processes) > 0 {
+		p := s.Processes[0]
+		host.Set("top_process", fmt.Sprintf("%s (pid %d): write %.1f MB/s, read %.1f MB/s", p.Comm, p.PID, p.WriteBytesPerS/1e6, p.ReadBytesPerS/1e6),
+			Evidence{"/proc/" + fmt.Sprint(p.PID) + "/io, 2 readings", fmt.Sprintf("write_bytes +%.0f B/s, read_bytes +%.0f B/s", p.WriteBytesPerS, p.ReadBytesPerS)})
+	}
+	bg := map[string]bool{}
+	for _, p := range w.End.Procs {
+		if backgroundTools[p.Comm] {
+			bg[fmt.Sprintf("%s (pid %d)", p.Comm, p.PID)] = true
+		}
+	}
+	s.Background = sortedKeys(bg)
+	host.Set("background_processes", nonNil(s.Background))
+	host.Set("sample_seconds", s.Seconds)
+	summary := NewObservation("sample", KindSample, "window")
+	summary.Set("summary", s)
+	return append(append(out, host), summary)
+}
+
+// addStall records the share of the window that tasks stalled on a
+// resource, from the growth of its PSI totals.
+func addStall(o *Observation, s *Sample, res string, a, b *procfs.PSIStats, secs float64) {
+	if a == nil || b == nil {
+		return
+	}
+	for _, kind := range []struct {
+		name string
+		a, b *procfs.PSILine
+	}{{"some", a.Some, b.Some}, {"full", a.Full, b.Full}} {
+		pct, ok := probes.StallPct(kind.a, kind.b, secs)
+		if !ok {
+			continue
+		}
+		pct = round(pct, 2)
+		key := res + "_" + kind.name
+		s.Pressure[key] = pct
+		o.Set(key+"_window_pct", pct, Evidence{"/proc/pressure/" + res + ", 2 readings", fmt.Sprintf("%s total +%d µs in %.1f s = %.1f %%", kind.name, kind.b.Total-kind.a.Total, secs, pct)})
+	}
+}
+
+func roundRates(r probes.DeviceRates) probes.DeviceRates {
+	for _, f := range []*float64{&r.RS, &r.WS, &r.RMBs, &r.WMBs, &r.RAwaitMs, &r.WAwaitMs, &r.RareqKiB, &r.WareqKiB, &r.AquSz, &r.UtilPct} {
+		*f = round(*f, 3)
+	}
+	return r
+}

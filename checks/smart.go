@@ -1,0 +1,278 @@
+package checks
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+func init() {
+	Register(Check{Name: "smart", Description: "each drive's own health: SMART overall status, ATA attributes against thresholds, the NVMe health log, SCSI defect and error counters, temperature against the drive's limits (smartctl -x -j, or smart.go on the live machine)", Run: smartCheck})
+}
+
+// ATA attribute ids the doctor reads.
+const (
+	ataReallocated        = 5
+	ataPowerOnHours       = 9
+	ataReportedUncorrect  = 187
+	ataCommandTimeout     = 188
+	ataAirflowTemperature = 190
+	ataTemperature        = 194
+	ataReallocatedEvents  = 196
+	ataPending            = 197
+	ataOfflineUncorrect   = 198
+	ataCRCErrors          = 199
+)
+
+// wearAttrs are the normalized "life left" attributes of SSD vendors:
+// 100 new, falling to 0 (Samsung 177, Intel 233, Kingston/SandForce 231,
+// Micron/Crucial 173 and 202).
+var wearAttrs = map[int]bool{173: true, 177: true, 202: true, 231: true, 233: true}
+
+// noSMART are transports whose disks have no SMART the doctor can reach.
+var noSMART = map[string]string{
+	"virtio":  "a virtio disk has no SMART: the hypervisor does not pass it through",
+	"virtual": "a virtual device has no SMART",
+	"mmc":     "an MMC/SD card has no SMART",
+}
+
+func smartCheck(ctx context.Context, env *Env) []*Observation {
+	judged := env.Judged(ctx)
+	out := make([]*Observation, len(judged))
+	done := make(chan struct{}, len(judged))
+	for i, d := range judged {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			out[i] = smartDevice(ctx, env, d)
+		}()
+	}
+	for range judged {
+		<-done
+	}
+	var obs []*Observation
+	for _, o := range out {
+		if o != nil {
+			obs = append(obs, o)
+		}
+	}
+	return obs
+}
+
+func smartDevice(ctx context.Context, env *Env, d *probes.BlockDevice) *Observation {
+	probe := "smartctl -x -j"
+	if why, ok := noSMART[d.Transport]; ok {
+		env.Skip(probe, d.Name, withHint(fmt.Errorf("%s: %w", why, probes.ErrNotAvailable), "the hypervisor or card holds the media's health; ask it (the host's smartctl, the card's tool)"))
+		return nil
+	}
+	if RAIDControllers[controllerDriver(d)] {
+		env.Skip(probe, d.Name, withHint(fmt.Errorf("behind a %s RAID controller: %w", controllerDriver(d), probes.ErrNotAvailable),
+			"read it through the controller: smartctl -x -d megaraid,N /dev/"+d.Name+" (MegaRAID) or -d cciss,N (Smart Array), N the drive's slot"))
+		return nil
+	}
+	s, err := RunCommand(ctx, env, func(ctx context.Context) (*probes.SMARTInfo, error) {
+		return probes.ReadSMART(ctx, env.Host, d.Name, d.Transport == "nvme")
+	})
+	if err != nil {
+		env.Skip(probe, d.Name, err)
+		return nil
+	}
+	return SMARTObservation(d.Name, s)
+}
+
+// SMARTObservation turns one drive's health report into facts. The
+// severity reasons (smart_critical, smart_warnings) are worked out here,
+// where the attribute semantics live; rules judge the facts.
+func SMARTObservation(dev string, s *probes.SMARTInfo) *Observation {
+	o := NewObservation("smart", KindDevice, dev)
+	src := s.Source
+	ev := func(v string) Evidence { return Evidence{src, v} }
+	var crit, warn []string
+
+	o.Set("smart_protocol", s.Protocol)
+	o.Set("smart_model", s.Model)
+	if s.Passed != nil {
+		o.Set("smart_passed", *s.Passed, ev("smart_status.passed: "+strconv.FormatBool(*s.Passed)))
+		if !*s.Passed {
+			crit = append(crit, "overall health FAILED")
+		}
+	} else {
+		o.Set("smart_passed", nil)
+	}
+	if s.Exit != nil {
+		o.Set("smart_exit_status", *s.Exit)
+	}
+
+	// ATA attributes.
+	raw := func(fact string, id int) {
+		if a, ok := s.Attr(id); ok {
+			o.Set(fact, a.Raw, ev(attrLine(a)))
+			return
+		}
+		o.Set(fact, nil)
+	}
+	raw("smart_reallocated", ataReallocated)
+	raw("smart_reallocated_events", ataReallocatedEvents)
+	raw("smart_pending", ataPending)
+	raw("smart_offline_uncorrectable", ataOfflineUncorrect)
+	raw("smart_reported_uncorrectable", ataReportedUncorrect)
+	raw("smart_crc_errors", ataCRCErrors)
+	var failing, past []string
+	var failingEv []Evidence
+	wear := -1
+	var wearEv Evidence
+	for _, a := range s.Attributes {
+		if a.Failing() {
+			failing = append(failing, fmt.Sprintf("%d %s (value %d, threshold %d)", a.ID, a.Name, a.Value, a.Thresh))
+			failingEv = append(failingEv, ev(attrLine(a)))
+		} else if a.WhenFailed == "past" {
+			past = append(past, fmt.Sprintf("%d %s (worst %d, threshold %d)", a.ID, a.Name, a.Worst, a.Thresh))
+		}
+		if wearAttrs[a.ID] && isWearName(a.Name) && a.Value <= 100 {
+			if used := 100 - a.Value; used > wear {
+				wear, wearEv = used, ev(attrLine(a))
+			}
+		}
+	}
+	o.Set("smart_failing_attrs", nonNil(failing), failingEv...)
+	o.Set("smart_past_failing_attrs", nonNil(past))
+	if len(failing) > 0 {
+		crit = append(crit, "pre-failure attribute at or below its threshold: "+strings.Join(failing, ", "))
+	}
+	for _, c := range []struct {
+		id   int
+		what string
+	}{{ataReallocated, "reallocated sectors"}, {ataPending, "sectors pending reallocation"}, {ataOfflineUncorrect, "offline uncorrectable sectors"}, {ataReportedUncorrect, "uncorrectable errors reported"}} {
+		if a, ok := s.Attr(c.id); ok && a.Raw > 0 && a.Raw < 1<<32 {
+			warn = append(warn, fmt.Sprintf("%d %s", a.Raw, c.what))
+		}
+	}
+
+	// NVMe health log.
+	nvmeFacts := []string{"smart_nvme_critical_warning", "smart_nvme_warnings", "smart_nvme_spare", "smart_nvme_spare_threshold", "smart_nvme_media_errors", "smart_nvme_error_log_entries", "smart_nvme_unsafe_shutdowns"}
+	for _, f := range nvmeFacts {
+		o.Set(f, nil)
+	}
+	if n := s.NVMe; n != nil {
+		cw := n.CriticalWarnings()
+		o.Set("smart_nvme_critical_warning", n.CriticalWarning, ev(fmt.Sprintf("critical_warning: %d (0x%02x)%s", n.CriticalWarning, n.CriticalWarning, bracketList(cw))))
+		o.Set("smart_nvme_warnings", nonNil(cw))
+		spareEv := ev(fmt.Sprintf("available_spare: %d %%, available_spare_threshold: %d %%", n.AvailableSpare, n.SpareThreshold))
+		o.Set("smart_nvme_spare", n.AvailableSpare, spareEv)
+		o.Set("smart_nvme_spare_threshold", n.SpareThreshold, spareEv)
+		o.Set("smart_nvme_media_errors", n.MediaErrors, ev(fmt.Sprintf("media_errors: %d", n.MediaErrors)))
+		o.Set("smart_nvme_error_log_entries", n.ErrLogEntries, ev(fmt.Sprintf("num_err_log_entries: %d", n.ErrLogEntries)))
+		o.Set("smart_nvme_unsafe_shutdowns", n.UnsafeShutdowns, ev(fmt.Sprintf("unsafe_shutdowns: %d", n.UnsafeShutdowns)))
+		if len(cw) > 0 {
+			crit = append(crit, "NVMe critical warning: "+strings.Join(cw, ", "))
+		}
+		if n.SpareThreshold > 0 && n.AvailableSpare < n.SpareThreshold && n.CriticalWarning&1 == 0 {
+			crit = append(crit, fmt.Sprintf("available spare %d %% below its threshold %d %%", n.AvailableSpare, n.SpareThreshold))
+		}
+		if n.MediaErrors > 0 {
+			warn = append(warn, fmt.Sprintf("%d media and data integrity errors", n.MediaErrors))
+		}
+		if n.PercentUsed > wear {
+			wear, wearEv = n.PercentUsed, ev(fmt.Sprintf("percentage_used: %d %%", n.PercentUsed))
+		}
+	}
+
+	// SCSI counters.
+	o.Set("smart_scsi_grown_defects", nil)
+	o.Set("smart_scsi_uncorrected", nil)
+	if sc := s.SCSI; sc != nil {
+		if sc.GrownDefects != nil {
+			o.Set("smart_scsi_grown_defects", *sc.GrownDefects, ev(fmt.Sprintf("scsi_grown_defect_list: %d", *sc.GrownDefects)))
+			if *sc.GrownDefects > 0 {
+				warn = append(warn, fmt.Sprintf("%d grown defects", *sc.GrownDefects))
+			}
+		}
+		var unc uint64
+		var parts []string
+		for _, c := range []struct {
+			n string
+			v *uint64
+		}{{"read", sc.ReadUncorrected}, {"write", sc.WriteUncorrected}, {"verify", sc.VerifyUncorrected}} {
+			if c.v != nil {
+				unc += *c.v
+				parts = append(parts, fmt.Sprintf("%s %d", c.n, *c.v))
+			}
+		}
+		if len(parts) > 0 {
+			o.Set("smart_scsi_uncorrected", unc, ev("total_uncorrected_errors: "+strings.Join(parts, ", ")))
+			if unc > 0 {
+				warn = append(warn, fmt.Sprintf("%d uncorrected read/write/verify errors", unc))
+			}
+		}
+	}
+
+	if wear >= 0 {
+		o.Set("smart_wear_used_pct", wear, wearEv)
+		if wear >= 90 {
+			warn = append(warn, fmt.Sprintf("%d %% of rated endurance used", wear))
+		}
+	} else {
+		o.Set("smart_wear_used_pct", nil)
+	}
+
+	// Temperature against the drive's own limits.
+	setInt := func(fact string, v *int, what string) {
+		if v == nil {
+			o.Set(fact, nil)
+			return
+		}
+		o.Set(fact, *v, ev(fmt.Sprintf("%s: %d °C", what, *v)))
+	}
+	setInt("smart_temp_c", s.TempC, "temperature")
+	setInt("smart_temp_warn_c", s.TempWarnC, "warning temperature threshold")
+	setInt("smart_temp_crit_c", s.TempCritC, "critical temperature threshold")
+	if s.PowerOnHours != nil {
+		o.Set("smart_power_on_hours", *s.PowerOnHours)
+	} else {
+		o.Set("smart_power_on_hours", nil)
+	}
+
+	// SATA interface speed.
+	if s.LinkMaxGbps > 0 {
+		o.Set("smart_link_max_gbps", s.LinkMaxGbps, ev("interface speed: max "+s.LinkMax+", current "+s.LinkCur))
+		o.Set("smart_link_cur_gbps", s.LinkCurGbps, ev("interface speed: max "+s.LinkMax+", current "+s.LinkCur))
+	} else {
+		o.Set("smart_link_max_gbps", nil)
+		o.Set("smart_link_cur_gbps", nil)
+	}
+	optBool := func(fact string, v *bool, what string) {
+		if v == nil {
+			o.Set(fact, nil)
+			return
+		}
+		o.Set(fact, *v, ev(what+": "+strconv.FormatBool(*v)))
+	}
+	optBool("smart_write_cache_enabled", s.WriteCache, "write_cache.enabled")
+	optBool("smart_trim_supported", s.TrimSupported, "trim.supported")
+	o.Set("smart_critical", nonNil(crit))
+	o.Set("smart_warnings", nonNil(warn))
+	o.Set("smart_notes", nonNil(s.Notes))
+	return o
+}
+
+func attrLine(a probes.SMARTAttr) string {
+	s := fmt.Sprintf("%d %s: value %d, worst %d, thresh %d, raw %s", a.ID, a.Name, a.Value, a.Worst, a.Thresh, a.RawString)
+	if a.WhenFailed != "" {
+		s += ", when_failed " + a.WhenFailed
+	}
+	return s
+}
+
+func isWearName(n string) bool {
+	n = strings.ToLower(n)
+	return strings.Contains(n, "wear") || strings.Contains(n, "life")
+}
+
+func bracketList(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(s, "; ") + ")"
+}

@@ -1,0 +1,111 @@
+package checks
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+func intp(v int) *int       { return &v }
+func boolp(v bool) *bool    { return &v }
+func u64p(v uint64) *uint64 { return &v }
+
+func TestSMARTObservationReasons(t *testing.T) {
+	attr := func(id int, name string, val, thresh int, raw uint64, prefail bool) probes.SMARTAttr {
+		return probes.SMARTAttr{ID: id, Name: name, Value: val, Worst: val, Thresh: thresh, Raw: raw, Prefail: prefail}
+	}
+	tests := []struct {
+		name       string
+		s          *probes.SMARTInfo
+		crit, warn []string // substrings, in order
+	}{
+		{"healthy", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(5, "Reallocated_Sector_Ct", 100, 10, 0, true), attr(199, "UDMA_CRC_Error_Count", 200, 0, 3, false)}}, nil, nil},
+		{"failed health", &probes.SMARTInfo{Passed: boolp(false)}, []string{"overall health FAILED"}, nil},
+		{"prefail at threshold", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(3, "Spin_Up_Time", 21, 21, 0, true)}}, []string{"3 Spin_Up_Time (value 21, threshold 21)"}, nil},
+		{"old-age attribute below threshold is not prefail", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(190, "Airflow_Temperature_Cel", 40, 45, 60, false)}}, nil, nil},
+		{"pending and reallocated", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(5, "Reallocated_Sector_Ct", 199, 140, 16, true), attr(197, "Current_Pending_Sector", 200, 0, 24, false)}}, nil, []string{"16 reallocated", "24 sectors pending"}},
+		{"vendor-packed raw is no count", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(187, "Reported_Uncorrect", 100, 0, 1<<40, false)}}, nil, nil},
+		{"wear 91 %", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(177, "Wear_Leveling_Count", 9, 0, 3100, true)}}, nil, []string{"91 % of rated endurance"}},
+		{"wear attribute id on a hard disk", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(202, "Data_Address_Mark_Errs", 5, 0, 0, false)}}, nil, nil},
+		{"nvme spare below threshold, bit not set", &probes.SMARTInfo{Passed: boolp(true), NVMe: &probes.NVMeHealth{AvailableSpare: 6, SpareThreshold: 10}}, []string{"available spare 6 % below its threshold 10 %"}, nil},
+		{"nvme bits", &probes.SMARTInfo{Passed: boolp(false), NVMe: &probes.NVMeHealth{CriticalWarning: 5, AvailableSpare: 6, SpareThreshold: 10, MediaErrors: 3}}, []string{"FAILED", "available spare below threshold, reliability degraded"}, []string{"3 media"}},
+		{"nvme worn", &probes.SMARTInfo{Passed: boolp(true), NVMe: &probes.NVMeHealth{AvailableSpare: 100, SpareThreshold: 10, PercentUsed: 100, ErrLogEntries: 4871}}, nil, []string{"100 % of rated endurance"}},
+		{"scsi", &probes.SMARTInfo{Passed: boolp(true), SCSI: &probes.SCSIHealth{GrownDefects: u64p(0), ReadUncorrected: u64p(0), WriteUncorrected: u64p(2)}}, nil, []string{"2 uncorrected"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := SMARTObservation("sda", tt.s)
+			check := func(fact string, want []string) {
+				got, _ := o.Facts[fact].([]string)
+				if len(got) != len(want) {
+					t.Fatalf("%s = %q, want %d entries like %q", fact, got, len(want), want)
+				}
+				for i := range want {
+					if !strings.Contains(got[i], want[i]) {
+						t.Errorf("%s[%d] = %q, want it to contain %q", fact, i, got[i], want[i])
+					}
+				}
+			}
+			check("smart_critical", tt.crit)
+			check("smart_warnings", tt.warn)
+		})
+	}
+}
+
+func TestSMARTTemperatureFacts(t *testing.T) {
+	o := SMARTObservation("nvme0n1", &probes.SMARTInfo{Source: "smartctl -x -j /dev/nvme0n1", Passed: boolp(true), TempC: intp(86), TempWarnC: intp(85), TempCritC: intp(90)})
+	if o.Facts["smart_temp_c"] != 86 || o.Facts["smart_temp_warn_c"] != 85 || o.Facts["smart_temp_crit_c"] != 90 {
+		t.Errorf("%v", o.Facts)
+	}
+	if ev := o.Evidence["smart_temp_c"]; len(ev) != 1 || ev[0].Source != "smartctl -x -j /dev/nvme0n1" {
+		t.Errorf("evidence %v", ev)
+	}
+}
+
+// The check against recorded machines: a virtio disk is a skipped entry,
+// an unrecorded smartctl is "not installed", a recorded one gives facts.
+func TestSmartCheckRecorded(t *testing.T) {
+	for _, c := range []struct {
+		fixture, dev string
+		skip         string
+	}{
+		{"blind-vm", "vda", "virtio disk has no SMART"},
+		{"hpe-microserver-writethrough", "sda", "smartctl: tool not installed"},
+		{"sata-hdd-pending-sectors", "", ""},
+	} {
+		t.Run(c.fixture, func(t *testing.T) {
+			h, err := probes.Recorded("../fixtures/" + c.fixture)
+			if err != nil {
+				t.Skip(err)
+			}
+			env := newEnv(h, Options{ProbeTimeout: time.Second})
+			obs := smartCheck(context.Background(), env)
+			if c.skip == "" {
+				var sdb *Observation
+				for _, o := range obs {
+					if o.Subject == "sdb" {
+						sdb = o
+					}
+				}
+				if sdb == nil || sdb.Facts["smart_pending"] != uint64(24) || sdb.Facts["smart_passed"] != true {
+					t.Fatalf("sdb: %+v", sdb)
+				}
+				return
+			}
+			found := false
+			for _, s := range env.skipped() {
+				if s.Check == "smartctl -x -j" && strings.Contains(s.Reason, c.skip) {
+					for _, d := range s.Subjects {
+						found = found || d == c.dev
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no skipped entry %q for %s: %+v", c.skip, c.dev, env.skipped())
+			}
+		})
+	}
+}

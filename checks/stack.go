@@ -1,0 +1,182 @@
+package checks
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+func init() {
+	Register(Check{Name: "stack", Description: "what sits between a filesystem and its disk (dm-crypt, LVM, md, RAID controller or HBA), and the kernel's writeback limits (vm.dirty_ratio, vm.dirty_background_ratio)", Run: stack})
+}
+
+// hbaDrivers pass disks through (IT mode); the RAID drivers own the disks
+// and their caches.
+var hbaDrivers = map[string]bool{"mpt3sas": true, "mpt2sas": true, "isci": true, "mvsas": true, "pm80xx": true}
+
+func stack(ctx context.Context, env *Env) []*Observation {
+	var out []*Observation
+	out = append(out, writeback(ctx, env))
+	mounts, _ := env.Mounts(ctx)
+	byDevNo := map[string][]probes.Mount{}
+	for _, m := range mounts {
+		byDevNo[m.DevNo] = append(byDevNo[m.DevNo], m)
+	}
+	for _, d := range env.Judged(ctx) {
+		o := NewObservation("stack", KindDevice, d.Name)
+		out = append(out, o)
+		drv := controllerDriver(d)
+		kind := ""
+		switch {
+		case RAIDControllers[drv]:
+			kind = "raid"
+		case hbaDrivers[drv]:
+			kind = "hba"
+		case drv != "":
+			kind = "direct"
+		}
+		o.Set("controller_kind", kind)
+		o.Set("raid_controller_driver", map[bool]string{true: drv}[kind == "raid"])
+
+		// Walk the holders (partition → dm-crypt → LVM → filesystem).
+		var layers []string
+		var ev []Evidence
+		found := map[string]bool{}
+		var walk func(hname string, depth int, chain string)
+		walk = func(hname string, depth int, chain string) {
+			kind, label := dmKind(ctx, env, hname)
+			found[kind] = true
+			if kind == "crypt" || kind == "lvm" {
+				p := "/sys/block/" + hname + "/dm/uuid"
+				if v, err := env.Host.ReadString(ctx, p); err == nil {
+					ev = append(ev, Evidence{p, v})
+				}
+			}
+			chain += " → " + hname + " (" + label + ")"
+			next := holderNames(ctx, env, "/sys/block/"+hname+"/holders")
+			if len(next) == 0 || depth > 8 {
+				if m := mountsOf(ctx, env, hname, byDevNo); m != "" {
+					chain += " → " + m
+				}
+				layers = append(layers, chain)
+				return
+			}
+			for _, n := range next {
+				walk(n, depth+1, chain)
+			}
+		}
+		for _, h := range d.Holders {
+			walk(h, 1, d.Name)
+		}
+		for _, p := range d.Partitions {
+			for _, h := range p.Holders {
+				walk(h, 1, p.Name)
+			}
+		}
+		crypt, lvm, md := found["crypt"], found["lvm"], found["md"]
+		o.Set("stack_layers", nonNil(layers), ev...)
+		o.Set("dm_crypt", crypt)
+		o.Set("lvm", lvm)
+		o.Set("md_stacked", md)
+	}
+	return out
+}
+
+func holderNames(ctx context.Context, env *Env, dir string) []string {
+	ents, err := env.Host.ReadDir(ctx, dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// dmKind names a stacked device from its device-mapper UUID
+// (CRYPT-LUKS2-…, LVM-…) or its kernel name (md127).
+func dmKind(ctx context.Context, env *Env, name string) (string, string) {
+	if strings.HasPrefix(name, "md") {
+		return "md", "md RAID"
+	}
+	uuid, _ := env.Host.ReadString(ctx, "/sys/block/"+name+"/dm/uuid")
+	dmName, _ := env.Host.ReadString(ctx, "/sys/block/"+name+"/dm/name")
+	label := func(k string) string {
+		if dmName != "" {
+			return k + " " + dmName
+		}
+		return k
+	}
+	switch {
+	case strings.HasPrefix(uuid, "CRYPT-"):
+		return "crypt", label("dm-crypt")
+	case strings.HasPrefix(uuid, "LVM-"):
+		return "lvm", label("LVM")
+	case strings.HasPrefix(uuid, "mpath-"):
+		return "multipath", label("multipath")
+	case uuid != "":
+		return "dm", label("device-mapper")
+	}
+	return "", label("stacked")
+}
+
+func mountsOf(ctx context.Context, env *Env, name string, byDevNo map[string][]probes.Mount) string {
+	dn, err := env.Host.ReadString(ctx, "/sys/block/"+name+"/dev")
+	if err != nil {
+		return ""
+	}
+	var out []string
+	for _, m := range byDevNo[dn] {
+		out = append(out, m.MountPoint+" "+m.FSType)
+	}
+	return strings.Join(out, ", ")
+}
+
+// writeback reads the kernel's dirty page limits: how much written data the
+// page cache may hold before writers are throttled.
+func writeback(ctx context.Context, env *Env) *Observation {
+	o := NewObservation("stack", KindHost, "host")
+	for _, k := range []string{"dirty_ratio", "dirty_background_ratio", "dirty_bytes", "dirty_background_bytes"} {
+		p := "/proc/sys/vm/" + k
+		v, err := env.Host.ReadString(ctx, p)
+		n, perr := strconv.ParseFloat(v, 64)
+		if err != nil || perr != nil {
+			o.Set("vm_"+k, nil)
+			continue
+		}
+		o.Set("vm_"+k, n, Evidence{p, v})
+	}
+	// The page-cache limits apply to these filesystems; ZFS has its own
+	// (zfs_dirty_data_max).
+	mounts, _ := env.Mounts(ctx)
+	var pc []string
+	for _, m := range mounts {
+		if fstrimmable[m.FSType] && !contains(pc, m.MountPoint) {
+			pc = append(pc, m.MountPoint)
+		}
+	}
+	o.Set("pagecache_filesystems", nonNil(pc))
+	mem, err := probes.MemTotalBytes(ctx, env.Host)
+	if err != nil || mem == 0 {
+		o.Set("mem_total_bytes", nil)
+		o.Set("vm_dirty_limit_gib", nil)
+		return o
+	}
+	o.Set("mem_total_bytes", float64(mem))
+	// dirty_bytes, when set, replaces dirty_ratio.
+	limit := 0.0
+	if b, ok := o.Facts["vm_dirty_bytes"].(float64); ok && b > 0 {
+		limit = b
+	} else if r, ok := o.Facts["vm_dirty_ratio"].(float64); ok {
+		limit = float64(mem) * r / 100
+	}
+	if limit > 0 {
+		o.Set("vm_dirty_limit_gib", round(limit/(1<<30), 1))
+	} else {
+		o.Set("vm_dirty_limit_gib", nil)
+	}
+	return o
+}

@@ -1,0 +1,578 @@
+package checks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+func init() {
+	Register(Check{Name: "zfs", Description: "ZFS pools: state, errors, scrub/resilver/trim in progress (zpool status -P -t), per-member latency over one interval (zpool iostat -l), dataset sync/logbias/recordsize, members mapped to block devices", Run: zfsCheck})
+}
+
+// zfsPresent: a pool member on some device, or the zfs module loaded.
+func zfsPresent(ctx context.Context, env *Env, devs []*probes.BlockDevice) bool {
+	for _, d := range devs {
+		if len(zfsPools(d)) > 0 || d.Udev.Prop("ID_FS_TYPE") == "zfs_member" {
+			return true
+		}
+		for _, p := range d.Partitions {
+			if p.FSType == "zfs_member" {
+				return true
+			}
+		}
+	}
+	return env.Host.Exists("/sys/module/zfs")
+}
+
+func argvString(argv []string) string { return strings.Join(argv, " ") }
+
+// memberIndex maps every name a pool member can be printed as (kernel
+// name, /dev path, by-id/by-partuuid/by-path link, with or without -P) to
+// the disk that holds it.
+type memberIndex struct {
+	byName map[string]*probes.BlockDevice
+	part   map[string]string // name -> partition kernel name ("" for the whole disk)
+}
+
+func newMemberIndex(ctx context.Context, env *Env, devs []*probes.BlockDevice) *memberIndex {
+	ix := &memberIndex{byName: map[string]*probes.BlockDevice{}, part: map[string]string{}}
+	add := func(d *probes.BlockDevice, part, name string) {
+		if name == "" {
+			return
+		}
+		if _, ok := ix.byName[name]; !ok {
+			ix.byName[name], ix.part[name] = d, part
+		}
+	}
+	addLinks := func(d *probes.BlockDevice, part string, links []string) {
+		for _, l := range links {
+			add(d, part, "/dev/"+l)
+			add(d, part, path.Base(l))
+		}
+	}
+	for _, d := range devs {
+		if d.NVMePath {
+			continue
+		}
+		add(d, "", d.Name)
+		add(d, "", "/dev/"+d.Name)
+		for _, l := range d.ByID {
+			add(d, "", l)
+			add(d, "", path.Base(l))
+		}
+		if d.Udev != nil {
+			addLinks(d, "", d.Udev.Links)
+		}
+		for _, p := range d.Partitions {
+			add(d, p.Name, p.Name)
+			add(d, p.Name, "/dev/"+p.Name)
+			if u, err := probes.ReadUdev(ctx, env.Host, p.DevNo); err == nil {
+				addLinks(d, p.Name, u.Links)
+			}
+		}
+	}
+	return ix
+}
+
+// resolve finds the disk behind a member name; links under /dev are
+// followed where udev's record does not list them.
+func (ix *memberIndex) resolve(env *Env, name string) (*probes.BlockDevice, string) {
+	if d, ok := ix.byName[name]; ok {
+		return d, ix.part[name]
+	}
+	var cands []string
+	if strings.HasPrefix(name, "/") {
+		cands = []string{name}
+	} else {
+		for _, dir := range []string{"/dev/disk/by-id/", "/dev/disk/by-partuuid/", "/dev/disk/by-path/", "/dev/disk/by-vdev/", "/dev/mapper/", "/dev/"} {
+			cands = append(cands, dir+name)
+		}
+	}
+	for _, c := range cands {
+		if !strings.HasPrefix(c, "/dev/") {
+			continue
+		}
+		r, err := env.Host.Resolve(c)
+		if err != nil {
+			continue
+		}
+		if d, ok := ix.byName[path.Base(r)]; ok {
+			return d, ix.part[path.Base(r)]
+		}
+	}
+	return nil, ""
+}
+
+// member is one leaf vdev mapped to its disk.
+type member struct {
+	pool *probes.ZPool
+	vdev *probes.ZVdev
+	disk *probes.BlockDevice
+	part string
+	row  *probes.ZIostatRow
+}
+
+func zfsCheck(ctx context.Context, env *Env) []*Observation {
+	devs, _ := env.Devices(ctx)
+	if !zfsPresent(ctx, env, devs) {
+		return nil
+	}
+	host := NewObservation("zfs", KindHost, "host")
+	out := []*Observation{host}
+	var hung []string
+	var hungEv []Evidence
+	noteHang := func(argv []string, err error) {
+		if errors.Is(err, probes.ErrTimeout) {
+			hung = append(hung, argvString(argv))
+			hungEv = append(hungEv, Evidence{argvString(argv), "no answer: " + err.Error()})
+		}
+	}
+	defer func() {
+		host.Set("zfs_hung_commands", nonNil(hung), hungEv...)
+	}()
+	if v, p, err := probes.ZFSModuleParam(ctx, env.Host, "zfs_immediate_write_sz"); err == nil {
+		host.Set("zfs_immediate_write_sz", v, Evidence{p, strconv.FormatFloat(v, 'f', -1, 64)})
+	} else {
+		host.Set("zfs_immediate_write_sz", nil)
+	}
+
+	st, err := env.ZpoolStatus(ctx)
+	if err != nil {
+		noteHang(probes.ZpoolStatusArgv, err)
+		// A pool that hangs `zpool status` hangs `zpool get` too; the
+		// trim check asked already, and the answer is memoised.
+		if _, err := env.ZFSAutotrim(ctx); err != nil {
+			noteHang(probes.ZpoolAutotrimArgv, err)
+		}
+		return out
+	}
+	var names []string
+	for _, p := range st.Pools {
+		names = append(names, p.Name)
+	}
+	rows, ioErr := env.ZpoolIostat(ctx)
+	noteHang(probes.ZpoolIostatArgv, ioErr)
+	probes.AssignPools(rows, names)
+	props, propErr := env.ZFSProps(ctx)
+	noteHang(probes.ZfsGetArgv, propErr)
+	autotrim, _ := env.ZFSAutotrim(ctx)
+
+	ix := newMemberIndex(ctx, env, devs)
+	statusCmd := argvString(probes.ZpoolStatusArgv)
+	iostatCmd := argvString(probes.ZpoolIostatArgv)
+	byDisk := map[string][]*member{}
+	var diskOrder []string
+
+	for _, p := range st.Pools {
+		o := NewObservation("zfs", KindPool, p.Name)
+		out = append(out, o)
+		o.Set("zfs_pool", p.Name)
+		o.Set("zfs_state", p.State, Evidence{statusCmd, p.StateLine})
+		o.Set("zfs_status", p.Status)
+		o.Set("zfs_data_errors", p.DataErrors, Evidence{statusCmd, "errors: " + p.Errors})
+		var vdevErrs, unavailable []string
+		var errEv []Evidence
+		var members []*member
+		var unresolved []string
+		for _, v := range p.Vdevs {
+			if v.Leaf && v.Read+v.Write+v.Cksum > 0 {
+				vdevErrs = append(vdevErrs, fmt.Sprintf("%s: %d read, %d write, %d checksum errors", v.Name, v.Read, v.Write, v.Cksum))
+				errEv = append(errEv, Evidence{statusCmd, v.Line})
+			}
+			if v.Leaf && v.State != "" && v.State != "ONLINE" && v.State != "AVAIL" && v.State != "INUSE" {
+				unavailable = append(unavailable, v.Name+" "+v.State)
+				errEv = append(errEv, Evidence{statusCmd, v.Line})
+			}
+			if !v.Leaf || v.Class == "spares" {
+				continue
+			}
+			d, part := ix.resolve(env, v.Name)
+			if d == nil && v.Was != "" {
+				d, part = ix.resolve(env, v.Was)
+			}
+			if d == nil {
+				unresolved = append(unresolved, v.Name)
+				continue
+			}
+			m := &member{pool: p, vdev: v, disk: d, part: part}
+			members = append(members, m)
+			if _, ok := byDisk[d.Name]; !ok {
+				diskOrder = append(diskOrder, d.Name)
+			}
+			byDisk[d.Name] = append(byDisk[d.Name], m)
+		}
+		o.Set("zfs_vdev_problems", nonNil(unavailable))
+		o.Set("zfs_vdev_errors", nonNil(vdevErrs), errEv...)
+		o.Set("zfs_unresolved_members", nonNil(unresolved))
+
+		// Background work: scan (scrub, resilver) and trim.
+		var background []string
+		var bgEv []Evidence
+		sc := p.Scan
+		o.Set("zfs_scan_function", sc.Function)
+		o.Set("zfs_scan_in_progress", sc.InProgress)
+		if sc.InProgress {
+			for _, l := range sc.Lines {
+				bgEv = append(bgEv, Evidence{statusCmd, "scan: " + l})
+			}
+		}
+		if sc.InProgress {
+			desc := sc.Function + " in progress"
+			if sc.HasPercent {
+				desc += fmt.Sprintf(", %s done", trimFloat(sc.Percent)+" %")
+				o.Set("zfs_scan_percent", sc.Percent)
+			}
+			if sc.RateText != "" {
+				desc += " at " + sc.RateText
+			}
+			if sc.ToGo != "" {
+				if sc.ToGo == "no estimated completion time" {
+					desc += ", " + sc.ToGo
+				} else {
+					desc += ", " + sc.ToGo + " to go"
+				}
+			}
+			if sc.Since != "" {
+				desc += " (since " + sc.Since + ")"
+			}
+			background = append(background, desc)
+		}
+		var trimming []string
+		minPct := 101
+		for _, v := range p.Vdevs {
+			if v.Trim.State != "active" {
+				continue
+			}
+			name := v.Name
+			if d, part := ix.resolve(env, v.Name); d != nil {
+				name = d.Name
+				if part != "" {
+					name = part
+				}
+			}
+			trimming = append(trimming, name)
+			minPct = min(minPct, v.Trim.Percent)
+			bgEv = append(bgEv, Evidence{statusCmd, v.Name + " " + v.Trim.Text})
+		}
+		o.Set("zfs_trim_active", len(trimming) > 0)
+		if len(trimming) > 0 {
+			o.Set("zfs_trim_percent", float64(minPct))
+			desc := fmt.Sprintf("trim in progress on %s, %d %% done", strings.Join(trimming, ", "), minPct)
+			background = append(background, desc)
+		}
+		o.Set("zfs_background", nonNil(background), bgEv...)
+
+		// Member devices, by kernel name.
+		var devNames []string
+		seen := map[string]bool{}
+		for _, m := range members {
+			if !seen[m.disk.Name] {
+				seen[m.disk.Name] = true
+				devNames = append(devNames, m.disk.Name)
+			}
+		}
+		o.Set("zfs_member_devices", nonNil(devNames))
+		var logs []string
+		for _, m := range members {
+			if m.vdev.Class == "logs" {
+				logs = append(logs, m.disk.Name)
+			}
+		}
+		o.Set("zfs_log_devices", nonNil(logs))
+		if v, ok := autotrim[p.Name]; ok {
+			o.Set("zfs_autotrim", v, Evidence{argvString(probes.ZpoolAutotrimArgv), p.Name + "\t" + v})
+		} else {
+			o.Set("zfs_autotrim", nil)
+		}
+
+		// Datasets: sync and logbias decide whether a log device is used.
+		var syncAlways, throughput []string
+		var dsEv []Evidence
+		var maxRecord float64
+		for _, ds := range props.ByPool()[p.Name] {
+			pr := props[ds]
+			if pr["sync"] == "always" {
+				syncAlways = append(syncAlways, ds)
+				dsEv = append(dsEv, Evidence{argvString(probes.ZfsGetArgv), ds + "\tsync\talways"})
+			}
+			if pr["logbias"] == "throughput" {
+				throughput = append(throughput, ds)
+				dsEv = append(dsEv, Evidence{argvString(probes.ZfsGetArgv), ds + "\tlogbias\tthroughput"})
+			}
+			if rs, err := strconv.ParseFloat(pr["recordsize"], 64); err == nil && rs > maxRecord {
+				maxRecord = rs
+			}
+		}
+		o.Set("zfs_sync_always_datasets", nonNil(syncAlways), dsEv...)
+		o.Set("zfs_logbias_throughput_datasets", nonNil(throughput))
+		if maxRecord > 0 {
+			o.Set("zfs_max_recordsize", maxRecord)
+		} else {
+			o.Set("zfs_max_recordsize", nil)
+		}
+
+		// Latency over the interval: the pool row and each member's row.
+		o.Set("zfs_total_wait_write_us", nil)
+		o.Set("zfs_disk_wait_write_us", nil)
+		for _, r := range rows {
+			if r.Pool != p.Name {
+				continue
+			}
+			if r.Name == p.Name {
+				ev := Evidence{iostatCmd, iostatSummary(r)}
+				setUs(o, "zfs_total_wait_write_us", r.TotalWaitWrite, ev)
+				setUs(o, "zfs_disk_wait_write_us", r.DiskWaitWrite, ev)
+				setUs(o, "zfs_total_wait_read_us", r.TotalWaitRead, ev)
+				setUs(o, "zfs_disk_wait_read_us", r.DiskWaitRead, ev)
+				continue
+			}
+			for _, m := range members {
+				if m.row == nil && (r.Name == m.vdev.Name) {
+					m.row = r
+				}
+			}
+		}
+	}
+
+	// Per-device facts: pool membership and the member's latency.
+	poolDevs := map[string][]string{}
+	for _, name := range diskOrder {
+		for _, m := range byDisk[name] {
+			if !contains(poolDevs[m.pool.Name], name) {
+				poolDevs[m.pool.Name] = append(poolDevs[m.pool.Name], name)
+			}
+		}
+	}
+	for _, name := range diskOrder {
+		ms := byDisk[name]
+		d := ms[0].disk
+		if !env.IsJudged(d) {
+			continue
+		}
+		o := NewObservation("zfs", KindDevice, d.Name)
+		out = append(out, o)
+		// The member with the slowest device latency speaks for the disk
+		// (one disk can hold a log and a cache partition).
+		m := ms[0]
+		for _, x := range ms[1:] {
+			if eff(x.row) > eff(m.row) {
+				m = x
+			}
+		}
+		var roles []string
+		for _, x := range ms {
+			roles = append(roles, fmt.Sprintf("%s %s %s", x.pool.Name, classWord(x.vdev.Class), x.vdev.TopLevel))
+		}
+		o.Set("zfs_member_of", m.pool.Name, Evidence{statusCmd, m.vdev.Line})
+		o.Set("zfs_roles", roles)
+		o.Set("zfs_vdev", m.vdev.TopLevel)
+		o.Set("zfs_vdev_class", m.vdev.Class)
+		o.Set("zfs_vdev_state", m.vdev.State)
+		o.Set("zfs_member_name", m.vdev.Name)
+		o.Set("zfs_pool_devices", poolDevs[m.pool.Name])
+		o.Set("zfs_pool_member_count", len(poolDevs[m.pool.Name]))
+		o.Set("zfs_trim_state", m.vdev.Trim.State)
+		zfsLatencyFacts(o, m, byDisk, iostatCmd)
+	}
+	return out
+}
+
+// zfsLatencyFacts records one interval of a member's latency, and compares
+// its device wait with its peers' (the other members of its pool and class).
+func zfsLatencyFacts(o *Observation, m *member, byDisk map[string][]*member, iostatCmd string) {
+	for _, f := range []string{"zfs_write_iops", "zfs_write_mbs", "zfs_write_size_bytes", "zfs_write_size_kib", "zfs_disk_wait_write_us", "zfs_total_wait_write_us", "zfs_disk_wait_read_us", "zfs_total_wait_read_us", "zfs_effective_write_us", "zfs_peer_disk_wait_write_us", "zfs_peer_disk_wait_write", "zfs_above_device_write_us"} {
+		o.Set(f, nil)
+	}
+	o.Set("zfs_slow_vs_peers", false)
+	o.Set("zfs_slow_read_vs_peers", false)
+	r := m.row
+	if r == nil {
+		return
+	}
+	ev := Evidence{iostatCmd, iostatSummary(r)}
+	if r.WriteOps != nil {
+		o.Set("zfs_write_iops", round(*r.WriteOps, 1), ev)
+	}
+	if r.WriteBytes != nil {
+		o.Set("zfs_write_mbs", round(*r.WriteBytes/1e6, 2))
+		if r.WriteOps != nil && *r.WriteOps > 0 {
+			o.Set("zfs_write_size_bytes", math.Round(*r.WriteBytes / *r.WriteOps))
+			o.Set("zfs_write_size_kib", round(*r.WriteBytes / *r.WriteOps / 1024, 1))
+		}
+	}
+	setUs(o, "zfs_disk_wait_write_us", r.DiskWaitWrite, ev)
+	setUs(o, "zfs_total_wait_write_us", r.TotalWaitWrite)
+	setUs(o, "zfs_disk_wait_read_us", r.DiskWaitRead)
+	setUs(o, "zfs_total_wait_read_us", r.TotalWaitRead)
+	o.Set("zfs_disk_wait_write", humanNs(r.DiskWaitWrite))
+	o.Set("zfs_total_wait_write", humanNs(r.TotalWaitWrite))
+	if r.TotalWaitWrite != nil && r.DiskWaitWrite != nil && *r.TotalWaitWrite > *r.DiskWaitWrite {
+		o.Set("zfs_above_device_write_us", round((*r.TotalWaitWrite-*r.DiskWaitWrite)/1000, 1))
+		o.Set("zfs_above_device_write", humanNs(ptrF(*r.TotalWaitWrite-*r.DiskWaitWrite)))
+	}
+	if e := eff(r); e > 0 {
+		o.Set("zfs_effective_write_us", round(e, 1))
+		o.Set("zfs_effective_write", humanNs(ptrF(e*1000)))
+	}
+	// Peers: the other members of the same pool and class with a sample,
+	// compared per direction (a failing disk shows in reads first).
+	peerWaits := func(wait func(*probes.ZIostatRow) (*float64, *float64)) []float64 {
+		var out []float64
+		for _, ms := range byDisk {
+			for _, x := range ms {
+				if x == m || x.disk == m.disk || x.pool != m.pool || x.vdev.Class != m.vdev.Class || x.row == nil {
+					continue
+				}
+				if w, ops := wait(x.row); w != nil && ops != nil && *ops > 0 {
+					out = append(out, *w/1000)
+				}
+			}
+		}
+		return out
+	}
+	writes := func(r *probes.ZIostatRow) (*float64, *float64) { return r.DiskWaitWrite, r.WriteOps }
+	reads := func(r *probes.ZIostatRow) (*float64, *float64) { return r.DiskWaitRead, r.ReadOps }
+	peers := peerWaits(writes)
+	classDevs := []string{m.disk.Name}
+	for _, ms := range byDisk {
+		for _, x := range ms {
+			if x.pool == m.pool && x.vdev.Class == m.vdev.Class && !contains(classDevs, x.disk.Name) {
+				classDevs = append(classDevs, x.disk.Name)
+			}
+		}
+	}
+	sortNatural(classDevs)
+	o.Set("zfs_class_devices", classDevs)
+	o.Set("zfs_class_member_count", len(classDevs))
+	o.Set("zfs_peer_count", len(peers))
+	o.Set("zfs_disk_wait_read", humanNs(r.DiskWaitRead))
+	o.Set("zfs_read_iops", nil)
+	if r.ReadOps != nil {
+		o.Set("zfs_read_iops", round(*r.ReadOps, 1))
+	}
+	// slower: at least 4 times the peers' median and 0.5 ms more, over at
+	// least 10 requests per second.
+	slower := func(mine, ops *float64, peers []float64) (float64, bool) {
+		if len(peers) == 0 {
+			return 0, false
+		}
+		med := median(peers)
+		if mine == nil || ops == nil {
+			return med, false
+		}
+		w := *mine / 1000
+		return med, *ops >= 10 && w >= 4*med && w-med >= 500
+	}
+	o.Set("zfs_peer_disk_wait_read", nil)
+	o.Set("zfs_slow_read_vs_peers", false)
+	if med, slow := slower(r.DiskWaitWrite, r.WriteOps, peers); len(peers) > 0 {
+		o.Set("zfs_peer_disk_wait_write_us", round(med, 1))
+		o.Set("zfs_peer_disk_wait_write", humanNs(ptrF(med*1000)))
+		o.Set("zfs_slow_vs_peers", slow)
+	}
+	if rp := peerWaits(reads); len(rp) > 0 {
+		med, slow := slower(r.DiskWaitRead, r.ReadOps, rp)
+		o.Set("zfs_peer_disk_wait_read", humanNs(ptrF(med*1000)))
+		o.Set("zfs_slow_read_vs_peers", slow)
+		if slow {
+			o.Evidence["zfs_slow_read_vs_peers"] = []Evidence{{iostatCmd, iostatSummary(r)}}
+		}
+	}
+}
+
+// eff is the device's time per write over the interval in µs: its
+// disk_wait, or the time between completions where requests queued inside
+// the device (disk_wait > 1/ops: Little's law), whichever is less. A device
+// that is not busy shows its latency; a busy one its throughput.
+func eff(r *probes.ZIostatRow) float64 {
+	if r == nil || r.DiskWaitWrite == nil || r.WriteOps == nil || *r.WriteOps <= 0 {
+		return 0
+	}
+	wait := *r.DiskWaitWrite / 1000
+	return math.Min(wait, 1e6 / *r.WriteOps)
+}
+
+func setUs(o *Observation, fact string, ns *float64, ev ...Evidence) {
+	if ns == nil {
+		o.Set(fact, nil)
+		return
+	}
+	o.Set(fact, round(*ns/1000, 1), ev...)
+}
+
+func ptrF(f float64) *float64 { return &f }
+
+// humanNs prints a latency as zpool iostat would: 90 µs, 68 ms, 1.2 s.
+func humanNs(ns *float64) string {
+	if ns == nil {
+		return "-"
+	}
+	v := *ns
+	switch {
+	case v >= 1e9:
+		return trimFloat(round(v/1e9, 1)) + " s"
+	case v >= 1e6:
+		return trimFloat(round(v/1e6, 1)) + " ms"
+	case v >= 1e3:
+		return trimFloat(round(v/1e3, 0)) + " µs"
+	}
+	return trimFloat(v) + " ns"
+}
+
+func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// iostatSummary is one member's row in words, for evidence.
+func iostatSummary(r *probes.ZIostatRow) string {
+	num := func(p *float64) string {
+		if p == nil {
+			return "-"
+		}
+		return trimFloat(round(*p, 1))
+	}
+	mbs := func(p *float64) string {
+		if p == nil {
+			return "-"
+		}
+		return trimFloat(round(*p/1e6, 2)) + " MB/s"
+	}
+	return fmt.Sprintf("%s: write %s/s %s, total_wait %s, disk_wait %s; read %s/s %s, total_wait %s, disk_wait %s",
+		r.Name, num(r.WriteOps), mbs(r.WriteBytes), humanNs(r.TotalWaitWrite), humanNs(r.DiskWaitWrite),
+		num(r.ReadOps), mbs(r.ReadBytes), humanNs(r.TotalWaitRead), humanNs(r.DiskWaitRead))
+}
+
+func classWord(c string) string {
+	switch c {
+	case "data":
+		return "data vdev"
+	case "logs":
+		return "log vdev"
+	}
+	return c + " vdev"
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

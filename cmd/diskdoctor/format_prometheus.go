@@ -1,0 +1,233 @@
+package main
+
+// --format prometheus: the text exposition format, for node_exporter's
+// textfile collector (--output /var/lib/prometheus/node-exporter/diskdoctor.prom,
+// written atomically). Every label value comes from a bounded set: rule ids,
+// severities, device and pool names, check names, "host". Free text
+// (titles, evidence, reasons) never becomes a label.
+
+import (
+	"bufio"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+func init() {
+	registerFormat("prometheus", renderPrometheus)
+}
+
+// promFamily is one metric family: HELP, TYPE and its series, printed in
+// one contiguous block as the exposition format requires.
+type promFamily struct {
+	name, help string
+	series     []promSeries
+}
+
+type promSeries struct {
+	labels []string // name, value, name, value, …
+	value  float64
+}
+
+func (f *promFamily) add(v float64, labels ...string) {
+	f.series = append(f.series, promSeries{labels: labels, value: v})
+}
+
+// deviceGauges are the per-device facts that alerting needs, from the
+// device facts of the report. A fact that is absent or null (unknown, or
+// not applicable to the device) gives no series, so "0" always means an
+// observed "no".
+var deviceGauges = []struct {
+	name, fact, help string
+}{
+	{"diskdoctor_device_write_cache_enabled", "wc_on", "Whether the device's volatile write cache is enabled (1) or not (0), as the kernel and the drive report it."},
+	{"diskdoctor_device_write_cache_supported", "wc_supported", "Whether the device has a volatile write cache that can be switched (1) or not (0)."},
+	{"diskdoctor_device_pcie_link_speed_gts", "pcie_cur_gts", "Current PCIe link speed of the device's controller, in GT/s per lane."},
+	{"diskdoctor_device_pcie_link_max_speed_gts", "pcie_max_gts", "Maximum PCIe link speed the device's controller supports, in GT/s per lane."},
+	{"diskdoctor_device_pcie_link_width", "pcie_cur_width", "Current PCIe link width of the device's controller, in lanes."},
+	{"diskdoctor_device_pcie_link_max_width", "pcie_max_width", "Maximum PCIe link width the device's controller supports, in lanes."},
+	{"diskdoctor_device_trim_scheduled", "trim_covered", "Whether a trim regime (fstrim timer or cron, discard mount option, ZFS autotrim or scheduled trim) covers all the data on the device (1) or not (0)."},
+	{"diskdoctor_device_smart_healthy", "smart_passed", "Whether the device's SMART overall health self-assessment passed (1) or failed (0)."},
+}
+
+// renderPrometheus writes the report as node_exporter textfile metrics.
+// The order of families and of series within them is fixed, so that two
+// runs on an unchanged machine differ only in the timestamp and duration.
+func renderPrometheus(w io.Writer, rep *rules.Report, run RunInfo) error {
+	var fams []*promFamily
+	family := func(name, help string) *promFamily {
+		f := &promFamily{name: name, help: help}
+		fams = append(fams, f)
+		return f
+	}
+
+	verdict := family("diskdoctor_verdict", "The doctor's verdict: 0 ok, 1 warning, 2 critical (the exit status).")
+	verdict.add(float64(rep.ExitCode()))
+
+	counts := map[string]int{}
+	for _, f := range rep.Findings {
+		counts[f.Severity]++
+	}
+	byseverity := family("diskdoctor_findings", "Number of findings (rules that hold, each over one or more subjects) by severity.")
+	for _, sev := range []string{rules.Critical, rules.Warning, rules.Info} {
+		byseverity.add(float64(counts[sev]), "severity", sev)
+	}
+
+	finding := family("diskdoctor_finding", "A finding of the doctor: rule, severity and one subject (device, pool or host) it holds for; always 1. See 'diskdoctor explain RULE'.")
+	seen := map[string]bool{}
+	for _, f := range rep.Findings {
+		for _, s := range f.Subjects {
+			k := f.Rule + "\x00" + f.Severity + "\x00" + s
+			if seen[k] {
+				continue // a duplicate series would fail the whole scrape
+			}
+			seen[k] = true
+			finding.add(1, "rule", f.Rule, "severity", f.Severity, "subject", s)
+		}
+	}
+
+	info := family("diskdoctor_device_info", "A device the doctor judged, with its transport and datasheet class; always 1.")
+	gauges := make([]*promFamily, len(deviceGauges))
+	for i, g := range deviceGauges {
+		gauges[i] = family(g.name, g.help)
+	}
+	for _, d := range rep.Devices {
+		name, _ := d["name"].(string)
+		if name == "" || d["judged"] != true {
+			continue // virtual devices (loop, zram, dm-*) are not judged: no series, bounded cardinality
+		}
+		transport, _ := d["transport"].(string)
+		class, _ := d["class"].(string)
+		info.add(1, "device", name, "transport", transport, "class", class)
+		for i, g := range deviceGauges {
+			if v, ok := promNumber(d[g.fact]); ok {
+				gauges[i].add(v, "device", name)
+			}
+		}
+	}
+
+	skipped := family("diskdoctor_checks_skipped", "Things a check could not examine: the number of subjects skipped, or 1 for a check skipped as a whole. 'diskdoctor' prints the reason and the hint.")
+	skips := map[string]int{}
+	for _, s := range rep.Skipped {
+		n := len(s.Subjects)
+		if n == 0 {
+			n = 1
+		}
+		skips[s.Check] += n
+	}
+	for _, c := range sortedKeys(skips) {
+		skipped.add(float64(skips[c]), "check", c)
+	}
+
+	last := family("diskdoctor_last_run_timestamp_seconds", "When this report's run started, in seconds since the Unix epoch.")
+	last.add(float64(run.Start.UnixMilli()) / 1000)
+	dur := family("diskdoctor_run_duration_seconds", "How long the examination took, in seconds.")
+	dur.add(run.Duration.Seconds())
+
+	bw := bufio.NewWriter(w)
+	for _, f := range fams {
+		if len(f.series) == 0 {
+			continue // a family with nothing observed is left out, not printed empty
+		}
+		sort.SliceStable(f.series, func(i, j int) bool { return labelsLess(f.series[i].labels, f.series[j].labels) })
+		bw.WriteString("# HELP " + f.name + " " + escapeHelp(f.help) + "\n")
+		bw.WriteString("# TYPE " + f.name + " gauge\n")
+		for _, s := range f.series {
+			bw.WriteString(f.name)
+			if len(s.labels) > 0 {
+				bw.WriteByte('{')
+				for i := 0; i+1 < len(s.labels); i += 2 {
+					if i > 0 {
+						bw.WriteByte(',')
+					}
+					bw.WriteString(s.labels[i] + `="` + escapeLabelValue(s.labels[i+1]) + `"`)
+				}
+				bw.WriteByte('}')
+			}
+			bw.WriteString(" " + formatPromValue(s.value) + "\n")
+		}
+	}
+	return bw.Flush()
+}
+
+// promNumber turns a fact into a sample value: booleans are 1 or 0,
+// numbers are themselves; anything else (null, text, a list) is unknown.
+func promNumber(v any) (float64, bool) {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	case int:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case uint:
+		return float64(x), true
+	case uint32:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case float32:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+func formatPromValue(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 1):
+		return "+Inf"
+	case math.IsInf(v, -1):
+		return "-Inf"
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// escapeLabelValue escapes a label value as the exposition format
+// requires: backslash, double quote and line feed.
+func escapeLabelValue(s string) string {
+	if !strings.ContainsAny(s, "\\\"\n") {
+		return s
+	}
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
+}
+
+// escapeHelp escapes a HELP text: backslash and line feed.
+func escapeHelp(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "\n", `\n`).Replace(s)
+}
+
+func labelsLess(a, b []string) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] == b[i] {
+			continue
+		}
+		if i%2 == 1 {
+			return probes.NaturalLess(a[i], b[i])
+		}
+		return a[i] < b[i]
+	}
+	return len(a) < len(b)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+func init() {
+	subcommands = append(subcommands, newSnapshotCmd)
+}
+
+type snapshotOptions struct {
+	output       string
+	root         string
+	keepSerials  bool
+	probeTimeout time.Duration
+}
+
+func newSnapshotCmd() *cobra.Command {
+	var o snapshotOptions
+	cmd := &cobra.Command{
+		Use:   "snapshot -o FILE.tar.gz",
+		Short: "Record what the doctor reads on this machine into one file, to replay anywhere",
+		Long: `snapshot runs every check on this machine with a recorder attached and
+writes exactly the files, directories, links and command outputs the probes
+used into a gzip-compressed tar in the fixture layout (docs/snapshots.md).
+Serial numbers, WWNs and the host name are replaced by stable tokens unless
+--keep-serials. Replay it with 'diskdoctor --snapshot FILE', compare two with
+'diskdoctor diff OLD NEW'.`,
+		Example: `  diskdoctor snapshot -o host.tar.gz
+  diskdoctor --snapshot host.tar.gz
+  diskdoctor diff baseline.tar.gz live`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.output == "" {
+				return errors.New("snapshot: -o FILE is required (- for standard output)")
+			}
+			return snapshot(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.output, "output", "o", "", "the archive to write (.tar.gz); - for standard output")
+	f.BoolVar(&o.keepSerials, "keep-serials", false, "keep serial numbers, WWNs and the host name (they are redacted by default)")
+	f.StringVar(&o.root, "root", "", "record a recorded machine (a fixture or unpacked snapshot) instead of this one")
+	f.DurationVar(&o.probeTimeout, "probe-timeout", 5*time.Second, "how long one probe (a file read or a command) may take")
+	return cmd
+}
+
+// snapshotResult is what a snapshot took and how long.
+type snapshotResult struct {
+	rec     *probes.Recording
+	stats   probes.ArchiveStats
+	elapsed time.Duration
+}
+
+// record runs every check on src with a recorder and collects what they read.
+func record(ctx context.Context, src *probes.Host, o snapshotOptions, progress func(string)) (*probes.Recording, error) {
+	rec := probes.NewRecorder()
+	h := rec.Attach(src) // src.WithTracer(rec), counting commands in flight
+	opts := checks.Options{ProbeTimeout: o.probeTimeout, Context: "auto"}
+	if progress != nil {
+		progress("examining the machine")
+	}
+	res, err := checks.Run(ctx, h, opts)
+	if err != nil {
+		return nil, err
+	}
+	// A second pass judges every device, virtual ones included, so that a
+	// replay with --device NAME finds what that reads too.
+	var names []string
+	for _, d := range res.Devices {
+		names = append(names, d.Name)
+	}
+	if len(names) > 0 {
+		opts.Devices = names
+		if _, err := checks.Run(ctx, h, opts); err != nil {
+			return nil, err
+		}
+	}
+	// A probe that timed out returns at its deadline while its command is
+	// still being killed (the exec runner waits up to a second more): let
+	// those finish so that they are recorded as timed out, not missing.
+	if !rec.Wait(ctx, o.probeTimeout+3*time.Second) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	var prog func(done, total int)
+	if progress != nil {
+		prog = func(done, total int) { progress(fmt.Sprintf("recording %d/%d paths", done, total)) }
+	}
+	return rec.Collect(ctx, src, probes.CollectOptions{Redact: !o.keepSerials, ReadTimeout: o.probeTimeout, Progress: prog})
+}
+
+func snapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) error {
+	start := time.Now()
+	src, label := probes.Live(), "live"
+	if o.root != "" {
+		h, err := probes.Recorded(o.root)
+		if err != nil {
+			return err
+		}
+		src, label = h, o.root
+	}
+	var progress func(string)
+	if stderrIsTerminal(stderr) {
+		progress = func(s string) { fmt.Fprintf(stderr, "\r\x1b[Kdiskdoctor snapshot: %s", s) }
+	}
+	rec, err := record(ctx, src, o, progress)
+	if err != nil {
+		return err
+	}
+	if progress != nil {
+		progress("writing " + o.output)
+	}
+	meta := rec.Meta(version, label, start).Marshal()
+	var st probes.ArchiveStats
+	write := func(w io.Writer) error {
+		var err error
+		st, err = probes.WriteArchive(w, rec, meta, start)
+		return err
+	}
+	if o.output == "-" {
+		err = write(stdout)
+	} else {
+		err = writePrivate(o.output, write)
+	}
+	if progress != nil {
+		fmt.Fprint(stderr, "\r\x1b[K")
+	}
+	if err != nil {
+		return err
+	}
+	red := "serials, WWNs and host name redacted"
+	if !rec.Redacted {
+		red = "serials kept (--keep-serials)"
+	}
+	fmt.Fprintf(stderr, "diskdoctor snapshot: wrote %s: %d files, %d directories, %d links, %d commands; %s uncompressed, %s compressed; %s; %s\n",
+		o.output, st.Files, st.Dirs, st.Links, len(rec.Commands), humanBytes(st.Bytes), humanBytes(st.Compressed), red, time.Since(start).Round(time.Millisecond))
+	if n := len(rec.Unreadable); n > 0 {
+		fmt.Fprintf(stderr, "diskdoctor snapshot: %d paths could not be read and are not in the snapshot (listed in %s):\n", n, probes.MetaFile)
+		for i, u := range rec.Unreadable {
+			if i == 10 {
+				fmt.Fprintf(stderr, "  … and %d more\n", n-10)
+				break
+			}
+			fmt.Fprintln(stderr, "  "+u)
+		}
+	}
+	return nil
+}
+
+// writePrivate writes path through a temporary file beside it, renamed into
+// place, readable by its owner only (a snapshot describes the machine).
+func writePrivate(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+func stderrIsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 10<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,583 @@
+package probes
+
+import (
+	"context"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Kernel log categories: what a message says about storage.
+const (
+	KlogIOError         = "io-error"           // I/O error, dev sda, sector …; Buffer I/O error
+	KlogMediumError     = "medium-error"       // Sense Key : Medium Error, UNC, critical medium error
+	KlogATAException    = "ata-exception"      // libata error handler: exception Emask …
+	KlogCommandFailed   = "command-failed"     // failed command: READ FPDMA QUEUED; SCSI FAILED Result
+	KlogTimeout         = "timeout"            // command timeouts (ATA, NVMe I/O … timeout, aborting)
+	KlogLinkReset       = "link-reset"         // hard resetting link
+	KlogLinkError       = "link-error"         // ATA bus error, interface CRC / SError
+	KlogLinkLimited     = "link-speed-limited" // limiting SATA link speed to 1.5 Gbps
+	KlogLinkUp          = "link-up"            // SATA link up 6.0 Gbps (not an error; speeds)
+	KlogNCQDisabled     = "ncq-disabled"       // NCQ disabled due to excessive errors
+	KlogControllerReset = "controller-reset"   // NVMe timeout, reset controller
+	KlogDeviceFailed    = "device-failed"      // Device not ready; aborting reset; disable device; offline
+	KlogFSError         = "fs-error"           // EXT4-fs error, XFS metadata I/O error, BTRFS error
+	KlogFSReadOnly      = "fs-readonly"        // Remounting filesystem read-only, XFS shutting down
+	KlogHungTask        = "hung-task"          // INFO: task … blocked for more than N seconds
+	KlogThermal         = "thermal-throttle"   // CPU clock throttled by temperature
+	KlogWriteCache      = "write-cache"        // sd … Write cache: disabled
+	KlogPCIeBandwidth   = "pcie-bandwidth"     // available PCIe bandwidth, limited by …
+)
+
+// What a pattern's "dev" group names.
+const (
+	RefBlock = "block" // sda, nvme0n1, dm-1, sda1
+	RefATA   = "ata"   // ata3 (a libata port)
+	RefNVMe  = "nvme"  // nvme0 (a controller)
+	RefPCI   = "pci"   // 0000:01:00.0
+	RefHost  = "host"  // not about one device
+)
+
+// KlogPattern is one kind of kernel message.
+type KlogPattern struct {
+	Name     string
+	Needles  []string // one of them is in every line the pattern matches: a cheap test before the regexp
+	Category string
+	Ref      string
+	Re       *regexp.Regexp // the named group "dev" is the device it names
+}
+
+func pat(name string, needles []string, cat, ref, re string) KlogPattern {
+	return KlogPattern{Name: name, Needles: needles, Category: cat, Ref: ref, Re: regexp.MustCompile(re)}
+}
+
+func (p *KlogPattern) mayMatch(text string) bool {
+	for _, n := range p.Needles {
+		if strings.Contains(text, n) {
+			return true
+		}
+	}
+	return len(p.Needles) == 0
+}
+
+const (
+	sdPrefix  = `^sd \d+:\d+:\d+:\d+: \[(?P<dev>[\w-]+)\] (?:tag#\d+ )?`
+	ataPrefix = `^(?P<dev>ata\d+)(?:\.\d+)?: `
+	nvmPrefix = `^(?:nvme )?(?P<dev>nvme\d+): `
+)
+
+// KlogPatterns is the library, most specific first: a line is the first
+// pattern it matches. Message texts are the kernel's (libata-eh.c,
+// scsi_logging.c, blk-core.c, nvme/host/core.c and pci.c, ext4/xfs/btrfs,
+// hung_task.c, x86 therm_throt.c) as they appear in the samples of real logs.
+var KlogPatterns = []KlogPattern{
+	pat("sd-write-cache", []string{"Write cache: "}, KlogWriteCache, RefBlock, sdPrefix+`Write cache: (?:enabled|disabled)`),
+	pat("scsi-medium-error", []string{"Medium Error"}, KlogMediumError, RefBlock, sdPrefix+`Sense Key : Medium Error`),
+	pat("scsi-unrecovered-read", []string{"Unrecovered read error"}, KlogMediumError, RefBlock, sdPrefix+`Add\. Sense: Unrecovered read error`),
+	pat("blk-critical-medium", []string{"critical medium error"}, KlogMediumError, RefBlock, `critical medium error, dev (?P<dev>[\w-]+)`),
+	pat("scsi-failed-result", []string{"FAILED Result"}, KlogCommandFailed, RefBlock, sdPrefix+`FAILED Result: `),
+	pat("scsi-offline", []string{"offline device"}, KlogDeviceFailed, RefBlock, sdPrefix+`rejecting I/O to offline device`),
+	pat("nvme-media-error", []string{" @ LBA "}, KlogMediumError, RefBlock, `^(?P<dev>nvme\d+n\d+): I/O Cmd\(0x[0-9a-f]+\) @ LBA \d+, \d+ blocks, (?:Unrecovered Read Error|.*\(sct 0x2 / )`),
+	pat("nvme-io-error", []string{" @ LBA "}, KlogIOError, RefBlock, `^(?P<dev>nvme\d+n\d+): I/O Cmd\(0x[0-9a-f]+\) @ LBA \d+, \d+ blocks, `),
+	pat("blk-io-error", []string{"I/O error, dev"}, KlogIOError, RefBlock, `(?:^|: )(?:critical )?I/O error, dev (?P<dev>[\w-]+), sector`),
+	pat("buffer-io-error", []string{"Buffer I/O error"}, KlogIOError, RefBlock, `^Buffer I/O error on (?:dev(?:ice)? )?(?P<dev>[\w-]+), `),
+	pat("ata-media-error", []string{"(media error)"}, KlogMediumError, RefATA, ataPrefix+`.*Emask 0x[0-9a-f]+ \(media error\)`),
+	pat("ata-unc", []string{"UNC"}, KlogMediumError, RefATA, ataPrefix+`error: \{[^}]*\bUNC\b`),
+	pat("ata-exception", []string{"exception Emask"}, KlogATAException, RefATA, ataPrefix+`exception Emask `),
+	pat("ata-bus-error", []string{"(ATA bus error)", "(HSM violation)"}, KlogLinkError, RefATA, ataPrefix+`.*\((?:ATA bus error|HSM violation)\)`),
+	pat("ata-serror-crc", []string{"SError"}, KlogLinkError, RefATA, ataPrefix+`SError: \{[^}]*\b(?:BadCRC|Handshk|UnrecovData|10B8B|Dispar|LinkSeq)\b`),
+	pat("ata-cmd-timeout", []string{"timeout"}, KlogTimeout, RefATA, ataPrefix+`(?:qc timeout|.*Emask 0x[0-9a-f]+ \(timeout\))`),
+	pat("ata-failed-command", []string{"failed "}, KlogCommandFailed, RefATA, ataPrefix+`(?:failed command: |failed to IDENTIFY)`),
+	pat("ata-reset", []string{"resetting link"}, KlogLinkReset, RefATA, ataPrefix+`(?:(?:hard|soft) )?resetting link`),
+	pat("ata-limit-speed", []string{"limiting SATA link speed"}, KlogLinkLimited, RefATA, ataPrefix+`limiting SATA link speed to (?P<speed>[\d.]+) Gbps`),
+	pat("ata-link-up", []string{"SATA link up"}, KlogLinkUp, RefATA, ataPrefix+`SATA link up (?P<speed>[\d.]+) Gbps`),
+	pat("ata-ncq-off", []string{"NCQ disabled"}, KlogNCQDisabled, RefATA, ataPrefix+`NCQ disabled due to excessive errors`),
+	pat("ata-disable", []string{"disable device"}, KlogDeviceFailed, RefATA, ataPrefix+`disable device`),
+	pat("nvme-abort", []string{"timeout, "}, KlogTimeout, RefNVMe, nvmPrefix+`I/O \d+ (?:\(\S+\) )?QID \d+ timeout, (?:aborting|completion polled)`),
+	pat("nvme-reset", []string{"reset controller", "will reset", "resetting controller"}, KlogControllerReset, RefNVMe, nvmPrefix+`(?:I/O \d+ (?:\(\S+\) )?QID \d+ timeout, reset controller|controller is down; will reset|resetting controller)`),
+	pat("nvme-not-ready", []string{"Device not ready", "probe failure", "reset failure"}, KlogDeviceFailed, RefNVMe, nvmPrefix+`(?:Device not ready; aborting reset|Removing after probe failure|Disabling device after reset failure)`),
+	pat("ext4-readonly", []string{"read-only"}, KlogFSReadOnly, RefBlock, `^EXT4-fs \((?P<dev>[\w-]+)\): Remounting filesystem read-only`),
+	pat("xfs-shutdown", []string{"Shutting down filesystem"}, KlogFSReadOnly, RefBlock, `^XFS \((?P<dev>[\w-]+)\): .*Shutting down filesystem`),
+	pat("btrfs-readonly", []string{"forced readonly"}, KlogFSReadOnly, RefBlock, `^BTRFS.*\(device (?P<dev>[\w-]+)\).*forced readonly`),
+	pat("ext4-error", []string{"EXT4-fs"}, KlogFSError, RefBlock, `^EXT4-fs (?:error \(device (?P<dev>[\w-]+)\)|\((?P<dev2>[\w-]+)\): I/O error)`),
+	pat("xfs-error", []string{"XFS ("}, KlogFSError, RefBlock, `^XFS \((?P<dev>[\w-]+)\): (?:metadata I/O error|.*[Cc]orruption)`),
+	pat("btrfs-error", []string{"BTRFS"}, KlogFSError, RefBlock, `^BTRFS (?:error|critical) \(device (?P<dev>[\w-]+)`),
+	pat("hung-task", []string{"blocked for more than"}, KlogHungTask, RefHost, `^INFO: task \S+ blocked for more than \d+ seconds`),
+	pat("cpu-thermal", []string{"temperature above threshold"}, KlogThermal, RefHost, `^(?:CPU\d+|mce): (?:\[Hardware Error\]: )?(?:Core|Package) temperature above threshold, cpu clock throttled`),
+	pat("pci-bandwidth", []string{"available PCIe bandwidth"}, KlogPCIeBandwidth, RefPCI, `^pci (?P<dev>[0-9a-f:.]+): .*available PCIe bandwidth, limited by`),
+}
+
+// KlogEvent is one kernel message that matched a pattern.
+type KlogEvent struct {
+	Pattern  string
+	Category string
+	Ref      string   // what the line names: sda, ata3, nvme0, 0000:01:00.0, dm-1
+	Devices  []string // the disks it is attributed to; empty: none known
+	Speed    float64  // Gb/s, for link-up and link-speed-limited
+	Line     LogLine
+	// Boot: logged during boot (timestamp under BootWindow seconds).
+	// Age: seconds before the log was read (uptime minus timestamp); nil
+	// when the line has no timestamp or uptime is unknown.
+	Boot bool
+	Age  *float64
+}
+
+// BootWindow is how long after power-on a message counts as boot-time
+// device probing.
+const BootWindow = 120.0
+
+// ClassifyKernelLog matches every line against the library and attributes
+// it to disks. A continuation line (indented, e.g. the "res …" line under
+// an ATA command) inherits the device of the line above it. uptime is
+// /proc/uptime's first field, or a negative number when unknown.
+func ClassifyKernelLog(k *KernelLog, topo *KlogTopology, uptime float64) []KlogEvent {
+	if k == nil {
+		return nil
+	}
+	if topo == nil {
+		topo = &KlogTopology{}
+	}
+	var out []KlogEvent
+	prevRef, prevKind, prevTime := "", "", -1.0
+	for _, l := range k.Lines {
+		text := l.Text
+		if strings.HasPrefix(text, " ") || strings.HasPrefix(text, "\t") {
+			// continuation of the previous message
+			if prevKind != RefATA {
+				continue
+			}
+			text = prevRef + ": " + strings.TrimSpace(text)
+			if l.Time < 0 {
+				l.Time = prevTime
+			}
+		} else {
+			prevRef, prevKind, prevTime = "", "", l.Time
+		}
+		for i := range KlogPatterns {
+			p := &KlogPatterns[i]
+			if !p.mayMatch(text) {
+				continue
+			}
+			m := p.Re.FindStringSubmatch(text)
+			if m == nil {
+				continue
+			}
+			e := KlogEvent{Pattern: p.Name, Category: p.Category, Line: l}
+			for i, n := range p.Re.SubexpNames() {
+				switch n {
+				case "dev", "dev2":
+					if m[i] != "" {
+						e.Ref = m[i]
+					}
+				case "speed":
+					e.Speed, _ = strconv.ParseFloat(m[i], 64)
+				}
+			}
+			e.Devices = topo.Attribute(p.Ref, e.Ref)
+			if l.Time >= 0 {
+				e.Boot = l.Time < BootWindow
+				if uptime >= l.Time {
+					age := uptime - l.Time
+					e.Age = &age
+				}
+			}
+			out = append(out, e)
+			break
+		}
+		if !strings.HasPrefix(text, "ata") {
+			continue
+		}
+		if m := ataLinePrefix.FindStringSubmatch(text); m != nil {
+			prevRef, prevKind = m[1], RefATA
+		}
+	}
+	return out
+}
+
+var ataLinePrefix = regexp.MustCompile(`^(ata\d+(?:\.\d+)?): `)
+
+// KlogTopology maps what kernel messages name to disks: libata ports,
+// SCSI addresses, NVMe controllers, PCI functions, partitions and stacked
+// devices. It comes from sysfs (NewKlogTopology) and, where sysfs is not
+// there (a log read on its own), from the log's own probe messages
+// (LearnFromLog).
+type KlogTopology struct {
+	ATA     map[string]string   // ata3 -> sda
+	SCSI    map[string]string   // 2:0:0:0 -> sda
+	NVMe    map[string][]string // nvme0 -> nvme0n1
+	PCI     map[string][]string // 0000:01:00.0 -> nvme0n1
+	Parents map[string][]string // sda1 -> sda, dm-1 -> nvme1n1 (through holders)
+	Disks   map[string]bool     // the disks (judged devices) messages may be about
+
+	// From the log: SCSI hosts of USB storage, ATAPI (optical) ports, and
+	// the transport of each disk named in it.
+	Transport map[string]string // sdc -> usb
+	ATAPI     map[string]bool   // ata3 -> true
+
+	// LogOnly: no inventory, only the log (a log read on its own); whole-disk
+	// names in messages (sda, nvme0n1) are then taken as disks.
+	LogOnly bool
+}
+
+var ataInPath = regexp.MustCompile(`/(ata\d+)/`)
+
+// NewKlogTopology builds the map from the inventory. pci maps NVMe
+// controllers to their PCI function addresses.
+func NewKlogTopology(devs []*BlockDevice, pci map[string]string) *KlogTopology {
+	t := &KlogTopology{}
+	t.init()
+	for _, d := range devs {
+		if d.NVMePath {
+			continue
+		}
+		if !d.Virtual {
+			t.Disks[d.Name] = true
+			t.Transport[d.Name] = d.Transport
+			if m := ataInPath.FindStringSubmatch(d.SysPath); m != nil {
+				t.ATA[m[1]] = d.Name
+			}
+			if d.SCSIAddr != "" {
+				t.SCSI[d.SCSIAddr] = d.Name
+			}
+			for _, c := range d.Controllers {
+				t.NVMe[c] = appendUnique(t.NVMe[c], d.Name)
+				if a := pci[c]; a != "" {
+					t.PCI[a] = appendUnique(t.PCI[a], d.Name)
+				}
+			}
+		}
+		for _, h := range d.Holders {
+			t.Parents[h] = appendUnique(t.Parents[h], d.Name)
+		}
+		for _, p := range d.Partitions {
+			t.Parents[p.Name] = appendUnique(t.Parents[p.Name], d.Name)
+			for _, h := range p.Holders {
+				t.Parents[h] = appendUnique(t.Parents[h], d.Name)
+			}
+		}
+	}
+	return t
+}
+
+func (t *KlogTopology) init() {
+	if t.ATA == nil {
+		t.ATA, t.SCSI, t.NVMe, t.PCI = map[string]string{}, map[string]string{}, map[string][]string{}, map[string][]string{}
+		t.Parents, t.Disks, t.Transport, t.ATAPI = map[string][]string{}, map[string]bool{}, map[string]string{}, map[string]bool{}
+	}
+}
+
+var (
+	logSCSIName  = regexp.MustCompile(`^sd (\d+):(\d+:\d+:\d+): \[(\w+)\] `)
+	logSCSIHost  = regexp.MustCompile(`^scsi host(\d+): (\S+)`)
+	logATAPI     = regexp.MustCompile(`^(ata\d+)\.\d+: ATAPI: `)
+	logNVMeParts = regexp.MustCompile(`^\s*((nvme\d+)n\d+): `)
+	logNVMeName  = regexp.MustCompile(`\b((nvme\d+)n\d+)\b`)
+	logNVMePCI   = regexp.MustCompile(`^nvme (nvme\d+): pci function (\S+)`)
+	ataDrivers   = map[string]bool{"ahci": true, "ata_piix": true, "pata_atiixp": true, "sata_nv": true, "sata_via": true, "sata_sil24": true, "sata_mv": true, "pata_amd": true, "pata_jmicron": true, "ata_generic": true}
+)
+
+// LearnFromLog fills what sysfs did not say from the log's own device
+// probing: "sd 10:0:0:0: [sdc]" names a disk at SCSI host 10, "scsi host10:
+// usb-storage" makes it a USB disk, "ata3.00: ATAPI:" an optical drive.
+// libata registers its ports in order, one SCSI host each, so the n-th
+// ATA-driver host line belongs to port ata<n> (used only when sysfs has no
+// ata path for the port).
+func (t *KlogTopology) LearnFromLog(k *KernelLog) {
+	t.init()
+	if k == nil {
+		return
+	}
+	if len(t.Disks) == 0 {
+		t.LogOnly = true
+	}
+	hostDriver := map[string]string{}
+	nvmePCI := map[string]string{}
+	var ataHosts []string
+	for _, l := range k.Lines {
+		if !strings.HasPrefix(l.Text, "nvme ") && !strings.HasPrefix(l.Text, "scsi host") {
+			continue
+		}
+		if m := logNVMePCI.FindStringSubmatch(l.Text); m != nil {
+			nvmePCI[m[1]] = m[2]
+		}
+		if m := logSCSIHost.FindStringSubmatch(l.Text); m != nil {
+			if _, seen := hostDriver[m[1]]; !seen {
+				hostDriver[m[1]] = m[2]
+				if ataDrivers[m[2]] {
+					ataHosts = append(ataHosts, m[1])
+				}
+			}
+		}
+	}
+	sysfsATA := len(t.ATA) > 0
+	for _, l := range k.Lines {
+		if !strings.HasPrefix(l.Text, "ata") && !strings.HasPrefix(l.Text, "sd ") && !strings.Contains(l.Text, "nvme") {
+			continue
+		}
+		if m := logATAPI.FindStringSubmatch(l.Text); m != nil {
+			t.ATAPI[m[1]] = true
+		}
+		if m := logSCSIName.FindStringSubmatch(l.Text); m != nil {
+			host, addr, dev := m[1], m[1]+":"+m[2], m[3]
+			if _, ok := t.SCSI[addr]; !ok {
+				t.SCSI[addr] = dev
+			}
+			if !t.Disks[dev] {
+				t.Disks[dev] = true
+			}
+			if t.Transport[dev] == "" {
+				switch drv := hostDriver[host]; {
+				case drv == "usb-storage" || drv == "uas":
+					t.Transport[dev] = "usb"
+				case ataDrivers[drv]:
+					t.Transport[dev] = "sata"
+				}
+			}
+			if !sysfsATA {
+				for i, h := range ataHosts {
+					if h == host {
+						t.ATA["ata"+strconv.Itoa(i+1)] = dev
+					}
+				}
+			}
+		}
+		if m := logNVMeParts.FindStringSubmatch(l.Text); m != nil {
+			if ctrl, ns := m[2], m[1]; len(t.NVMe[ctrl]) == 0 {
+				t.NVMe[ctrl] = []string{ns}
+				t.Disks[ns] = true
+				t.Transport[ns] = "nvme"
+				if a := nvmePCI[ctrl]; a != "" && len(t.PCI[a]) == 0 {
+					t.PCI[a] = []string{ns}
+				}
+			}
+		}
+	}
+	if t.LogOnly {
+		for _, l := range k.Lines {
+			if !strings.Contains(l.Text, "nvme") {
+				continue
+			}
+			for _, m := range logNVMeName.FindAllStringSubmatch(l.Text, -1) {
+				t.NVMe[m[2]] = appendUnique(t.NVMe[m[2]], m[1])
+			}
+		}
+		if len(hostDriver) == 0 {
+			// An excerpt without the boot messages: on the usual single
+			// AHCI controller, port ata<n> is SCSI host n-1.
+			for addr, dev := range t.SCSI {
+				host, _, _ := strings.Cut(addr, ":")
+				if n, err := strconv.Atoi(host); err == nil {
+					if _, ok := t.ATA["ata"+strconv.Itoa(n+1)]; !ok {
+						t.ATA["ata"+strconv.Itoa(n+1)] = dev
+					}
+				}
+			}
+		}
+	}
+	for port := range t.ATAPI {
+		// An optical drive is not one of the disks, whatever its host.
+		delete(t.ATA, port)
+	}
+}
+
+var partName = regexp.MustCompile(`^((?:nvme\d+n\d+|mmcblk\d+)p|(?:sd|vd|xvd|hd)[a-z]+)\d+$`)
+
+// Attribute maps what a line names to disks.
+func (t *KlogTopology) Attribute(kind, ref string) []string {
+	if ref == "" {
+		return nil
+	}
+	switch kind {
+	case RefATA:
+		if d := t.ATA[ref]; d != "" && !t.ATAPI[ref] {
+			return []string{d}
+		}
+		return nil
+	case RefNVMe:
+		return append([]string(nil), t.NVMe[ref]...)
+	case RefPCI:
+		return append([]string(nil), t.PCI[ref]...)
+	case RefBlock:
+		return t.disksOf(ref, 0)
+	}
+	return nil
+}
+
+var wholeDisk = regexp.MustCompile(`^(?:sd[a-z]+|nvme\d+n\d+|vd[a-z]+|xvd[a-z]+|hd[a-z]+|mmcblk\d+)$`)
+
+func (t *KlogTopology) disksOf(name string, depth int) []string {
+	if t.Disks[name] || (t.LogOnly && wholeDisk.MatchString(name)) {
+		return []string{name}
+	}
+	if depth > 8 {
+		return nil
+	}
+	var out []string
+	for _, p := range t.Parents[name] {
+		for _, d := range t.disksOf(p, depth+1) {
+			out = appendUnique(out, d)
+		}
+	}
+	if len(out) == 0 {
+		// A partition the inventory did not list: sda1 -> sda, nvme0n1p2 -> nvme0n1.
+		if m := partName.FindStringSubmatch(name); m != nil {
+			disk := strings.TrimSuffix(m[1], "p")
+			if strings.HasPrefix(m[1], "nvme") || strings.HasPrefix(m[1], "mmcblk") {
+				disk = m[1][:len(m[1])-1]
+			}
+			if t.Disks[disk] || t.LogOnly {
+				out = []string{disk}
+			}
+		}
+	}
+	return out
+}
+
+func appendUnique(s []string, v string) []string {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+// KlogGroup is every occurrence of one message (same category, device and
+// text once numbers are set aside): 5,000 identical resets are one group.
+type KlogGroup struct {
+	Category    string
+	Pattern     string
+	Device      string // the disk; "" for host-wide messages
+	Ref         string
+	Key         string
+	Count       int
+	First, Last LogLine
+	Boot        bool     // every occurrence was logged during boot
+	Age         *float64 // age of the newest occurrence, when known
+}
+
+var (
+	numberRun = regexp.MustCompile(`0x[0-9a-fA-F]+|\b[0-9a-fA-F]*\d[0-9a-fA-F]*\b(?:[.:/][0-9a-fA-F]+\b)*`)
+	spaceRun  = regexp.MustCompile(`\s+`)
+)
+
+// KlogKey is a message with its numbers set aside: sectors, tags, ages.
+func KlogKey(text string) string {
+	return spaceRun.ReplaceAllString(numberRun.ReplaceAllString(text, "#"), " ")
+}
+
+// GroupKlogEvents groups events per disk (an event about two disks counts
+// for both), host-wide ones under "". Groups keep log order of their first
+// line.
+func GroupKlogEvents(events []KlogEvent) []KlogGroup {
+	idx := map[string]int{}
+	var out []KlogGroup
+	for _, e := range events {
+		devs := e.Devices
+		if len(devs) == 0 {
+			devs = []string{""}
+		}
+		key := KlogKey(e.Line.Text)
+		for _, d := range devs {
+			k := d + "\x00" + e.Pattern + "\x00" + key
+			i, ok := idx[k]
+			if !ok {
+				idx[k] = len(out)
+				out = append(out, KlogGroup{Category: e.Category, Pattern: e.Pattern, Device: d, Ref: e.Ref, Key: key, First: e.Line, Boot: true})
+				i = len(out) - 1
+			}
+			g := &out[i]
+			g.Count++
+			g.Last = e.Line
+			g.Boot = g.Boot && e.Boot
+			g.Age = e.Age
+		}
+	}
+	return out
+}
+
+// SATALinkState is what the log says about one libata port's speed.
+type SATALinkState struct {
+	Port      string
+	FirstUp   float64 // Gb/s of the first "link up" in the log
+	LastUp    float64
+	MaxUp     float64
+	Limited   float64 // the speed libata limited the link to; 0: never
+	LastEvent KlogEvent
+}
+
+// SATALinks summarises link-up and link-limit messages per port.
+func SATALinks(events []KlogEvent) map[string]*SATALinkState {
+	out := map[string]*SATALinkState{}
+	for _, e := range events {
+		if e.Category != KlogLinkUp && e.Category != KlogLinkLimited {
+			continue
+		}
+		port := e.Ref
+		s := out[port]
+		if s == nil {
+			s = &SATALinkState{Port: port}
+			out[port] = s
+		}
+		if e.Category == KlogLinkUp {
+			if s.FirstUp == 0 {
+				s.FirstUp = e.Speed
+			}
+			s.LastUp = e.Speed
+			if e.Speed > s.MaxUp {
+				s.MaxUp = e.Speed
+			}
+		} else {
+			s.Limited = e.Speed
+		}
+		s.LastEvent = e
+	}
+	return out
+}
+
+// Downgraded reports whether the port runs slower than it did or could:
+// libata limited its speed after errors, or the last link-up is slower than
+// an earlier one. A port that came up slow once and stayed there (an old
+// drive, a DVD writer at 1.5 Gbps) is not downgraded by the log alone.
+func (s *SATALinkState) Downgraded() bool {
+	return s != nil && (s.Limited > 0 || (s.LastUp > 0 && s.LastUp < s.MaxUp))
+}
+
+// ReadUptime reads /proc/uptime: seconds since boot.
+func ReadUptime(ctx context.Context, h *Host) (float64, error) {
+	s, err := h.ReadString(ctx, "/proc/uptime")
+	if err != nil {
+		return -1, err
+	}
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return -1, ErrParse
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil || v < 0 {
+		return -1, ErrParse
+	}
+	return v, nil
+}
+
+// NVMePCIAddresses maps each NVMe controller to its PCI function
+// (/sys/class/nvme/nvmeN/device), for attributing the PCI core's messages.
+func NVMePCIAddresses(h *Host, devs []*BlockDevice) map[string]string {
+	out := map[string]string{}
+	var ctrls []string
+	for _, d := range devs {
+		ctrls = append(ctrls, d.Controllers...)
+	}
+	sort.Strings(ctrls)
+	for _, c := range ctrls {
+		if _, ok := out[c]; ok {
+			continue
+		}
+		if dir, err := h.Resolve("/sys/class/nvme/" + c + "/device"); err == nil {
+			out[c] = path.Base(dir)
+		}
+	}
+	return out
+}

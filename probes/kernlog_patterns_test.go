@@ -1,0 +1,196 @@
+package probes
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Lines as real kernels print them (from the logs in ../shared/samples/dmesg
+// and kernel sources), one per pattern, with the device each names.
+func TestKlogPatterns(t *testing.T) {
+	topo := &KlogTopology{}
+	topo.init()
+	topo.Disks["sda"], topo.Disks["sdd"], topo.Disks["nvme1n1"] = true, true, true
+	topo.ATA["ata1"], topo.ATA["ata6"] = "sda", "sdd"
+	topo.NVMe["nvme1"] = []string{"nvme1n1"}
+	topo.PCI["0000:04:00.0"] = []string{"nvme1n1"}
+	topo.Parents["dm-1"] = []string{"nvme1n1"}
+	topo.Parents["sda2"] = []string{"sda"}
+	tests := []struct {
+		line, cat, ref string
+		devs           []string
+	}{
+		{"[    2.101312] sd 2:0:0:0: [sda] Write cache: disabled, read cache: enabled, doesn't support DPO or FUA", KlogWriteCache, "sda", []string{"sda"}},
+		{"[  255.129947] sd 5:0:0:0: [sdd] tag#15 Sense Key : Medium Error [current] ", KlogMediumError, "sdd", []string{"sdd"}},
+		{"[  255.129952] sd 5:0:0:0: [sdd] tag#15 Add. Sense: Unrecovered read error - auto reallocate failed", KlogMediumError, "sdd", []string{"sdd"}},
+		{"<3>2024-04-17T00:26:33.540832+05:30 host-name kernel: [   29.782109] print_req_error: critical medium error, dev sdd, sector 8724376", KlogMediumError, "sdd", []string{"sdd"}},
+		{"[  255.129959] print_req_error: I/O error, dev sdd, sector 2160", KlogIOError, "sdd", []string{"sdd"}},
+		{"[  702.214189] I/O error, dev sda, sector 0 op 0x1:(WRITE) flags 0x800 phys_seg 0 prio class 0", KlogIOError, "sda", []string{"sda"}},
+		{"Feb 24 20:40:02 thinkpad kernel: blk_update_request: I/O error, dev nvme1n1, sector 2161435200 op 0x1:(WRITE) flags 0x800 phys_seg 2 prio class 0", KlogIOError, "nvme1n1", []string{"nvme1n1"}},
+		{"Feb 24 20:40:02 thinkpad kernel: Buffer I/O error on dev dm-1, logical block 0, lost sync page write", KlogIOError, "dm-1", []string{"nvme1n1"}},
+		{"[ 4021.5] end_request: I/O error, dev sda2, sector 1234", KlogIOError, "sda2", []string{"sda"}},
+		{"[ 1021.555] nvme1n1: I/O Cmd(0x2) @ LBA 1953520, 8 blocks, I/O Error (sct 0x2 / sc 0x81) DNR", KlogMediumError, "nvme1n1", []string{"nvme1n1"}},
+		{"[ 1021.555] nvme1n1: I/O Cmd(0x1) @ LBA 1953520, 8 blocks, I/O Error (sct 0x0 / sc 0x4)", KlogIOError, "nvme1n1", []string{"nvme1n1"}},
+		{"[  614.269289] ata1.00: exception Emask 0x10 SAct 0x0 SErr 0xf0100 action 0x6 frozen", KlogATAException, "ata1", []string{"sda"}},
+		{"[  614.276979] ata1: SError: { UnrecovData PHYRdyChg PHYInt CommWake 10B8B }", KlogLinkError, "ata1", []string{"sda"}},
+		{"[  614.284037] ata1.00: failed command: FLUSH CACHE", KlogCommandFailed, "ata1", []string{"sda"}},
+		{"Dec 10 18:58:49 kernel: ata1.00: cmd 60/00:18:50:4a:4c/20:00:0c:00:00/40 tag 3 ncq dma 4194304 in res 40/00:00:00:00:00/00:00:00:00:00/00 Emask 0x4 (timeout)", KlogTimeout, "ata1", []string{"sda"}},
+		{"[  629.759549] ata1.00: qc timeout after 5000 msecs (cmd 0xec)", KlogTimeout, "ata1", []string{"sda"}},
+		{"[  614.307036] ata1: hard resetting link", KlogLinkReset, "ata1", []string{"sda"}},
+		{"[  614.263599] ata1: limiting SATA link speed to 3.0 Gbps", KlogLinkLimited, "ata1", []string{"sda"}},
+		{"[  624.499503] ata1: SATA link up 3.0 Gbps (SStatus 123 SControl 320)", KlogLinkUp, "ata1", []string{"sda"}},
+		{"Dec 10 18:59:30 kernel: ata1.00: NCQ disabled due to excessive errors", KlogNCQDisabled, "ata1", []string{"sda"}},
+		{"[  691.985935] ata1.00: disable device", KlogDeviceFailed, "ata1", []string{"sda"}},
+		{"[  255.129924] ata6.00: error: { UNC }", KlogMediumError, "ata6", []string{"sdd"}},
+		{"Feb 24 20:36:58 thinkpad kernel: nvme nvme1: I/O 852 QID 15 timeout, aborting", KlogTimeout, "nvme1", []string{"nvme1n1"}},
+		{"Feb 24 20:37:29 thinkpad kernel: nvme nvme1: I/O 852 QID 15 timeout, reset controller", KlogControllerReset, "nvme1", []string{"nvme1n1"}},
+		{"Feb 24 20:39:00 thinkpad kernel: nvme nvme1: Device not ready; aborting reset", KlogDeviceFailed, "nvme1", []string{"nvme1n1"}},
+		{"Feb 24 20:40:02 thinkpad kernel: EXT4-fs error (device dm-1) in ext4_do_update_inode:5055: Journal has aborted", KlogFSError, "dm-1", []string{"nvme1n1"}},
+		{"Feb 24 20:40:02 thinkpad kernel: EXT4-fs (dm-1): I/O error while writing superblock", KlogFSError, "dm-1", []string{"nvme1n1"}},
+		{"Feb 24 20:40:02 thinkpad kernel: EXT4-fs (dm-1): Remounting filesystem read-only", KlogFSReadOnly, "dm-1", []string{"nvme1n1"}},
+		{"[  207.424795] XFS (nvme1n1): Log I/O Error Detected. Shutting down filesystem", KlogFSReadOnly, "nvme1n1", []string{"nvme1n1"}},
+		{"[  207.415072] XFS (nvme1n1): metadata I/O error in \"xlog_iodone\" at daddr 0x100050 len 64 error 5", KlogFSError, "nvme1n1", []string{"nvme1n1"}},
+		{"Feb 24 20:39:18 thinkpad kernel: INFO: task jbd2/dm-1-8:730 blocked for more than 122 seconds.", KlogHungTask, "", nil},
+		{"[ 8211.1] CPU3: Package temperature above threshold, cpu clock throttled (total events = 1)", KlogThermal, "", nil},
+		{"[    0.249351] pci 0000:01:00.0: 32.000 Gb/s available PCIe bandwidth, limited by 2.5 GT/s PCIe x16 link at 0000:00:01.0", KlogPCIeBandwidth, "0000:01:00.0", nil},
+		{"[    0.9] pci 0000:04:00.0: 15.752 Gb/s available PCIe bandwidth, limited by 8.0 GT/s PCIe x2 link at 0000:00:1d.0", KlogPCIeBandwidth, "0000:04:00.0", []string{"nvme1n1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cat+" "+tt.ref, func(t *testing.T) {
+			k := &KernelLog{Lines: ParseKernelLog([]byte(tt.line))}
+			ev := ClassifyKernelLog(k, topo, -1)
+			if len(ev) != 1 {
+				t.Fatalf("%q: %d events, want 1", tt.line, len(ev))
+			}
+			e := ev[0]
+			if e.Category != tt.cat || e.Ref != tt.ref || !reflect.DeepEqual(e.Devices, tt.devs) {
+				t.Errorf("%q\n got %s %q %v\nwant %s %q %v", tt.line, e.Category, e.Ref, e.Devices, tt.cat, tt.ref, tt.devs)
+			}
+		})
+	}
+}
+
+func TestKlogNotFindings(t *testing.T) {
+	for _, l := range []string{
+		"[    3.731124] EXT4-fs (nvme0n1p2): re-mounted. Opts: errors=remount-ro",
+		"[    0.926956] ata9: SATA link down (SStatus 0 SControl 300)",
+		"[  834.952025] rtw_8821ce 0000:02:00.0: firmware failed to leave lps state",
+		"[    0.377377] pcieport 0000:00:1c.0: DPC: error containment capabilities: Int Msg #0",
+		"[  702.223051] Write-error on swap-device (252:4:131072)",
+		"",
+		"[",
+		"\x00\xff garbage",
+	} {
+		ev := ClassifyKernelLog(&KernelLog{Lines: ParseKernelLog([]byte(l))}, nil, -1)
+		if len(ev) != 0 {
+			t.Errorf("%q: %+v, want nothing", l, ev)
+		}
+	}
+}
+
+func TestKlogContinuationAndGrouping(t *testing.T) {
+	log := `[  255.128702] ata6.00: failed command: READ FPDMA QUEUED
+[  255.128713] ata6.00: cmd 60/80:78:00:08:00/00:00:00:00:00/40 tag 15 ncq dma 65536 in
+                        res 41/40:00:70:08:00/00:00:00:00:00/00 Emask 0x409 (media error) <F>
+`
+	var b strings.Builder
+	b.WriteString(log)
+	for i := 0; i < 5000; i++ {
+		b.WriteString("[  300.000000] ata6: hard resetting link\n")
+	}
+	b.WriteString("[ 4000.5] ata6: hard resetting link\n")
+	topo := &KlogTopology{}
+	topo.init()
+	topo.ATA["ata6"], topo.Disks["sdd"] = "sdd", true
+	ev := ClassifyKernelLog(&KernelLog{Lines: ParseKernelLog([]byte(b.String()))}, topo, 4100)
+	groups := GroupKlogEvents(ev)
+	if len(groups) != 3 {
+		t.Fatalf("groups: %+v", groups)
+	}
+	if g := groups[1]; g.Category != KlogMediumError || g.Device != "sdd" {
+		t.Errorf("continuation line: %+v", g)
+	}
+	g := groups[2]
+	if g.Category != KlogLinkReset || g.Count != 5001 || g.First.Num != 4 || g.Last.Num != 5004 || g.Boot || g.Age == nil || *g.Age > 100 {
+		t.Errorf("5,001 resets: %+v", g)
+	}
+}
+
+func TestSATALinksAndTopologyFromLog(t *testing.T) {
+	// A DVD writer at 1.5 Gbps and a disk that came up slow and stayed
+	// there are not downgraded; a port libata limited, or one that came
+	// back slower, is.
+	log := `[    0.5] scsi host0: ahci
+[    0.5] scsi host1: ahci
+[    0.5] scsi host2: ahci
+[    0.6] scsi host3: usb-storage 2-3:1.0
+[    1.0] ata1: SATA link up 3.0 Gbps (SStatus 123 SControl 300)
+[    1.1] ata2: SATA link up 6.0 Gbps (SStatus 133 SControl 300)
+[    1.2] ata3: SATA link up 1.5 Gbps (SStatus 113 SControl 300)
+[    1.3] ata3.00: ATAPI: hp HLDS  DVDRW  GUD1N, LD04, max UDMA/100
+[    1.4] sd 0:0:0:0: [sda] Write cache: enabled, read cache: enabled
+[    1.5] sd 1:0:0:0: [sdb] Write cache: disabled, read cache: enabled
+[    1.6] sd 3:0:0:0: [sdc] Write cache: disabled, read cache: enabled
+[  900.0] ata2: hard resetting link
+[  905.0] ata2: SATA link up 3.0 Gbps (SStatus 123 SControl 320)
+`
+	k := &KernelLog{Lines: ParseKernelLog([]byte(log))}
+	topo := &KlogTopology{}
+	topo.LearnFromLog(k)
+	if want := map[string]string{"ata1": "sda", "ata2": "sdb"}; !reflect.DeepEqual(topo.ATA, want) {
+		t.Errorf("ATA ports = %v, want %v (ata3 is ATAPI)", topo.ATA, want)
+	}
+	if topo.Transport["sdc"] != "usb" || topo.Transport["sdb"] != "sata" {
+		t.Errorf("transports = %v", topo.Transport)
+	}
+	links := SATALinks(ClassifyKernelLog(k, topo, -1))
+	if links["ata1"].Downgraded() || links["ata3"].Downgraded() || !links["ata2"].Downgraded() {
+		t.Errorf("downgraded: ata1 %v ata2 %v ata3 %v", links["ata1"].Downgraded(), links["ata2"].Downgraded(), links["ata3"].Downgraded())
+	}
+}
+
+func TestKlogTopologyFromDevices(t *testing.T) {
+	devs := []*BlockDevice{
+		{Name: "sda", SysPath: "/sys/devices/pci0000:00/0000:00:17.0/ata3/host2/target2:0:0/2:0:0:0/block/sda", SCSIAddr: "2:0:0:0", Transport: "sata",
+			Partitions: []Partition{{Name: "sda1", Holders: []string{"dm-0"}}}},
+		{Name: "nvme0n1", SysPath: "/sys/devices/pci0000:00/0000:00:1d.0/0000:03:00.0/nvme/nvme0/nvme0n1", Controllers: []string{"nvme0"}, Transport: "nvme"},
+		{Name: "dm-0", Virtual: true, Holders: []string{"dm-1"}},
+	}
+	topo := NewKlogTopology(devs, map[string]string{"nvme0": "0000:03:00.0"})
+	for _, c := range []struct {
+		kind, ref string
+		want      []string
+	}{
+		{RefATA, "ata3", []string{"sda"}}, {RefATA, "ata4", nil}, {RefNVMe, "nvme0", []string{"nvme0n1"}},
+		{RefPCI, "0000:03:00.0", []string{"nvme0n1"}}, {RefPCI, "0000:01:00.0", nil},
+		{RefBlock, "dm-1", []string{"sda"}}, {RefBlock, "sda1", []string{"sda"}}, {RefBlock, "sdz", nil}, {RefHost, "", nil},
+	} {
+		if got := topo.Attribute(c.kind, c.ref); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s %s -> %v, want %v", c.kind, c.ref, got, c.want)
+		}
+	}
+}
+
+func TestReadUptime(t *testing.T) {
+	dir := t.TempDir()
+	writeKlogFile(t, dir+"/sys/.keep", "")
+	writeKlogFile(t, dir+"/proc/uptime", "35127.42 130012.88\n")
+	h, err := Recorded(dir)
+	must(t, err)
+	if u, err := ReadUptime(t.Context(), h); err != nil || u != 35127.42 {
+		t.Errorf("uptime %v %v", u, err)
+	}
+	writeKlogFile(t, dir+"/proc/uptime", "x y\n")
+	if _, err := ReadUptime(t.Context(), h); err == nil {
+		t.Error("garbage uptime parsed")
+	}
+}
+
+func writeKlogFile(t *testing.T, p, s string) {
+	t.Helper()
+	must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	must(t, os.WriteFile(p, []byte(s), 0o644))
+}

@@ -1,0 +1,278 @@
+package probes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/procfs"
+	"github.com/prometheus/procfs/blockdevice"
+	"gopkg.in/yaml.v3"
+)
+
+// Counters are the cumulative kernel counters that a sampling window
+// differences: /proc/diskstats, PSI totals, and per-process I/O.
+type Counters struct {
+	Disks map[string]blockdevice.IOStats
+	PSI   *Pressure
+	Procs map[int]ProcCounters
+	// ProcsDenied counts processes whose /proc/<pid>/io could not be read
+	// (other users' processes without root).
+	ProcsDenied int
+}
+
+// ProcCounters is one process's storage I/O so far (/proc/<pid>/io).
+type ProcCounters struct {
+	PID                   int
+	Comm, Cgroup          string
+	ReadBytes, WriteBytes uint64
+}
+
+// ReadCounters reads one set of counters.
+func ReadCounters(ctx context.Context, h *Host) (*Counters, error) {
+	h.Uses("/proc/diskstats", "/proc/pressure/*", "/proc/[0-9]*/io", "/proc/[0-9]*/comm", "/proc/[0-9]*/cgroup")
+	c := &Counters{Disks: map[string]blockdevice.IOStats{}, Procs: map[int]ProcCounters{}}
+	bfs, err := blockdevice.NewFS(h.Path("/proc"), h.Path("/"))
+	if err != nil {
+		return nil, fmt.Errorf("/proc: %w", ErrNotAvailable)
+	}
+	stats, err := bfs.ProcDiskstats()
+	if err != nil {
+		return nil, fileErr("/proc/diskstats", err)
+	}
+	for _, s := range stats {
+		c.Disks[s.DeviceName] = s.IOStats
+	}
+	c.PSI, _ = ReadPressure(ctx, h)
+	pfs, err := procfs.NewFS(h.Path("/proc"))
+	if err != nil {
+		return c, nil
+	}
+	procs, err := pfs.AllProcs()
+	if err != nil {
+		return c, nil
+	}
+	for _, p := range procs {
+		if ctx.Err() != nil {
+			return c, ctxErr(ctx.Err())
+		}
+		io, err := p.IO()
+		if err != nil {
+			if errors.Is(err, fs.ErrPermission) {
+				c.ProcsDenied++
+			}
+			continue
+		}
+		pc := ProcCounters{PID: p.PID, ReadBytes: io.ReadBytes, WriteBytes: io.WriteBytes}
+		pc.Comm, _ = p.Comm()
+		if cgs, err := p.Cgroups(); err == nil && len(cgs) > 0 {
+			pc.Cgroup = cgs[len(cgs)-1].Path
+		}
+		c.Procs[p.PID] = pc
+	}
+	return c, nil
+}
+
+// Window is two readings of the counters, Seconds apart.
+type Window struct {
+	Seconds    float64
+	Start, End *Counters
+	Source     string // "live" or the recorded samples directory
+}
+
+// windowFile describes a recorded window: the machine tree itself is the
+// first reading, samples/1/ the second, taken Seconds later.
+type windowFile struct {
+	Seconds float64 `yaml:"seconds"`
+}
+
+// HasRecordedWindow reports whether a recorded machine holds a sampling window.
+func (h *Host) HasRecordedWindow() bool {
+	return !h.live && h.root != "/" && h.Exists("/samples/window.yaml")
+}
+
+// SampleWindow reads the counters, waits d (telling progress how far it
+// is), and reads them again. A recorded machine replays its recorded window
+// (samples/window.yaml and samples/1/) whatever d is.
+func SampleWindow(ctx context.Context, h *Host, d time.Duration, progress func(elapsed time.Duration)) (*Window, error) {
+	if !h.live && h.root != "/" {
+		return recordedWindow(ctx, h)
+	}
+	start, err := ReadCounters(ctx, h)
+	if err != nil {
+		return nil, err
+	}
+	began := time.Now()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+wait:
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctxErr(ctx.Err())
+		case <-deadline.C:
+			break wait
+		case <-tick.C:
+			if progress != nil {
+				progress(time.Since(began))
+			}
+		}
+	}
+	end, err := ReadCounters(ctx, h)
+	if err != nil {
+		return nil, err
+	}
+	return &Window{Seconds: time.Since(began).Seconds(), Start: start, End: end, Source: "live"}, nil
+}
+
+func recordedWindow(ctx context.Context, h *Host) (*Window, error) {
+	b, err := h.ReadFile(ctx, "/samples/window.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("recorded machine has no sampling window (samples/window.yaml): %w", ErrNotAvailable)
+	}
+	var wf windowFile
+	if err := yaml.Unmarshal(b, &wf); err != nil || wf.Seconds <= 0 {
+		return nil, fmt.Errorf("/samples/window.yaml: %w: seconds must be a positive number", ErrParse)
+	}
+	start, err := ReadCounters(ctx, h)
+	if err != nil {
+		return nil, err
+	}
+	second := &Host{root: filepath.Join(h.root, "samples", "1"), runner: h.runner, tracer: h.tracer}
+	if _, err := os.Stat(second.root); err != nil {
+		return nil, fmt.Errorf("/samples/1: %w", ErrNotAvailable)
+	}
+	end, err := ReadCounters(ctx, second)
+	if err != nil {
+		return nil, fmt.Errorf("second reading: %w", err)
+	}
+	return &Window{Seconds: wf.Seconds, Start: start, End: end, Source: "samples/window.yaml"}, nil
+}
+
+// DeviceRates are one device's figures over a window, with the definitions
+// of sysstat's `iostat -x`, except that MB/s are 10^6 bytes per second (the
+// unit of datasheets and fio), where iostat's kB/s are 1024 bytes.
+type DeviceRates struct {
+	Name     string  `json:"name"`
+	RS       float64 `json:"r_s"`
+	WS       float64 `json:"w_s"`
+	RMBs     float64 `json:"r_mbs"`
+	WMBs     float64 `json:"w_mbs"`
+	RAwaitMs float64 `json:"r_await_ms"`
+	WAwaitMs float64 `json:"w_await_ms"`
+	RareqKiB float64 `json:"rareq_sz_kib"`
+	WareqKiB float64 `json:"wareq_sz_kib"`
+	AquSz    float64 `json:"aqu_sz"`
+	UtilPct  float64 `json:"util_pct"`
+}
+
+// Rates computes iostat -x figures from two readings secs apart. A counter
+// that went backwards (the device was removed and re-added) counts as zero.
+func Rates(name string, a, b blockdevice.IOStats, secs float64) DeviceRates {
+	r := DeviceRates{Name: name}
+	if secs <= 0 {
+		return r
+	}
+	d := func(x, y uint64) float64 {
+		if y < x {
+			return 0
+		}
+		return float64(y - x)
+	}
+	rIOs, wIOs := d(a.ReadIOs, b.ReadIOs), d(a.WriteIOs, b.WriteIOs)
+	rSect, wSect := d(a.ReadSectors, b.ReadSectors), d(a.WriteSectors, b.WriteSectors)
+	r.RS, r.WS = rIOs/secs, wIOs/secs
+	r.RMBs, r.WMBs = rSect*512/secs/1e6, wSect*512/secs/1e6
+	if rIOs > 0 {
+		r.RAwaitMs = d(a.ReadTicks, b.ReadTicks) / rIOs
+		r.RareqKiB = rSect / 2 / rIOs
+	}
+	if wIOs > 0 {
+		r.WAwaitMs = d(a.WriteTicks, b.WriteTicks) / wIOs
+		r.WareqKiB = wSect / 2 / wIOs
+	}
+	r.AquSz = d(a.WeightedIOTicks, b.WeightedIOTicks) / secs / 1000
+	r.UtilPct = d(a.IOsTotalTicks, b.IOsTotalTicks) / secs / 10
+	if r.UtilPct > 100 {
+		r.UtilPct = 100
+	}
+	return r
+}
+
+// ProcRates is one process's I/O over a window, like `iotop -o`.
+type ProcRates struct {
+	PID            int     `json:"pid"`
+	Comm           string  `json:"comm"`
+	Cgroup         string  `json:"cgroup,omitempty"`
+	ReadBytesPerS  float64 `json:"read_bytes_s"`
+	WriteBytesPerS float64 `json:"write_bytes_s"`
+}
+
+// TopProcesses returns the processes that did storage I/O in the window,
+// top writers first (then top readers). A process that started during the
+// window counts from zero.
+func TopProcesses(w *Window, limit int) []ProcRates {
+	var out []ProcRates
+	for pid, e := range w.End.Procs {
+		s := w.Start.Procs[pid]
+		if s.Comm != "" && s.Comm != e.Comm {
+			s = ProcCounters{} // the pid was reused
+		}
+		var rd, wr float64
+		if e.ReadBytes >= s.ReadBytes {
+			rd = float64(e.ReadBytes - s.ReadBytes)
+		}
+		if e.WriteBytes >= s.WriteBytes {
+			wr = float64(e.WriteBytes - s.WriteBytes)
+		}
+		if rd == 0 && wr == 0 {
+			continue
+		}
+		out = append(out, ProcRates{PID: pid, Comm: e.Comm, Cgroup: e.Cgroup, ReadBytesPerS: rd / w.Seconds, WriteBytesPerS: wr / w.Seconds})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].WriteBytesPerS != out[j].WriteBytesPerS {
+			return out[i].WriteBytesPerS > out[j].WriteBytesPerS
+		}
+		if out[i].ReadBytesPerS != out[j].ReadBytesPerS {
+			return out[i].ReadBytesPerS > out[j].ReadBytesPerS
+		}
+		return out[i].PID < out[j].PID
+	})
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
+
+// StallPct is the share of the window (in %) that the PSI total grew by:
+// the pressure during the window, not the kernel's running averages.
+func StallPct(a, b *procfs.PSILine, secs float64) (float64, bool) {
+	if a == nil || b == nil || secs <= 0 || b.Total < a.Total {
+		return 0, false
+	}
+	pct := float64(b.Total-a.Total) / (secs * 1e6) * 100
+	if pct > 100 {
+		pct = 100
+	}
+	return pct, true
+}
+
+// FormatRates is the evidence line for one device, in iostat's terms.
+func FormatRates(r DeviceRates) string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+	return strings.Join([]string{
+		"r/s " + f(r.RS), "w/s " + f(r.WS), "rMB/s " + f(r.RMBs), "wMB/s " + f(r.WMBs),
+		"r_await " + f(r.RAwaitMs) + " ms", "w_await " + f(r.WAwaitMs) + " ms",
+		"aqu-sz " + f(r.AquSz), "%util " + f(r.UtilPct),
+	}, ", ")
+}
