@@ -229,7 +229,18 @@ func (e *Engine) linkCauses(fs []Finding) {
 	for i := range fs {
 		fs[i].rankAs = severityRank[fs[i].Severity]
 	}
-	for i := range fs {
+	// The strongest cause of a symptom takes its rank; further causes of
+	// the same symptom cite it but keep their own severity.
+	causes := make([]int, len(fs))
+	for i := range causes {
+		causes[i] = i
+	}
+	sort.SliceStable(causes, func(a, b int) bool { return less(fs[causes[a]], fs[causes[b]]) })
+	explained := map[int]bool{}
+	for _, i := range causes {
+		if fs[i].Severity == Info {
+			continue // a note explains nothing: its condition is not a fault here
+		}
 		for _, sym := range explains[fs[i].Rule] {
 			for j := range fs {
 				if fs[j].Rule != sym || i == j {
@@ -241,7 +252,12 @@ func (e *Engine) linkCauses(fs []Finding) {
 				}
 				fs[i].Notes = append(fs[i].Notes, fmt.Sprintf("explains %s on %s (the measurement is in the evidence)", sym, strings.Join(common, ", ")))
 				fs[i].Evidence = append(fs[i].Evidence, checks.Evidence{Source: "measured (" + sym + ")", Value: fs[j].Observed})
+				if explained[j] {
+					fs[j].Notes = append(fs[j].Notes, "also explained in part by "+fs[i].Rule+" on "+strings.Join(fs[i].Subjects, ", "))
+					continue
+				}
 				fs[j].Notes = append(fs[j].Notes, "explained by "+fs[i].Rule+" on "+strings.Join(fs[i].Subjects, ", ")+" (ranked above)")
+				explained[j] = true
 				if r := severityRank[fs[j].Severity]; r > fs[i].rankAs {
 					fs[i].rankAs = r
 				}
@@ -253,8 +269,11 @@ func (e *Engine) linkCauses(fs []Finding) {
 	}
 }
 
+// overlap is the subjects a cause covers of a symptom's: a host-wide
+// symptom (pressure) is covered by any cause, a host-wide cause (the CPU
+// governor) covers every subject.
 func overlap(cause, symptom []string) []string {
-	if len(symptom) == 1 && symptom[0] == "host" {
+	if len(symptom) == 1 && symptom[0] == "host" || len(cause) == 1 && cause[0] == "host" {
 		return symptom
 	}
 	in := map[string]bool{}
@@ -409,20 +428,21 @@ func (p *perSubject) String() string {
 // symptom it explains), then estimated impact, then breadth (how many
 // subjects), then rule id for a stable order.
 func Rank(fs []Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		ra, rb := max(a.rankAs, severityRank[a.Severity]), max(b.rankAs, severityRank[b.Severity])
-		if ra != rb {
-			return ra > rb
-		}
-		if a.score != b.score {
-			return a.score > b.score
-		}
-		if len(a.Subjects) != len(b.Subjects) {
-			return len(a.Subjects) > len(b.Subjects)
-		}
-		return a.Rule < b.Rule
-	})
+	sort.SliceStable(fs, func(i, j int) bool { return less(fs[i], fs[j]) })
+}
+
+func less(a, b Finding) bool {
+	ra, rb := max(a.rankAs, severityRank[a.Severity]), max(b.rankAs, severityRank[b.Severity])
+	if ra != rb {
+		return ra > rb
+	}
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if len(a.Subjects) != len(b.Subjects) {
+		return len(a.Subjects) > len(b.Subjects)
+	}
+	return a.Rule < b.Rule
 }
 
 func str(v any) string {

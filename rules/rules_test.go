@@ -268,3 +268,29 @@ func TestWriteCacheRules(t *testing.T) {
 		})
 	}
 }
+
+// A configuration cause ranks before the measured symptom it explains and
+// cites the measurement; a note-level finding explains nothing.
+func TestCauseRanksBeforeItsSymptom(t *testing.T) {
+	facts := map[string]any{"wc_on": false, "wc_supported": true,
+		"sample_util_pct": 100.0, "sample_w_mbs": 7.5, "sample_wareq_kib": 126.0, "sample_w_await_ms": 65.0,
+		"sample_r_mbs": 0.0, "sample_r_s": 0.8, "sample_w_s": 58.0, "sample_aqu_sz": 7.5, "sample_r_await_ms": 1.0}
+	fs := judge(t, device("sda", facts))
+	if len(fs) < 2 || fs[0].Rule != "write-cache-disabled" {
+		t.Fatalf("findings = %+v", fs)
+	}
+	cited := false
+	for _, ev := range fs[0].Evidence {
+		if ev.Source == "measured (device-below-datasheet)" && strings.Contains(ev.Value, "1.4 %") {
+			cited = true
+		}
+	}
+	if !cited {
+		t.Errorf("the cause does not cite the measured fraction of datasheet: %+v", fs[0].Evidence)
+	}
+	for _, f := range fs[1:] {
+		if f.Rule == "device-below-datasheet" && !strings.Contains(strings.Join(f.Notes, " "), "explained by write-cache-disabled") {
+			t.Errorf("the symptom does not point at its cause: %v", f.Notes)
+		}
+	}
+}
