@@ -204,7 +204,7 @@ func doctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, erro
 		}
 		return rep.ExitCode(), nil
 	}
-	if err := writeAtomically(o.output, func(w io.Writer) error { return formats[o.format](w, rep, run) }); err != nil {
+	if err := writeAtomically(o.output, 0o644, func(w io.Writer) error { return formats[o.format](w, rep, run) }); err != nil {
 		return rules.ExitUnknown, err
 	}
 	return rep.ExitCode(), nil
@@ -212,7 +212,7 @@ func doctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, erro
 
 // writeAtomically writes a temporary file beside path and renames it over
 // path, so a reader (a node_exporter scrape) never sees half a file.
-func writeAtomically(path string, write func(io.Writer) error) error {
+func writeAtomically(path string, mode os.FileMode, write func(io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
@@ -222,7 +222,7 @@ func writeAtomically(path string, write func(io.Writer) error) error {
 		f.Close()
 		return err
 	}
-	if err := f.Chmod(0o644); err != nil {
+	if err := f.Chmod(mode); err != nil {
 		f.Close()
 		return err
 	}

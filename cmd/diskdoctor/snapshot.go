@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -113,7 +111,7 @@ func snapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) 
 		src, label = h, o.root
 	}
 	var progress func(string)
-	if stderrIsTerminal(stderr) {
+	if isTerminal(stderr) {
 		progress = func(s string) { fmt.Fprintf(stderr, "\r\x1b[Kdiskdoctor snapshot: %s", s) }
 	}
 	rec, err := record(ctx, src, o, progress)
@@ -133,7 +131,8 @@ func snapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) 
 	if o.output == "-" {
 		err = write(stdout)
 	} else {
-		err = writePrivate(o.output, write)
+		// A snapshot describes the machine: readable by its owner only.
+		err = writeAtomically(o.output, 0o600, write)
 	}
 	if progress != nil {
 		fmt.Fprint(stderr, "\r\x1b[K")
@@ -158,37 +157,6 @@ func snapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) 
 		}
 	}
 	return nil
-}
-
-// writePrivate writes path through a temporary file beside it, renamed into
-// place, readable by its owner only (a snapshot describes the machine).
-func writePrivate(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
-}
-
-func stderrIsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func humanBytes(n int64) string {
