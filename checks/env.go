@@ -21,15 +21,16 @@ type Env struct {
 	// at once would hurt the machine the doctor is examining.
 	cmdSlots chan struct{}
 
-	devices  memo[[]*probes.BlockDevice]
-	platform memo[*probes.Platform]
-	kernLog  memo[*probes.KernelLog]
-	mounts   memo[[]probes.Mount]
-	autotrim memo[map[string]string]
-	zstatus  memo[*probes.ZpoolStatus]
-	ziostat  memo[[]*probes.ZIostatRow]
-	zfsProps memo[probes.ZFSProps]
-	mdstat   memo[[]probes.MDArray]
+	devices     memo[[]*probes.BlockDevice]
+	platform    memo[*probes.Platform]
+	kernLog     memo[*probes.KernelLog]
+	mounts      memo[[]probes.Mount]
+	mountsByDev memo[map[string][]probes.Mount]
+	autotrim    memo[map[string]string]
+	zstatus     memo[*probes.ZpoolStatus]
+	ziostat     memo[[]*probes.ZIostatRow]
+	zfsProps    memo[probes.ZFSProps]
+	mdstat      memo[[]probes.MDArray]
 }
 
 type memo[T any] struct {
@@ -157,6 +158,20 @@ func (env *Env) Mounts(ctx context.Context) ([]probes.Mount, error) {
 		}
 		return m, err
 	})
+}
+
+// MountsByDevNo is the mount table by "major:minor", for finding what is
+// mounted from a device or partition.
+func (env *Env) MountsByDevNo(ctx context.Context) map[string][]probes.Mount {
+	m, _ := env.mountsByDev.get(func() (map[string][]probes.Mount, error) {
+		mounts, _ := env.Mounts(ctx)
+		by := map[string][]probes.Mount{}
+		for _, m := range mounts {
+			by[m.DevNo] = append(by[m.DevNo], m)
+		}
+		return by, nil
+	})
+	return m
 }
 
 // ZFSAutotrim is `zpool get autotrim` by pool.

@@ -38,11 +38,7 @@ func controllerDriver(d *probes.BlockDevice) string {
 
 func inventory(ctx context.Context, env *Env) []*Observation {
 	devs, _ := env.Devices(ctx)
-	mounts, _ := env.Mounts(ctx)
-	byDevNo := map[string][]probes.Mount{}
-	for _, m := range mounts {
-		byDevNo[m.DevNo] = append(byDevNo[m.DevNo], m)
-	}
+	byDevNo := env.MountsByDevNo(ctx)
 	var out []*Observation
 	for _, d := range devs {
 		o := NewObservation("inventory", KindDevice, d.Name)

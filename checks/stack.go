@@ -19,11 +19,7 @@ var hbaDrivers = map[string]bool{"mpt3sas": true, "mpt2sas": true, "isci": true,
 func stack(ctx context.Context, env *Env) []*Observation {
 	var out []*Observation
 	out = append(out, writeback(ctx, env))
-	mounts, _ := env.Mounts(ctx)
-	byDevNo := map[string][]probes.Mount{}
-	for _, m := range mounts {
-		byDevNo[m.DevNo] = append(byDevNo[m.DevNo], m)
-	}
+	byDevNo := env.MountsByDevNo(ctx)
 	for _, d := range env.Judged(ctx) {
 		o := NewObservation("stack", KindDevice, d.Name)
 		out = append(out, o)

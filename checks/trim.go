@@ -16,11 +16,7 @@ func init() {
 var fstrimmable = map[string]bool{"ext4": true, "xfs": true, "btrfs": true, "vfat": true, "f2fs": true, "jfs": true, "ext3": true, "nilfs2": true, "ntfs3": true, "exfat": true}
 
 func trim(ctx context.Context, env *Env) []*Observation {
-	mounts, _ := env.Mounts(ctx)
-	byDevNo := map[string][]probes.Mount{}
-	for _, m := range mounts {
-		byDevNo[m.DevNo] = append(byDevNo[m.DevNo], m)
-	}
+	byDevNo := env.MountsByDevNo(ctx)
 	timerLink, timerOn := probes.TimerEnabled(ctx, env.Host, "fstrim.timer")
 	cron := probes.FindCronTrim(ctx, env.Host)
 
