@@ -119,17 +119,8 @@ func TestConformanceSmartctlSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, ok := want[name]
-			if !ok {
-				t.Logf("new sample without a stated verdict: %v", verdicts(fs))
-				return
-			}
-			seen++
-			for _, f := range fs {
-				t.Logf("%s %s %v: %s", f.Rule, f.Severity, f.Subjects, f.Observed)
-			}
-			if got := verdicts(fs); strings.Join(got, "\n") != strings.Join(w, "\n") {
-				t.Errorf("verdicts %q, want %q", got, w)
+			if checkVerdicts(t, want, name, fs) {
+				seen++
 			}
 		})
 	}
@@ -282,17 +273,8 @@ func TestConformanceKernelLogSamples(t *testing.T) {
 			if c := facts[name]; c != nil {
 				c(t, topo, k, byDev)
 			}
-			w, ok := want[name]
-			if !ok {
-				t.Logf("new sample without a stated verdict: %v", verdicts(fs))
-				return
-			}
-			seen++
-			for _, f := range fs {
-				t.Logf("%s %s %v: %s", f.Rule, f.Severity, f.Subjects, f.Observed)
-			}
-			if got := verdicts(fs); strings.Join(got, "\n") != strings.Join(w, "\n") {
-				t.Errorf("verdicts %q, want %q", got, w)
+			if checkVerdicts(t, want, name, fs) {
+				seen++
 			}
 		})
 	}
@@ -362,4 +344,22 @@ func TestKernelIOErrorsOldMessagesNote(t *testing.T) {
 	if !found {
 		t.Errorf("notes %q", fs[0].Notes)
 	}
+}
+
+// checkVerdicts compares a sample's findings with the verdicts its README
+// implies; it reports whether the sample has stated verdicts.
+func checkVerdicts(t *testing.T, want map[string][]string, name string, fs []rules.Finding) bool {
+	t.Helper()
+	w, ok := want[name]
+	if !ok {
+		t.Logf("new sample without a stated verdict: %v", verdicts(fs))
+		return false
+	}
+	for _, f := range fs {
+		t.Logf("%s %s %v: %s", f.Rule, f.Severity, f.Subjects, f.Observed)
+	}
+	if got := verdicts(fs); strings.Join(got, "\n") != strings.Join(w, "\n") {
+		t.Errorf("verdicts %q, want %q", got, w)
+	}
+	return true
 }
