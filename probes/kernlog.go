@@ -6,8 +6,8 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
+	"time"
 )
 
 // KernelLog is the kernel ring buffer as dmesg prints it.
@@ -21,8 +21,17 @@ type KernelLog struct {
 type LogLine struct {
 	Num  int // 1-based line number in the output
 	Time float64
-	Text string // the message without the timestamp
-	Raw  string
+	// Wall is the wall-clock time the line carries (dmesg -T, syslog,
+	// journalctl); zero when it has none. A syslog time has no year.
+	Wall time.Time
+	// TimeFromWall: Time was derived from Wall and the boot banner's wall
+	// time (to the second), not printed by the kernel.
+	TimeFromWall bool
+	// EarlierBoot: the line belongs to a boot before the last one in the
+	// log, so its age cannot be known from /proc/uptime.
+	EarlierBoot bool
+	Text        string // the message without the timestamp
+	Raw         string
 }
 
 // ReadKernelLog runs dmesg. Reading the ring buffer needs root or
@@ -42,16 +51,10 @@ func ReadKernelLog(ctx context.Context, h *Host) (*KernelLog, error) {
 	return &KernelLog{Source: res.String(), Lines: ParseKernelLog(res.Stdout)}, nil
 }
 
-var (
-	dmesgStamp = regexp.MustCompile(`^(?:<\d+>)?\[\s*(\d+\.\d+)\]\s?`)
-	// syslog and journal exports: "Dec 10 18:56:03 host kernel: ..." and
-	// "2023-04-01T10:00:00+0200 host kernel: [ 1.23] ...".
-	syslogPrefix = regexp.MustCompile(`^(?:<\d+>)?(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\S+)\s+(?:\S+\s+)?kernel:\s*`)
-)
-
-// ParseKernelLog splits kernel log output into lines, taking the
-// "[  2.101312]" timestamp (and a syslog prefix, where the log came from a
-// file) off each.
+// ParseKernelLog splits kernel log output into lines, taking every form of
+// time prefix off each (see splitKernelStamp): raw dmesg, dmesg -T and
+// --time-format iso, syslog files and journalctl -k in its short,
+// short-precise, short-iso and short-monotonic forms.
 func ParseKernelLog(b []byte) []LogLine {
 	var out []LogLine
 	sc := bufio.NewScanner(bytes.NewReader(b))
@@ -60,16 +63,11 @@ func ParseKernelLog(b []byte) []LogLine {
 	for sc.Scan() {
 		n++
 		raw := sc.Text()
-		l := LogLine{Num: n, Time: -1, Text: raw, Raw: raw}
-		if m := syslogPrefix.FindString(l.Text); m != "" {
-			l.Text = l.Text[len(m):]
-		}
-		if m := dmesgStamp.FindStringSubmatch(l.Text); m != nil {
-			l.Time, _ = strconv.ParseFloat(m[1], 64)
-			l.Text = l.Text[len(m[0]):]
-		}
-		out = append(out, l)
+		mono, wall, text := splitKernelStamp(raw)
+		out = append(out, LogLine{Num: n, Time: mono, Wall: wall, Text: text, Raw: raw})
 	}
+	fillBootTimes(out)
+	markEarlierBoots(out)
 	return out
 }
 

@@ -178,7 +178,7 @@ func ClassifyKernelLog(k *KernelLog, topo *KlogTopology, uptime float64) []KlogE
 			e.Devices = topo.Attribute(p.Ref, e.Ref)
 			if l.Time >= 0 {
 				e.Boot = l.Time < BootWindow
-				if uptime >= l.Time {
+				if uptime >= l.Time && !l.EarlierBoot {
 					age := uptime - l.Time
 					e.Age = &age
 				}
