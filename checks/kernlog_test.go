@@ -15,7 +15,7 @@ import (
 func TestKernelLogCheckRecorded(t *testing.T) {
 	h, err := probes.Recorded("../fixtures/sata-hdd-pending-sectors")
 	if err != nil {
-		t.Skip(err)
+		t.Fatalf("load fixture: %v", err)
 	}
 	env := newEnv(h, Options{ProbeTimeout: time.Second})
 	obs := kernelLogCheck(context.Background(), env)
@@ -59,7 +59,7 @@ func TestKernelLogCheckRecorded(t *testing.T) {
 func TestKernelLogCheckRefused(t *testing.T) {
 	h, err := probes.Recorded("../fixtures/blind-vm")
 	if err != nil {
-		t.Skip(err)
+		t.Fatalf("load fixture: %v", err)
 	}
 	env := newEnv(h, Options{ProbeTimeout: time.Second})
 	if obs := kernelLogCheck(context.Background(), env); len(obs) != 0 {
