@@ -23,7 +23,7 @@ import (
 // person wrote down from its README before the doctor ran on it. The
 // doctor's report is compared with it, never with its own golden file.
 type Expectation struct {
-	Verdict  verdictList        `yaml:"verdict"`
+	Verdict  verdictList     `yaml:"verdict"`
 	Findings []expectFinding `yaml:"findings"`
 	Optional []expectFinding `yaml:"optional"`
 	Info     []expectFinding `yaml:"info"`
