@@ -18,6 +18,13 @@ func mdCheck(ctx context.Context, env *Env) []*Observation {
 		return nil
 	}
 	devs, _ := env.Devices(ctx)
+	return MDObservations(arrays, devs, func(d *probes.BlockDevice) bool { return env.IsJudged(d) })
+}
+
+// MDObservations is one observation per array and one per judged disk that
+// holds a member. devs may be empty (an mdstat read on its own): members are
+// then named, but mapped to no disk.
+func MDObservations(arrays []probes.MDArray, devs []*probes.BlockDevice, judged func(*probes.BlockDevice) bool) []*Observation {
 	// Component names in mdstat are kernel names (sdb1, nvme0n1p2, sdc).
 	owner := map[string]*probes.BlockDevice{}
 	for _, d := range devs {
@@ -65,7 +72,13 @@ func mdCheck(ctx context.Context, env *Env) []*Observation {
 		o.Set("md_spares", nonNil(spares))
 		o.Set("md_missing", a.Disks-a.Active)
 		o.Set("md_action", a.Action)
-		if a.Action != "" {
+		// Down: md assembled the members but does not run the array
+		// (too few to start, or left for an explicit --run); no I/O
+		// reaches it.
+		o.Set("md_inactive", a.State == "inactive", ev)
+		o.Set("md_read_only", a.ReadOnly)
+		o.Set("md_sync_waiting", a.SyncWaiting)
+		if a.Action != "" && a.SyncWaiting == "" {
 			o.Set("md_sync_percent", a.SyncPercent, ev)
 			o.Set("md_sync_speed_mbs", round(a.SyncSpeedKBs*1024/1e6, 1))
 			o.Set("md_sync_finish_min", round(a.SyncFinish, 1))
@@ -77,7 +90,7 @@ func mdCheck(ctx context.Context, env *Env) []*Observation {
 	}
 	for _, name := range order {
 		d := owner[name]
-		if d == nil || !env.IsJudged(d) {
+		if d == nil || !judged(d) {
 			continue
 		}
 		o := NewObservation("md", KindDevice, name)

@@ -21,7 +21,17 @@ type MDArray struct {
 	State string
 	// Action is the sync line's own word: resync, recovery, check, repair,
 	// reshape; "" when idle.
-	Action       string
+	Action string
+	// SyncWaiting is "pending" or "delayed" when the sync line says
+	// resync=PENDING or resync=DELAYED: the work has not started (0 % at
+	// 0 K/s is not a figure). drivers/md/md.c status_resync prints
+	// DELAYED while another array on the same disks syncs (md_do_sync
+	// waits for it), PENDING while the array is read-only or
+	// auto-read-only and md may not write until the first write to it.
+	SyncWaiting string
+	// ReadOnly is "auto-read-only" or "read-only" from "active
+	// (auto-read-only) raid1"; "" when writable.
+	ReadOnly     string
 	Disks        int64 // the members the array needs
 	Active       int64
 	Down         int64 // "_" in the [UU_] map
@@ -107,6 +117,12 @@ func mdFromProcfs(pfs procfs.FS, raw []byte) (out []MDArray, err error) {
 		}
 		a.Degraded = a.Down > 0 || a.Failed > 0 || (a.Disks > 0 && a.Active < a.Disks && a.State != "inactive")
 		a.Action = mdAction(a.Lines)
+		a.SyncWaiting, a.ReadOnly = mdWaiting(a.Lines)
+		if a.SyncWaiting != "" {
+			// procfs reads no figures from a waiting sync line; keep
+			// them unknown rather than zero.
+			a.SyncPercent, a.SyncSpeedKBs, a.SyncFinish = 0, 0, 0
+		}
 		out = append(out, a)
 	}
 	return out, nil
@@ -148,4 +164,28 @@ func mdAction(lines []string) string {
 		}
 	}
 	return ""
+}
+
+// mdWaiting reads a sync that has not started ("resync=PENDING",
+// "resync=DELAYED", md.c status_resync) and the array's read-only mode
+// ("md11 : active (auto-read-only) raid1 …", md.c md_seq_show).
+func mdWaiting(lines []string) (waiting, readOnly string) {
+	for i, l := range lines {
+		if i == 0 {
+			switch {
+			case strings.Contains(l, "(auto-read-only)"):
+				readOnly = "auto-read-only"
+			case strings.Contains(l, "(read-only)"):
+				readOnly = "read-only"
+			}
+			continue
+		}
+		switch {
+		case strings.Contains(l, "=PENDING"):
+			waiting = "pending"
+		case strings.Contains(l, "=DELAYED"):
+			waiting = "delayed"
+		}
+	}
+	return waiting, readOnly
 }

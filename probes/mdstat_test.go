@@ -103,3 +103,32 @@ func TestParseMDStatMalformed(t *testing.T) {
 		t.Errorf("no arrays: %v %v", a, err)
 	}
 }
+
+// Arrays that are down or waiting (issue #10 items 7, 8), in the forms of
+// procfs' real mdstat fixture: md4 and md219 are inactive, md9 waits with
+// resync=DELAYED, md11 is auto-read-only with resync=PENDING.
+func TestMDStatInactiveAndWaiting(t *testing.T) {
+	b := ttarFile(t, readSample(t, "sysfs/procfs-fixtures.ttar"), "fixtures/proc/mdstat")
+	arrays, err := ParseMDStat(b)
+	must(t, err)
+	by := map[string]MDArray{}
+	for _, a := range arrays {
+		by[a.Name] = a
+	}
+	for _, c := range []struct {
+		name, state, waiting, ro string
+		members                  int
+	}{
+		{"md219", "inactive", "", "", 3},
+		{"md4", "inactive", "", "", 2},
+		{"md9", "resyncing", "delayed", "", 7},
+		{"md11", "resyncing", "pending", "auto-read-only", 5},
+		{"md101", "active", "", "read-only", 3},
+		{"md8", "resyncing", "", "", 4},
+	} {
+		a := by[c.name]
+		if a.State != c.state || a.SyncWaiting != c.waiting || a.ReadOnly != c.ro || len(a.Members) != c.members {
+			t.Errorf("%s: state %q waiting %q ro %q members %d, want %q %q %q %d", c.name, a.State, a.SyncWaiting, a.ReadOnly, len(a.Members), c.state, c.waiting, c.ro, c.members)
+		}
+	}
+}
