@@ -3,6 +3,8 @@ package checks
 import (
 	"context"
 	"fmt"
+	"path"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -60,7 +62,53 @@ func kernelLogCheck(ctx context.Context, env *Env) []*Observation {
 	for _, d := range env.Judged(ctx) {
 		judged = append(judged, d.Name)
 	}
-	return KernelLogObservations(log, topo, uptime, judged)
+	obs := KernelLogObservations(log, topo, uptime, judged)
+	for _, o := range obs {
+		if o.Facts["klog_gone"] == true {
+			linkGoneMember(ctx, env, topo, o)
+		}
+	}
+	return obs
+}
+
+// linkGoneMember names the md array or ZFS pool a vanished disk was a
+// member of, from /proc/mdstat (a failed member stays listed until it is
+// removed) and zpool status (a missing vdev keeps its name, or "was
+// /dev/…"). Only read when a disk is gone: these probes cost time.
+func linkGoneMember(ctx context.Context, env *Env, topo *probes.KlogTopology, o *Observation) {
+	dev := o.Subject
+	members, _ := o.Facts["klog_member_of"].([]string)
+	var ev []Evidence
+	if arrays, err := env.MDStat(ctx); err == nil {
+		for _, a := range arrays {
+			for _, m := range a.Members {
+				if contains(topo.Attribute(probes.RefBlock, m.Name), dev) {
+					state := "member"
+					if m.Faulty {
+						state = "marked failed"
+					}
+					members = appendUniq(members, fmt.Sprintf("%s (%s, %s in /proc/mdstat)", a.Name, m.Name, state))
+					ev = append(ev, Evidence{"/proc/mdstat", strings.Join(a.Lines, " | ")})
+				}
+			}
+		}
+	}
+	if env.Host.Exists("/sys/module/zfs") {
+		if st, err := env.ZpoolStatus(ctx); err == nil && st != nil {
+			for _, p := range st.Pools {
+				for _, v := range p.Vdevs {
+					name := path.Base(v.Name)
+					was := path.Base(v.Was)
+					if !v.Leaf || (!contains(topo.Attribute(probes.RefBlock, name), dev) && !contains(topo.Attribute(probes.RefBlock, was), dev)) {
+						continue
+					}
+					members = appendUniq(members, fmt.Sprintf("ZFS pool %s (%s, %s)", p.Name, v.Name, v.State))
+					ev = append(ev, Evidence{"zpool status -P -t", v.Line})
+				}
+			}
+		}
+	}
+	o.Set("klog_member_of", nonNil(members), ev...)
 }
 
 // KernelLogObservations turns a classified log into one observation per
@@ -69,20 +117,106 @@ func KernelLogObservations(log *probes.KernelLog, topo *probes.KlogTopology, upt
 	events := probes.ClassifyKernelLog(log, topo, uptime)
 	groups := probes.GroupKlogEvents(events)
 	links := probes.SATALinks(events)
-	portOf := map[string]string{}
-	for port, dev := range topo.ATA {
-		portOf[dev] = port
-	}
 	byDev := map[string][]probes.KlogGroup{}
+	var order []string
 	for _, g := range groups {
+		if _, ok := byDev[g.Device]; !ok {
+			order = append(order, g.Device)
+		}
 		byDev[g.Device] = append(byDev[g.Device], g)
 	}
 	var out []*Observation
+	isJudged := map[string]bool{}
 	for _, dev := range judged {
-		out = append(out, klogDevice(dev, byDev[dev], links[portOf[dev]], uptime))
+		isJudged[dev] = true
+		o := klogDevice(dev, byDev[dev], links[topo.LinkOf(dev)], uptime)
+		out = append(out, o)
+	}
+	for _, dev := range order {
+		if dev == "" || isJudged[dev] || !gone(topo, dev) {
+			continue
+		}
+		if o := klogGone(dev, byDev[dev], events, uptime, topo.Transport[dev]); o != nil {
+			out = append(out, o)
+		}
 	}
 	out = append(out, klogHost(byDev[""], uptime))
 	return out
+}
+
+// gone: sysfs was read and does not list the disk the log names.
+func gone(topo *probes.KlogTopology, dev string) bool {
+	return !topo.LogOnly && len(topo.Inventory) > 0 && !topo.Inventory[dev]
+}
+
+// mdFailureLine is md's "md/raid1:md0: Disk failure on nvme9n1p2,
+// disabling device." (raid1_error, raid10_error, raid5_error).
+var mdFailureLine = regexp.MustCompile(`^md/raid\d*:(md\w+): Disk failure on ([\w-]+),`)
+
+// klogGone is the observation of a disk that left /sys/block: its error
+// messages, when it was last heard of, and the arrays it was a member of
+// by md's own words. nil when nothing but boot probing named it.
+func klogGone(dev string, groups []probes.KlogGroup, events []probes.KlogEvent, uptime float64, transport string) *Observation {
+	o := klogDevice(dev, groups, nil, uptime)
+	if n, _ := o.Facts["klog_events"].(int); n == 0 {
+		return nil
+	}
+	var last probes.LogLine
+	var members []string
+	for _, e := range events {
+		if !contains(e.Devices, dev) {
+			continue
+		}
+		last = e.Line
+		if m := mdFailureLine.FindStringSubmatch(e.Line.Text); m != nil {
+			members = appendUniq(members, fmt.Sprintf("%s (%s, failed by md)", m[1], m[2]))
+		}
+	}
+	o.Set("judged", false)
+	o.Set("klog_gone", true, Evidence{"dmesg line " + strconv.Itoa(last.Num), last.Raw})
+	o.Set("klog_gone_since", klogWhen(last, uptime))
+	o.Set("klog_member_of", nonNil(members))
+	if transport == "" {
+		transport = goneTransport(dev)
+	}
+	o.Set("transport", transport)
+	o.Set("dev_path", "/dev/"+dev)
+	return o
+}
+
+// klogWhen says when a line was logged, in the terms the log gives: its
+// wall-clock time, or seconds after boot (and how long ago, with uptime).
+func klogWhen(l probes.LogLine, uptime float64) string {
+	switch {
+	case !l.Wall.IsZero() && l.Wall.Year() > 0:
+		return l.Wall.Format("2006-01-02 15:04:05 MST")
+	case !l.Wall.IsZero():
+		return l.Wall.Format("Jan _2 15:04:05")
+	case l.Time >= 0 && uptime >= l.Time && !l.EarlierBoot:
+		return fmt.Sprintf("%.0f s after boot, %.1f h ago", l.Time, (uptime-l.Time)/3600)
+	case l.Time >= 0:
+		return fmt.Sprintf("%.0f s after boot", l.Time)
+	}
+	return "log line " + strconv.Itoa(l.Num)
+}
+
+// goneTransport guesses the bus from the kernel's name for the disk; the
+// sysfs path that would say is gone with it.
+func goneTransport(dev string) string {
+	switch {
+	case strings.HasPrefix(dev, "nvme"):
+		return "nvme"
+	case strings.HasPrefix(dev, "sd"):
+		return "scsi"
+	}
+	return ""
+}
+
+func appendUniq(s []string, v string) []string {
+	if contains(s, v) {
+		return s
+	}
+	return append(s, v)
 }
 
 func klogDevice(dev string, groups []probes.KlogGroup, link *probes.SATALinkState, uptime float64) *Observation {

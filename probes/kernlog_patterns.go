@@ -2,6 +2,7 @@ package probes
 
 import (
 	"context"
+	"fmt"
 	"path"
 	"regexp"
 	"sort"
@@ -63,51 +64,153 @@ func (p *KlogPattern) mayMatch(text string) bool {
 }
 
 const (
-	sdPrefix  = `^sd \d+:\d+:\d+:\d+: \[(?P<dev>[\w-]+)\] (?:tag#\d+ )?`
-	ataPrefix = `^(?P<dev>ata\d+)(?:\.\d+)?: `
+	// sd_printk (drivers/scsi/sd.h): "sd H:C:T:L: [sdX] "; scsi_print_sense
+	// adds "tag#N " since 4.6. Kernels before 4.5 put two spaces after the
+	// name on sense lines ("[sdc]  Sense Key : …"), and some printed the
+	// prefix on a line of its own (see joinSplitSense).
+	sdPrefix = `^sd \d+:\d+:\d+:\d+: \[(?P<dev>[\w-]+)\]\s+(?:tag#\d+ )?`
+	// ata_port_printk "ata3: ", ata_link_printk "ata3: " (host link) or
+	// "ata3.01: " (a port multiplier link), ata_dev_printk "ata3.00: "
+	// (drivers/ata/libata-core.c; the ".NN" is pmp + devno, so ata3.01
+	// and ata3.15 are different devices behind one port: 15 is the
+	// multiplier's own control link).
+	ataPrefix = `^(?P<dev>ata\d+(?:\.\d+)?): `
+	// dev_warn on the controller device: "nvme nvme0: ".
 	nvmPrefix = `^(?:nvme )?(?P<dev>nvme\d+): `
+	// A namespace as the block layer names it: the head nvme0n1, or with
+	// native multipath (CONFIG_NVME_MULTIPATH, Debian's default) a path
+	// device nvme<subsys>c<ctrl>n<ns> that belongs to the head nvme<subsys>n<ns>.
+	nvmeNS = `nvme\d+(?:c\d+)?n\d+`
 )
 
 // KlogPatterns is the library, most specific first: a line is the first
-// pattern it matches. Message texts are the kernel's (libata-eh.c,
-// scsi_logging.c, blk-core.c, nvme/host/core.c and pci.c, ext4/xfs/btrfs,
-// hung_task.c, x86 therm_throt.c) as they appear in the samples of real logs.
+// pattern it matches. Each names the kernel function that prints the
+// message and the kernels whose format it matches; kernlog_patterns_test.go
+// has a line of each form.
 var KlogPatterns = []KlogPattern{
+	// sd_read_cache_type (drivers/scsi/sd.c), every kernel since 2.6:
+	// "sd 2:0:0:0: [sda] Write cache: disabled, read cache: enabled, …".
 	pat("sd-write-cache", []string{"Write cache: "}, KlogWriteCache, RefBlock, sdPrefix+`Write cache: (?:enabled|disabled)`),
+	// scsi_print_sense_hdr / sd_print_sense_hdr (drivers/scsi/scsi_logging.c,
+	// constants.c): "Sense Key : Medium Error [current]" in 4.x–6.x,
+	// "Sense Key : Medium Error [current] [descriptor]" in 2.6–3.x.
 	pat("scsi-medium-error", []string{"Medium Error"}, KlogMediumError, RefBlock, sdPrefix+`Sense Key : Medium Error`),
+	// scsi_print_sense_hdr's additional sense, 2.6–6.x: "Add. Sense:
+	// Unrecovered read error - auto reallocate failed".
 	pat("scsi-unrecovered-read", []string{"Unrecovered read error"}, KlogMediumError, RefBlock, sdPrefix+`Add\. Sense: Unrecovered read error`),
+	// blk_print_req_error (block/blk-core.c) for BLK_STS_MEDIUM: "critical
+	// medium error, dev sdd, sector …" since 4.17 (print_req_error: prefix
+	// in 4.17–5.x).
 	pat("blk-critical-medium", []string{"critical medium error"}, KlogMediumError, RefBlock, `critical medium error, dev (?P<dev>[\w-]+)`),
+	// scsi_io_completion / sd_done result line: "FAILED Result:
+	// hostbyte=DID_OK driverbyte=DRIVER_SENSE" (3.x–5.x), "FAILED Result:
+	// hostbyte=DID_BAD_TARGET driverbyte=DRIVER_OK cmd_age=0s" (5.x–6.x).
 	pat("scsi-failed-result", []string{"FAILED Result"}, KlogCommandFailed, RefBlock, sdPrefix+`FAILED Result: `),
+	// scsi_prep_state_check (drivers/scsi/scsi_lib.c), 2.6–6.x.
 	pat("scsi-offline", []string{"offline device"}, KlogDeviceFailed, RefBlock, sdPrefix+`rejecting I/O to offline device`),
-	pat("nvme-media-error", []string{" @ LBA "}, KlogMediumError, RefBlock, `^(?P<dev>nvme\d+n\d+): I/O Cmd\(0x[0-9a-f]+\) @ LBA \d+, \d+ blocks, (?:Unrecovered Read Error|.*\(sct 0x2 / )`),
-	pat("nvme-io-error", []string{" @ LBA "}, KlogIOError, RefBlock, `^(?P<dev>nvme\d+n\d+): I/O Cmd\(0x[0-9a-f]+\) @ LBA \d+, \d+ blocks, `),
+	// nvme_log_error (drivers/nvme/host/core.c), 5.18+: "nvme0n1: I/O
+	// Cmd(0x2) @ LBA 1953520, 8 blocks, I/O Error (sct 0x2 / sc 0x81) DNR";
+	// status code type 2 is a media error. On a path device (nvme0c0n1)
+	// with native multipath.
+	pat("nvme-media-error", []string{" @ LBA "}, KlogMediumError, RefBlock, `^(?P<dev>`+nvmeNS+`): I/O Cmd\(0x[0-9a-f]+\) @ LBA \d+, \d+ blocks, (?:Unrecovered Read Error|.*\(sct 0x2 / )`),
+	// nvme_log_error, any other status.
+	pat("nvme-io-error", []string{" @ LBA "}, KlogIOError, RefBlock, `^(?P<dev>`+nvmeNS+`): I/O Cmd\(0x[0-9a-f]+\) @ LBA \d+, \d+ blocks, `),
+	// blk_update_request (4.x: "blk_update_request: I/O error, dev sda,
+	// sector 123"), print_req_error (4.17–5.x, with "op 0x0:(READ) flags
+	// …"), blk_print_req_error (5.x–6.x, no prefix: "I/O error, dev sda,
+	// sector 0 op 0x1:(WRITE) flags 0x800 phys_seg 0 prio class 0"), and
+	// end_request (2.6–3.x: "end_request: I/O error, dev sda, sector 123").
 	pat("blk-io-error", []string{"I/O error, dev"}, KlogIOError, RefBlock, `(?:^|: )(?:critical )?I/O error, dev (?P<dev>[\w-]+), sector`),
+	// buffer_io_error (fs/buffer.c): "Buffer I/O error on device sda1,
+	// logical block 0" (2.6–4.x), "Buffer I/O error on dev dm-1, logical
+	// block 0, lost sync page write" (4.x–6.x).
 	pat("buffer-io-error", []string{"Buffer I/O error"}, KlogIOError, RefBlock, `^Buffer I/O error on (?:dev(?:ice)? )?(?P<dev>[\w-]+), `),
+	// md's personality error handlers (raid1_error, raid10_error in
+	// drivers/md/raid1.c, raid10.c; raid5_error in raid5.c), 3.x–6.x:
+	// "md/raid1:md0: Disk failure on sdc1, disabling device." and
+	// "md/raid:md0: Disk failure on sdc1, disabling device.". md gave the
+	// member up: its disk failed.
+	pat("md-disk-failure", []string{"Disk failure on"}, KlogDeviceFailed, RefBlock, `^md/raid\d*:md\w+: Disk failure on (?P<dev>[\w-]+), disabling device`),
+	// ata_eh_link_report (drivers/ata/libata-eh.c), 2.6–6.x: the error
+	// description of a failed command, "… Emask 0x9 (media error)".
 	pat("ata-media-error", []string{"(media error)"}, KlogMediumError, RefATA, ataPrefix+`.*Emask 0x[0-9a-f]+ \(media error\)`),
+	// ata_eh_link_report's status decoding, 2.6.2x–6.x: "ata6.00: error:
+	// { UNC }" (uncorrectable data).
 	pat("ata-unc", []string{"UNC"}, KlogMediumError, RefATA, ataPrefix+`error: \{[^}]*\bUNC\b`),
+	// ata_eh_link_report, 2.6–6.x: "ata1.00: exception Emask 0x10 SAct
+	// 0x0 SErr 0xf0100 action 0x6 frozen".
 	pat("ata-exception", []string{"exception Emask"}, KlogATAException, RefATA, ataPrefix+`exception Emask `),
+	// ata_eh_link_report: "… (ATA bus error)", "… (HSM violation)".
 	pat("ata-bus-error", []string{"(ATA bus error)", "(HSM violation)"}, KlogLinkError, RefATA, ataPrefix+`.*\((?:ATA bus error|HSM violation)\)`),
+	// ata_eh_link_report's SError decoding, 2.6.2x–6.x: "ata1: SError: {
+	// UnrecovData PHYRdyChg 10B8B }".
 	pat("ata-serror-crc", []string{"SError"}, KlogLinkError, RefATA, ataPrefix+`SError: \{[^}]*\b(?:BadCRC|Handshk|UnrecovData|10B8B|Dispar|LinkSeq)\b`),
+	// ata_exec_internal_sg "qc timeout (cmd 0xec)" (2.6–5.x), "qc timeout
+	// after 5000 msecs (cmd 0xec)" (5.x–6.x); ata_eh_link_report "…
+	// Emask 0x4 (timeout)".
 	pat("ata-cmd-timeout", []string{"timeout"}, KlogTimeout, RefATA, ataPrefix+`(?:qc timeout|.*Emask 0x[0-9a-f]+ \(timeout\))`),
+	// ata_eh_link_report "failed command: READ FPDMA QUEUED" (2.6.3x–6.x);
+	// ata_dev_read_id "failed to IDENTIFY (I/O error, err_mask=0x4)".
 	pat("ata-failed-command", []string{"failed "}, KlogCommandFailed, RefATA, ataPrefix+`(?:failed command: |failed to IDENTIFY)`),
+	// ata_eh_reset / sata_link_hardreset, 2.6–6.x: "ata1: hard resetting
+	// link", "ata3.01: hard resetting link" behind a port multiplier.
 	pat("ata-reset", []string{"resetting link"}, KlogLinkReset, RefATA, ataPrefix+`(?:(?:hard|soft) )?resetting link`),
+	// sata_down_spd_limit (libata-core.c), 2.6–6.x.
 	pat("ata-limit-speed", []string{"limiting SATA link speed"}, KlogLinkLimited, RefATA, ataPrefix+`limiting SATA link speed to (?P<speed>[\d.]+) Gbps`),
+	// sata_print_link_status, 2.6–6.x: "ata1: SATA link up 6.0 Gbps
+	// (SStatus 133 SControl 300)".
 	pat("ata-link-up", []string{"SATA link up"}, KlogLinkUp, RefATA, ataPrefix+`SATA link up (?P<speed>[\d.]+) Gbps`),
+	// ata_eh_speed_down, 2.6.2x–6.x.
 	pat("ata-ncq-off", []string{"NCQ disabled"}, KlogNCQDisabled, RefATA, ataPrefix+`NCQ disabled due to excessive errors`),
-	pat("ata-disable", []string{"disable device"}, KlogDeviceFailed, RefATA, ataPrefix+`disable device`),
-	pat("nvme-abort", []string{"timeout, "}, KlogTimeout, RefNVMe, nvmPrefix+`I/O \d+ (?:\(\S+\) )?QID \d+ timeout, (?:aborting|completion polled)`),
-	pat("nvme-reset", []string{"reset controller", "will reset", "resetting controller"}, KlogControllerReset, RefNVMe, nvmPrefix+`(?:I/O \d+ (?:\(\S+\) )?QID \d+ timeout, reset controller|controller is down; will reset|resetting controller)`),
+	// ata_dev_disable, 2.6–6.x: "ata1.00: disable device" ("disabled" in
+	// 2.6).
+	pat("ata-disable", []string{"disable device", "disabled"}, KlogDeviceFailed, RefATA, ataPrefix+`(?:disable device|disabled)$`),
+	// nvme_timeout (drivers/nvme/host/pci.c): "I/O 119 QID 2 timeout,
+	// aborting" (4.5 to early 6.x), "I/O 0 (I/O Cmd) QID 1 timeout,
+	// aborting" (some 6.x), and on current 6.x kernels "I/O tag 489 (d1e9)
+	// opcode 0x1 (I/O Cmd) QID 3 timeout, aborting req_op:WRITE(1)
+	// size:4096"; "… timeout, completion polled" (a lost interrupt).
+	pat("nvme-abort", []string{"timeout, "}, KlogTimeout, RefNVMe, nvmPrefix+nvmeTimeoutCmd+`timeout, (?:aborting|completion polled)`),
+	// nvme_timeout's second timeout of an aborted command "…, reset
+	// controller" and "…, disable controller" (same forms as above);
+	// nvme_warn_reset "controller is down; will reset: CSTS=0x…" (4.x–6.x);
+	// nvme_reset_work's "resetting controller" (4.x).
+	pat("nvme-reset", []string{"reset controller", "disable controller", "will reset", "resetting controller"}, KlogControllerReset, RefNVMe, nvmPrefix+`(?:`+nvmeTimeoutCmd+`timeout, (?:reset|disable) controller|controller is down; will reset|resetting controller)`),
+	// nvme_wait_ready / nvme_reset_work / nvme_remove_dead_ctrl (pci.c),
+	// 4.x–6.x: "Device not ready; aborting reset, CSTS=0x1", "Removing
+	// after probe failure status: -19", "Disabling device after reset
+	// failure: -19": the controller is gone.
 	pat("nvme-not-ready", []string{"Device not ready", "probe failure", "reset failure"}, KlogDeviceFailed, RefNVMe, nvmPrefix+`(?:Device not ready; aborting reset|Removing after probe failure|Disabling device after reset failure)`),
+	// ext4_handle_error / save_error_info (fs/ext4/super.c), 3.x–6.x.
 	pat("ext4-readonly", []string{"read-only"}, KlogFSReadOnly, RefBlock, `^EXT4-fs \((?P<dev>[\w-]+)\): Remounting filesystem read-only`),
+	// xfs_do_force_shutdown (fs/xfs/xfs_fsops.c), 3.x–6.x.
 	pat("xfs-shutdown", []string{"Shutting down filesystem"}, KlogFSReadOnly, RefBlock, `^XFS \((?P<dev>[\w-]+)\): .*Shutting down filesystem`),
+	// btrfs_handle_fs_error (fs/btrfs/messages.c, super.c in 3.x–6.1).
 	pat("btrfs-readonly", []string{"forced readonly"}, KlogFSReadOnly, RefBlock, `^BTRFS.*\(device (?P<dev>[\w-]+)\).*forced readonly`),
+	// __ext4_error "EXT4-fs error (device dm-1) in …" and
+	// ext4_commit_super's "EXT4-fs (dm-1): I/O error while writing
+	// superblock", 3.x–6.x.
 	pat("ext4-error", []string{"EXT4-fs"}, KlogFSError, RefBlock, `^EXT4-fs (?:error \(device (?P<dev>[\w-]+)\)|\((?P<dev2>[\w-]+)\): I/O error)`),
+	// xfs_buf_ioerror_alert "metadata I/O error in …" and the corruption
+	// reports (fs/xfs), 3.x–6.x.
 	pat("xfs-error", []string{"XFS ("}, KlogFSError, RefBlock, `^XFS \((?P<dev>[\w-]+)\): (?:metadata I/O error|.*[Cc]orruption)`),
+	// btrfs_err / btrfs_crit (fs/btrfs), 3.x–6.x.
 	pat("btrfs-error", []string{"BTRFS"}, KlogFSError, RefBlock, `^BTRFS (?:error|critical) \(device (?P<dev>[\w-]+)`),
+	// check_hung_task (kernel/hung_task.c), 2.6–6.x: "INFO: task
+	// mdadm:65108 blocked for more than 122 seconds."
 	pat("hung-task", []string{"blocked for more than"}, KlogHungTask, RefHost, `^INFO: task \S+ blocked for more than \d+ seconds`),
+	// therm_throt_process (arch/x86/kernel/cpu/mce/therm_throt.c), 2.6–5.x
+	// (rate-limited differently since 5.7): "CPU3: Package temperature
+	// above threshold, cpu clock throttled (total events = 1)".
 	pat("cpu-thermal", []string{"temperature above threshold"}, KlogThermal, RefHost, `^(?:CPU\d+|mce): (?:\[Hardware Error\]: )?(?:Core|Package) temperature above threshold, cpu clock throttled`),
+	// __pcie_print_link_status (drivers/pci/pci.c), 4.17–6.x.
 	pat("pci-bandwidth", []string{"available PCIe bandwidth"}, KlogPCIeBandwidth, RefPCI, `^pci (?P<dev>[0-9a-f:.]+): .*available PCIe bandwidth, limited by`),
 }
+
+// nvmeTimeoutCmd is the command part of nvme_timeout's messages in each
+// kernel generation: "I/O 119 QID 2 ", "I/O 0 (I/O Cmd) QID 1 ", "I/O tag
+// 489 (d1e9) opcode 0x1 (I/O Cmd) QID 3 ".
+const nvmeTimeoutCmd = `I/O (?:tag )?\d+ (?:\([0-9a-f]{4}\) )?(?:opcode 0x[0-9a-f]+ )?(?:\([^)]*\) )?QID \d+ `
 
 // KlogEvent is one kernel message that matched a pattern.
 type KlogEvent struct {
@@ -141,8 +244,22 @@ func ClassifyKernelLog(k *KernelLog, topo *KlogTopology, uptime float64) []KlogE
 	}
 	var out []KlogEvent
 	prevRef, prevKind, prevTime := "", "", -1.0
+	sdAlone := ""
 	for _, l := range k.Lines {
 		text := l.Text
+		if m := sdPrefixAlone.FindString(text); m != "" {
+			// Kernels before 4.5 could print "sd 2:0:0:0: [sdc] " on its
+			// own line (scsi_print_sense's prefix) and the sense text on
+			// the next: the two are one message.
+			sdAlone = strings.TrimRight(m, " \t")
+			continue
+		}
+		if sdAlone != "" {
+			if splitSenseText.MatchString(text) {
+				text = sdAlone + "  " + text
+			}
+			sdAlone = ""
+		}
 		if strings.HasPrefix(text, " ") || strings.HasPrefix(text, "\t") {
 			// continuation of the previous message
 			if prevKind != RefATA {
@@ -196,6 +313,16 @@ func ClassifyKernelLog(k *KernelLog, topo *KlogTopology, uptime float64) []KlogE
 	return out
 }
 
+var (
+	sdPrefixAlone = regexp.MustCompile(`^sd \d+:\d+:\d+:\d+: \[[\w-]+\]\s*$`)
+	// The texts scsi_print_sense and scsi_print_result printed after a
+	// prefix line in 2.6–4.4: "Sense Key : Medium Error [current]
+	// [descriptor]", "Add. Sense: Unrecovered read error - auto reallocate
+	// failed", "Result: hostbyte=DID_OK driverbyte=DRIVER_SENSE", "CDB:
+	// Read(10): 28 00 …", "Unhandled sense code".
+	splitSenseText = regexp.MustCompile(`^\s*(?:Sense Key :|Add\. Sense:|Result: |CDB: |Unhandled (?:sense|error) code)`)
+)
+
 var ataLinePrefix = regexp.MustCompile(`^(ata\d+(?:\.\d+)?): `)
 
 // KlogTopology maps what kernel messages name to disks: libata ports,
@@ -204,7 +331,13 @@ var ataLinePrefix = regexp.MustCompile(`^(ata\d+(?:\.\d+)?): `)
 // there (a log read on its own), from the log's own probe messages
 // (LearnFromLog).
 type KlogTopology struct {
-	ATA     map[string]string   // ata3 -> sda
+	ATA map[string]string // ata3 -> sda (the port's disk, when it has one)
+	// ATADev: libata's device names, "ata3.00", and behind a port
+	// multiplier "ata3.01", "ata3.02": pmp + devno, from the SCSI
+	// address H:C:T:L (libata scans a multiplier's links as channel C, a
+	// PATA slave as target T).
+	ATADev  map[string]string
+	PMP     map[string]bool     // ata3 -> true: a port multiplier is attached
 	SCSI    map[string]string   // 2:0:0:0 -> sda
 	NVMe    map[string][]string // nvme0 -> nvme0n1
 	PCI     map[string][]string // 0000:01:00.0 -> nvme0n1
@@ -215,6 +348,10 @@ type KlogTopology struct {
 	// the transport of each disk named in it.
 	Transport map[string]string // sdc -> usb
 	ATAPI     map[string]bool   // ata3 -> true
+
+	// Inventory: the disks sysfs lists (nil without sysfs). A disk the log
+	// names that is not in it has left /sys/block: gone.
+	Inventory map[string]bool
 
 	// LogOnly: no inventory, only the log (a log read on its own); whole-disk
 	// names in messages (sda, nvme0n1) are then taken as disks.
@@ -232,11 +369,12 @@ func NewKlogTopology(devs []*BlockDevice, pci map[string]string) *KlogTopology {
 		if d.NVMePath {
 			continue
 		}
+		t.Inventory[d.Name] = true
 		if !d.Virtual {
 			t.Disks[d.Name] = true
 			t.Transport[d.Name] = d.Transport
 			if m := ataInPath.FindStringSubmatch(d.SysPath); m != nil {
-				t.ATA[m[1]] = d.Name
+				t.addATA(m[1], d.SCSIAddr, d.Name)
 			}
 			if d.SCSIAddr != "" {
 				t.SCSI[d.SCSIAddr] = d.Name
@@ -265,13 +403,63 @@ func (t *KlogTopology) init() {
 	if t.ATA == nil {
 		t.ATA, t.SCSI, t.NVMe, t.PCI = map[string]string{}, map[string]string{}, map[string][]string{}, map[string][]string{}
 		t.Parents, t.Disks, t.Transport, t.ATAPI = map[string][]string{}, map[string]bool{}, map[string]string{}, map[string]bool{}
+		t.ATADev, t.PMP, t.Inventory = map[string]string{}, map[string]bool{}, map[string]bool{}
 	}
 }
 
+// addATA records a disk on libata port "ata3" at SCSI address H:C:T:L: the
+// port's disk, and the device name ata3.NN (NN = C + T: a multiplier link
+// is channel C, a PATA slave target 1).
+func (t *KlogTopology) addATA(port, scsiAddr, disk string) {
+	if _, ok := t.ATA[port]; !ok {
+		t.ATA[port] = disk
+	}
+	f := strings.Split(scsiAddr, ":")
+	if len(f) != 4 {
+		return
+	}
+	c, err1 := strconv.Atoi(f[1])
+	tg, err2 := strconv.Atoi(f[2])
+	if err1 != nil || err2 != nil || c < 0 || tg < 0 || c+tg > 15 {
+		return
+	}
+	t.ATADev[fmt.Sprintf("%s.%02d", port, c+tg)] = disk
+	if c > 0 {
+		t.PMP[port] = true
+	}
+	if t.ATA[port] != disk {
+		// Two disks on one port: port-level messages are about both.
+		t.ATA[port] = ""
+	}
+}
+
+// LinkOf is the libata link a disk's "SATA link up" messages name: ata3, or
+// ata3.01 behind a port multiplier.
+func (t *KlogTopology) LinkOf(disk string) string {
+	for dev, d := range t.ATADev {
+		if d == disk {
+			port, _, _ := strings.Cut(dev, ".")
+			if t.PMP[port] {
+				return dev
+			}
+			return port
+		}
+	}
+	for port, d := range t.ATA {
+		if d == disk {
+			return port
+		}
+	}
+	return ""
+}
+
 var (
-	logSCSIName  = regexp.MustCompile(`^sd (\d+):(\d+:\d+:\d+): \[(\w+)\] `)
-	logSCSIHost  = regexp.MustCompile(`^scsi host(\d+): (\S+)`)
-	logATAPI     = regexp.MustCompile(`^(ata\d+)\.\d+: ATAPI: `)
+	logSCSIName = regexp.MustCompile(`^sd (\d+):(\d+:\d+:\d+): \[(\w+)\] `)
+	logSCSIHost = regexp.MustCompile(`^scsi host(\d+): (\S+)`)
+	logATAPI    = regexp.MustCompile(`^(ata\d+)\.\d+: ATAPI: `)
+	// sata_pmp_init (drivers/ata/libata-pmp.c), 2.6.24–6.x: "ata3.15: Port
+	// Multiplier 1.2, 0x197b:0x0325 r0, 5 ports, feat 0x5/0xf".
+	logPMP       = regexp.MustCompile(`^(ata\d+)\.15: Port Multiplier `)
 	logNVMeParts = regexp.MustCompile(`^\s*((nvme\d+)n\d+): `)
 	logNVMeName  = regexp.MustCompile(`\b((nvme\d+)n\d+)\b`)
 	logNVMePCI   = regexp.MustCompile(`^nvme (nvme\d+): pci function (\S+)`)
@@ -319,6 +507,9 @@ func (t *KlogTopology) LearnFromLog(k *KernelLog) {
 		if m := logATAPI.FindStringSubmatch(l.Text); m != nil {
 			t.ATAPI[m[1]] = true
 		}
+		if m := logPMP.FindStringSubmatch(l.Text); m != nil {
+			t.PMP[m[1]] = true
+		}
 		if m := logSCSIName.FindStringSubmatch(l.Text); m != nil {
 			host, addr, dev := m[1], m[1]+":"+m[2], m[3]
 			if _, ok := t.SCSI[addr]; !ok {
@@ -338,7 +529,7 @@ func (t *KlogTopology) LearnFromLog(k *KernelLog) {
 			if !sysfsATA {
 				for i, h := range ataHosts {
 					if h == host {
-						t.ATA["ata"+strconv.Itoa(i+1)] = dev
+						t.addATA("ata"+strconv.Itoa(i+1), addr, dev)
 					}
 				}
 			}
@@ -370,7 +561,7 @@ func (t *KlogTopology) LearnFromLog(k *KernelLog) {
 				host, _, _ := strings.Cut(addr, ":")
 				if n, err := strconv.Atoi(host); err == nil {
 					if _, ok := t.ATA["ata"+strconv.Itoa(n+1)]; !ok {
-						t.ATA["ata"+strconv.Itoa(n+1)] = dev
+						t.addATA("ata"+strconv.Itoa(n+1), addr, dev)
 					}
 				}
 			}
@@ -391,12 +582,17 @@ func (t *KlogTopology) Attribute(kind, ref string) []string {
 	}
 	switch kind {
 	case RefATA:
-		if d := t.ATA[ref]; d != "" && !t.ATAPI[ref] {
-			return []string{d}
+		return t.ataDisks(ref)
+	case RefNVMe:
+		if ns := t.NVMe[ref]; len(ns) > 0 {
+			return append([]string(nil), ns...)
+		}
+		if !t.LogOnly && len(t.Inventory) > 0 && nvmeCtrl.MatchString(ref) {
+			// A controller sysfs does not know and the log names no
+			// namespace of: it left, and its messages are its own.
+			return []string{ref}
 		}
 		return nil
-	case RefNVMe:
-		return append([]string(nil), t.NVMe[ref]...)
 	case RefPCI:
 		return append([]string(nil), t.PCI[ref]...)
 	case RefBlock:
@@ -405,10 +601,67 @@ func (t *KlogTopology) Attribute(kind, ref string) []string {
 	return nil
 }
 
+var nvmeCtrl = regexp.MustCompile(`^nvme\d+$`)
+
+// ataDisks maps a libata name to disks: a device (ata3.00, ata3.01) to its
+// disk; a port (ata3) to its disk, or to every disk behind its port
+// multiplier. A device behind a multiplier that cannot be placed, and the
+// multiplier itself (ata3.15), are no disk.
+func (t *KlogTopology) ataDisks(ref string) []string {
+	port, dev, isDev := strings.Cut(ref, ".")
+	if t.ATAPI[port] {
+		return nil
+	}
+	if isDev {
+		if d := t.ATADev[ref]; d != "" {
+			return []string{d}
+		}
+		if !t.PMP[port] && dev == "00" {
+			// No SCSI address known for it: the port's one device.
+			if d := t.ATA[port]; d != "" && !t.hasOtherDev(port, ref) {
+				return []string{d}
+			}
+		}
+		return nil
+	}
+	if d := t.ATA[port]; d != "" {
+		return []string{d}
+	}
+	var out []string
+	for name, d := range t.ATADev {
+		if strings.HasPrefix(name, port+".") {
+			out = appendUnique(out, d)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (t *KlogTopology) hasOtherDev(port, ref string) bool {
+	for name := range t.ATADev {
+		if name != ref && strings.HasPrefix(name, port+".") {
+			return true
+		}
+	}
+	return false
+}
+
 var wholeDisk = regexp.MustCompile(`^(?:sd[a-z]+|nvme\d+n\d+|vd[a-z]+|xvd[a-z]+|hd[a-z]+|mmcblk\d+)$`)
 
+var nvmePathDev = regexp.MustCompile(`^nvme(\d+)c\d+n(\d+)(p\d+)?$`)
+
 func (t *KlogTopology) disksOf(name string, depth int) []string {
+	if m := nvmePathDev.FindStringSubmatch(name); m != nil {
+		// A native-multipath path device (nvme0c1n1): its namespace head
+		// (nvme0n1) is the disk.
+		name = "nvme" + m[1] + "n" + m[2] + m[3]
+	}
 	if t.Disks[name] || (t.LogOnly && wholeDisk.MatchString(name)) {
+		return []string{name}
+	}
+	if !t.LogOnly && len(t.Inventory) > 0 && !t.Inventory[name] && wholeDisk.MatchString(name) {
+		// A whole disk sysfs no longer lists: it is gone, and its
+		// messages are still about it.
 		return []string{name}
 	}
 	if depth > 8 {
@@ -427,7 +680,7 @@ func (t *KlogTopology) disksOf(name string, depth int) []string {
 			if strings.HasPrefix(m[1], "nvme") || strings.HasPrefix(m[1], "mmcblk") {
 				disk = m[1][:len(m[1])-1]
 			}
-			if t.Disks[disk] || t.LogOnly {
+			if t.Disks[disk] || t.LogOnly || (len(t.Inventory) > 0 && !t.Inventory[disk]) {
 				out = []string{disk}
 			}
 		}

@@ -34,17 +34,17 @@ func TestKlogPatterns(t *testing.T) {
 		{"[ 4021.5] end_request: I/O error, dev sda2, sector 1234", KlogIOError, "sda2", []string{"sda"}},
 		{"[ 1021.555] nvme1n1: I/O Cmd(0x2) @ LBA 1953520, 8 blocks, I/O Error (sct 0x2 / sc 0x81) DNR", KlogMediumError, "nvme1n1", []string{"nvme1n1"}},
 		{"[ 1021.555] nvme1n1: I/O Cmd(0x1) @ LBA 1953520, 8 blocks, I/O Error (sct 0x0 / sc 0x4)", KlogIOError, "nvme1n1", []string{"nvme1n1"}},
-		{"[  614.269289] ata1.00: exception Emask 0x10 SAct 0x0 SErr 0xf0100 action 0x6 frozen", KlogATAException, "ata1", []string{"sda"}},
+		{"[  614.269289] ata1.00: exception Emask 0x10 SAct 0x0 SErr 0xf0100 action 0x6 frozen", KlogATAException, "ata1.00", []string{"sda"}},
 		{"[  614.276979] ata1: SError: { UnrecovData PHYRdyChg PHYInt CommWake 10B8B }", KlogLinkError, "ata1", []string{"sda"}},
-		{"[  614.284037] ata1.00: failed command: FLUSH CACHE", KlogCommandFailed, "ata1", []string{"sda"}},
-		{"Dec 10 18:58:49 kernel: ata1.00: cmd 60/00:18:50:4a:4c/20:00:0c:00:00/40 tag 3 ncq dma 4194304 in res 40/00:00:00:00:00/00:00:00:00:00/00 Emask 0x4 (timeout)", KlogTimeout, "ata1", []string{"sda"}},
-		{"[  629.759549] ata1.00: qc timeout after 5000 msecs (cmd 0xec)", KlogTimeout, "ata1", []string{"sda"}},
+		{"[  614.284037] ata1.00: failed command: FLUSH CACHE", KlogCommandFailed, "ata1.00", []string{"sda"}},
+		{"Dec 10 18:58:49 kernel: ata1.00: cmd 60/00:18:50:4a:4c/20:00:0c:00:00/40 tag 3 ncq dma 4194304 in res 40/00:00:00:00:00/00:00:00:00:00/00 Emask 0x4 (timeout)", KlogTimeout, "ata1.00", []string{"sda"}},
+		{"[  629.759549] ata1.00: qc timeout after 5000 msecs (cmd 0xec)", KlogTimeout, "ata1.00", []string{"sda"}},
 		{"[  614.307036] ata1: hard resetting link", KlogLinkReset, "ata1", []string{"sda"}},
 		{"[  614.263599] ata1: limiting SATA link speed to 3.0 Gbps", KlogLinkLimited, "ata1", []string{"sda"}},
 		{"[  624.499503] ata1: SATA link up 3.0 Gbps (SStatus 123 SControl 320)", KlogLinkUp, "ata1", []string{"sda"}},
-		{"Dec 10 18:59:30 kernel: ata1.00: NCQ disabled due to excessive errors", KlogNCQDisabled, "ata1", []string{"sda"}},
-		{"[  691.985935] ata1.00: disable device", KlogDeviceFailed, "ata1", []string{"sda"}},
-		{"[  255.129924] ata6.00: error: { UNC }", KlogMediumError, "ata6", []string{"sdd"}},
+		{"Dec 10 18:59:30 kernel: ata1.00: NCQ disabled due to excessive errors", KlogNCQDisabled, "ata1.00", []string{"sda"}},
+		{"[  691.985935] ata1.00: disable device", KlogDeviceFailed, "ata1.00", []string{"sda"}},
+		{"[  255.129924] ata6.00: error: { UNC }", KlogMediumError, "ata6.00", []string{"sdd"}},
 		{"Feb 24 20:36:58 thinkpad kernel: nvme nvme1: I/O 852 QID 15 timeout, aborting", KlogTimeout, "nvme1", []string{"nvme1n1"}},
 		{"Feb 24 20:37:29 thinkpad kernel: nvme nvme1: I/O 852 QID 15 timeout, reset controller", KlogControllerReset, "nvme1", []string{"nvme1n1"}},
 		{"Feb 24 20:39:00 thinkpad kernel: nvme nvme1: Device not ready; aborting reset", KlogDeviceFailed, "nvme1", []string{"nvme1n1"}},
@@ -55,6 +55,24 @@ func TestKlogPatterns(t *testing.T) {
 		{"[  207.415072] XFS (nvme1n1): metadata I/O error in \"xlog_iodone\" at daddr 0x100050 len 64 error 5", KlogFSError, "nvme1n1", []string{"nvme1n1"}},
 		{"Feb 24 20:39:18 thinkpad kernel: INFO: task jbd2/dm-1-8:730 blocked for more than 122 seconds.", KlogHungTask, "", nil},
 		{"[ 8211.1] CPU3: Package temperature above threshold, cpu clock throttled (total events = 1)", KlogThermal, "", nil},
+		// Linux 6.x nvme_timeout forms (issue #10 item 3) and native multipath path devices.
+		{"[ 5112.391022] nvme nvme1: I/O tag 489 (d1e9) opcode 0x1 (I/O Cmd) QID 3 timeout, aborting req_op:WRITE(1) size:4096", KlogTimeout, "nvme1", []string{"nvme1n1"}},
+		{"[ 5142.402318] nvme nvme1: I/O tag 489 (d1e9) opcode 0x1 (I/O Cmd) QID 3 timeout, reset controller", KlogControllerReset, "nvme1", []string{"nvme1n1"}},
+		{"[ 5142.402318] nvme nvme1: I/O tag 12 (000c) QID 0 timeout, disable controller", KlogControllerReset, "nvme1", []string{"nvme1n1"}},
+		{"[ 5112.391022] nvme nvme1: I/O 0 (I/O Cmd) QID 1 timeout, aborting", KlogTimeout, "nvme1", []string{"nvme1n1"}},
+		{"[  101.417700] nvme nvme1: I/O 897 QID 2 timeout, completion polled", KlogTimeout, "nvme1", []string{"nvme1n1"}},
+		{"[ 5172.9] nvme nvme1: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff", KlogControllerReset, "nvme1", []string{"nvme1n1"}},
+		{"[ 5173.0] nvme nvme1: Disabling device after reset failure: -19", KlogDeviceFailed, "nvme1", []string{"nvme1n1"}},
+		{"[ 5173.1] nvme1c1n1: I/O Cmd(0x2) @ LBA 1953520, 8 blocks, I/O Error (sct 0x2 / sc 0x81)", KlogMediumError, "nvme1c1n1", []string{"nvme1n1"}},
+		{"[ 5173.1] I/O error, dev nvme1c1n1, sector 1953520 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2", KlogIOError, "nvme1c1n1", []string{"nvme1n1"}},
+		// md's error handlers name the member they gave up.
+		{"[36190.2] md/raid1:md0: Disk failure on sdd1, disabling device.", KlogDeviceFailed, "sdd1", []string{"sdd"}},
+		{"[36190.2] md/raid:md5: Disk failure on sdd1, disabling device.", KlogDeviceFailed, "sdd1", []string{"sdd"}},
+		// 2.6–3.x forms.
+		{"[  301.2] end_request: I/O error, dev sdd, sector 2160", KlogIOError, "sdd", []string{"sdd"}},
+		{"[  301.2] sd 5:0:0:0: [sdd]  Sense Key : Medium Error [current] [descriptor]", KlogMediumError, "sdd", []string{"sdd"}},
+		{"[  301.2] Buffer I/O error on device sda2, logical block 12", KlogIOError, "sda2", []string{"sda"}},
+		{"[  301.2] ata1.00: disabled", KlogDeviceFailed, "ata1.00", []string{"sda"}},
 		{"[    0.249351] pci 0000:01:00.0: 32.000 Gb/s available PCIe bandwidth, limited by 2.5 GT/s PCIe x16 link at 0000:00:01.0", KlogPCIeBandwidth, "0000:01:00.0", nil},
 		{"[    0.9] pci 0000:04:00.0: 15.752 Gb/s available PCIe bandwidth, limited by 8.0 GT/s PCIe x2 link at 0000:00:1d.0", KlogPCIeBandwidth, "0000:04:00.0", []string{"nvme1n1"}},
 	}
@@ -166,7 +184,7 @@ func TestKlogTopologyFromDevices(t *testing.T) {
 	}{
 		{RefATA, "ata3", []string{"sda"}}, {RefATA, "ata4", nil}, {RefNVMe, "nvme0", []string{"nvme0n1"}},
 		{RefPCI, "0000:03:00.0", []string{"nvme0n1"}}, {RefPCI, "0000:01:00.0", nil},
-		{RefBlock, "dm-1", []string{"sda"}}, {RefBlock, "sda1", []string{"sda"}}, {RefBlock, "sdz", nil}, {RefHost, "", nil},
+		{RefBlock, "dm-1", []string{"sda"}}, {RefBlock, "sda1", []string{"sda"}}, {RefBlock, "sdz", []string{"sdz"}}, {RefBlock, "sdz1", []string{"sdz"}}, {RefNVMe, "nvme9", []string{"nvme9"}}, {RefBlock, "nvme9n1p2", []string{"nvme9n1"}}, {RefBlock, "dm-7", nil}, {RefHost, "", nil},
 	} {
 		if got := topo.Attribute(c.kind, c.ref); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s %s -> %v, want %v", c.kind, c.ref, got, c.want)
@@ -193,4 +211,71 @@ func writeKlogFile(t *testing.T, p, s string) {
 	t.Helper()
 	must(t, os.MkdirAll(filepath.Dir(p), 0o755))
 	must(t, os.WriteFile(p, []byte(s), 0o644))
+}
+
+// Port multipliers (issue #10 item 4): ata3.01 and ata3.02 are two disks
+// behind one port, ata3.15 is the multiplier itself, and "ata3:" is about
+// every disk behind it. libata scans multiplier links as SCSI channels.
+func TestKlogPortMultiplier(t *testing.T) {
+	devs := []*BlockDevice{
+		{Name: "sdb", SysPath: "/sys/devices/pci0000:00/0000:00:1f.2/ata3/host2/target2:0:0/2:0:0:0/block/sdb", SCSIAddr: "2:0:0:0", Transport: "sata"},
+		{Name: "sdc", SysPath: "/sys/devices/pci0000:00/0000:00:1f.2/ata3/host2/target2:1:0/2:1:0:0/block/sdc", SCSIAddr: "2:1:0:0", Transport: "sata"},
+		{Name: "sdd", SysPath: "/sys/devices/pci0000:00/0000:00:1f.2/ata3/host2/target2:2:0/2:2:0:0/block/sdd", SCSIAddr: "2:2:0:0", Transport: "sata"},
+		{Name: "sda", SysPath: "/sys/devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0/block/sda", SCSIAddr: "0:0:0:0", Transport: "sata"},
+	}
+	topo := NewKlogTopology(devs, nil)
+	for _, c := range []struct {
+		ref  string
+		want []string
+	}{
+		{"ata3.00", []string{"sdb"}}, {"ata3.01", []string{"sdc"}}, {"ata3.02", []string{"sdd"}},
+		{"ata3.15", nil}, {"ata3.04", nil}, {"ata3", []string{"sdb", "sdc", "sdd"}},
+		{"ata1", []string{"sda"}}, {"ata1.00", []string{"sda"}}, {"ata1.01", nil},
+	} {
+		if got := topo.Attribute(RefATA, c.ref); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s -> %v, want %v", c.ref, got, c.want)
+		}
+	}
+	if topo.LinkOf("sdc") != "ata3.01" || topo.LinkOf("sda") != "ata1" {
+		t.Errorf("links: sdc %q sda %q", topo.LinkOf("sdc"), topo.LinkOf("sda"))
+	}
+	// The same machine from its log alone: "ata3.15: Port Multiplier"
+	// and the sd lines place the disks.
+	log := "[    1.0] scsi host0: ahci\n[    1.0] scsi host1: ahci\n[    1.0] scsi host2: ahci\n" +
+		"[    2.1] ata3.15: Port Multiplier 1.2, 0x197b:0x0325 r0, 5 ports, feat 0x5/0xf\n" +
+		"[    2.9] sd 2:0:0:0: [sdb] Attached SCSI disk\n[    2.9] sd 2:1:0:0: [sdc] Attached SCSI disk\n" +
+		"[ 900.0] ata3.01: exception Emask 0x0 SAct 0x0 SErr 0x0 action 0x6 frozen\n" +
+		"[ 900.1] ata3.15: exception Emask 0x4 SAct 0x0 SErr 0x0 action 0x6 frozen\n"
+	k := &KernelLog{Lines: ParseKernelLog([]byte(log))}
+	lt := &KlogTopology{}
+	lt.LearnFromLog(k)
+	ev := ClassifyKernelLog(k, lt, -1)
+	if len(ev) != 2 || !reflect.DeepEqual(ev[0].Devices, []string{"sdc"}) || ev[1].Devices != nil {
+		t.Errorf("events %+v", ev)
+	}
+}
+
+// Split sense lines of kernels before 4.5 (issue #10 item 5): the prefix
+// line and the sense line are one medium error on sdc, counted once.
+func TestKlogSplitSenseLines(t *testing.T) {
+	log := "[ 1213.104455] sd 2:0:0:0: [sdc] Unhandled sense code\n" +
+		"[ 1213.104458] sd 2:0:0:0: [sdc]  \n" +
+		"[ 1213.104460] Result: hostbyte=DID_OK driverbyte=DRIVER_SENSE\n" +
+		"[ 1213.104462] sd 2:0:0:0: [sdc]  \n" +
+		"[ 1213.104464] Sense Key : Medium Error [current] [descriptor]\n" +
+		"[ 1213.104467] Descriptor sense data with sense descriptors (in hex):\n" +
+		"[ 1213.104470] sd 2:0:0:0: [sdc]  \n" +
+		"[ 1213.104472] Add. Sense: Unrecovered read error - auto reallocate failed\n" +
+		"[ 1213.104480] end_request: I/O error, dev sdc, sector 1234567\n"
+	topo := &KlogTopology{}
+	k := &KernelLog{Lines: ParseKernelLog([]byte(log))}
+	topo.LearnFromLog(k)
+	var got []string
+	for _, e := range ClassifyKernelLog(k, topo, -1) {
+		got = append(got, e.Pattern+" "+strings.Join(e.Devices, ","))
+	}
+	want := []string{"scsi-medium-error sdc", "scsi-unrecovered-read sdc", "blk-io-error sdc"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events %q, want %q", got, want)
+	}
 }
