@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	Register(Check{Name: "smart", Description: "each drive's own health: SMART overall status, ATA attributes against thresholds, the NVMe health log, SCSI defect and error counters, temperature against the drive's limits (smartctl -x -j, or smart.go on the live machine)", Run: smartCheck})
+	Register(Check{Name: "smart", Description: "each drive's own health: SMART overall status, ATA attributes against thresholds, the NVMe health log, SCSI defect and error counters, temperature against the drive's limits (smartctl -x -n standby -j, or smart.go on the live machine after CHECK POWER MODE)", Run: smartCheck})
 }
 
 // ATA attribute ids the doctor reads.
@@ -62,7 +62,7 @@ func smartCheck(ctx context.Context, env *Env) []*Observation {
 }
 
 func smartDevice(ctx context.Context, env *Env, d *probes.BlockDevice) *Observation {
-	probe := "smartctl -x -j"
+	probe := "smartctl -x -n standby -j"
 	if why, ok := noSMART[d.Transport]; ok {
 		env.Skip(probe, d.Name, withHint(fmt.Errorf("%s: %w", why, probes.ErrNotAvailable), "the hypervisor or card holds the media's health; ask it (the host's smartctl, the card's tool)"))
 		return nil
@@ -86,17 +86,47 @@ func smartDevice(ctx context.Context, env *Env, d *probes.BlockDevice) *Observat
 // severity reasons (smart_critical, smart_warnings) are worked out here,
 // where the attribute semantics live; rules judge the facts.
 func SMARTObservation(dev string, s *probes.SMARTInfo) *Observation {
-	o := NewObservation("smart", KindDevice, dev)
-	src := s.Source
-	ev := func(v string) Evidence { return Evidence{src, v} }
-	var crit, warn []string
-
+	f := &smartFacts{o: NewObservation("smart", KindDevice, dev), s: s, wear: -1}
+	o := f.o
 	o.Set("smart_protocol", s.Protocol)
 	o.Set("smart_model", s.Model)
+	if s.Standby != "" {
+		// Asleep and left so: a fact, not a failure and not a skipped
+		// probe. Every health fact below is then unknown (nil).
+		o.Set("smart_standby", s.Standby, f.ev("in "+s.Standby+" mode, not woken: "+strings.Join(s.Notes, "; ")))
+	}
+	f.overall()
+	f.ataAttributes()
+	f.nvmeLog()
+	f.scsiCounters()
+	f.wearUsed()
+	f.temperatures()
+	f.interfaceAndFeatures()
+	o.Set("smart_critical", nonNil(f.crit))
+	o.Set("smart_warnings", nonNil(f.warn))
+	o.Set("smart_notes", nonNil(s.Notes))
+	return o
+}
+
+// smartFacts collects one drive's facts and the reasons for concern found
+// on the way.
+type smartFacts struct {
+	o          *Observation
+	s          *probes.SMARTInfo
+	crit, warn []string
+	wear       int // highest endurance used, %; -1: not reported
+	wearEv     Evidence
+}
+
+func (f *smartFacts) ev(v string) Evidence { return Evidence{f.s.Source, v} }
+
+// overall: smartctl's health verdict and exit status.
+func (f *smartFacts) overall() {
+	s, o := f.s, f.o
 	if s.Passed != nil {
-		o.Set("smart_passed", *s.Passed, ev("smart_status.passed: "+strconv.FormatBool(*s.Passed)))
+		o.Set("smart_passed", *s.Passed, f.ev("smart_status.passed: "+strconv.FormatBool(*s.Passed)))
 		if !*s.Passed {
-			crit = append(crit, "overall health FAILED")
+			f.crit = append(f.crit, "overall health FAILED")
 		}
 	} else {
 		o.Set("smart_passed", nil)
@@ -104,11 +134,15 @@ func SMARTObservation(dev string, s *probes.SMARTInfo) *Observation {
 	if s.Exit != nil {
 		o.Set("smart_exit_status", *s.Exit)
 	}
+}
 
-	// ATA attributes.
+// ataAttributes: the sector counters, attributes at their threshold, and
+// the wear attribute of SSDs.
+func (f *smartFacts) ataAttributes() {
+	s, o := f.s, f.o
 	raw := func(fact string, id int) {
 		if a, ok := s.Attr(id); ok {
-			o.Set(fact, a.Raw, ev(attrLine(a)))
+			o.Set(fact, a.Raw, f.ev(attrLine(a)))
 			return
 		}
 		o.Set(fact, nil)
@@ -121,109 +155,126 @@ func SMARTObservation(dev string, s *probes.SMARTInfo) *Observation {
 	raw("smart_crc_errors", ataCRCErrors)
 	var failing, past []string
 	var failingEv []Evidence
-	wear := -1
-	var wearEv Evidence
 	for _, a := range s.Attributes {
 		if a.Failing() {
 			failing = append(failing, fmt.Sprintf("%d %s (value %d, threshold %d)", a.ID, a.Name, a.Value, a.Thresh))
-			failingEv = append(failingEv, ev(attrLine(a)))
+			failingEv = append(failingEv, f.ev(attrLine(a)))
 		} else if a.WhenFailed == "past" {
 			past = append(past, fmt.Sprintf("%d %s (worst %d, threshold %d)", a.ID, a.Name, a.Worst, a.Thresh))
 		}
 		if wearAttrs[a.ID] && isWearName(a.Name) && a.Value <= 100 {
-			if used := 100 - a.Value; used > wear {
-				wear, wearEv = used, ev(attrLine(a))
+			if used := 100 - a.Value; used > f.wear {
+				f.wear, f.wearEv = used, f.ev(attrLine(a))
 			}
 		}
 	}
 	o.Set("smart_failing_attrs", nonNil(failing), failingEv...)
 	o.Set("smart_past_failing_attrs", nonNil(past))
 	if len(failing) > 0 {
-		crit = append(crit, "pre-failure attribute at or below its threshold: "+strings.Join(failing, ", "))
+		f.crit = append(f.crit, "pre-failure attribute at or below its threshold: "+strings.Join(failing, ", "))
 	}
 	for _, c := range []struct {
 		id   int
 		what string
 	}{{ataReallocated, "reallocated sectors"}, {ataPending, "sectors pending reallocation"}, {ataOfflineUncorrect, "offline uncorrectable sectors"}, {ataReportedUncorrect, "uncorrectable errors reported"}} {
+		// Vendors pack other fields into the upper raw bytes: above 2^32
+		// the raw value is no count.
 		if a, ok := s.Attr(c.id); ok && a.Raw > 0 && a.Raw < 1<<32 {
-			warn = append(warn, fmt.Sprintf("%d %s", a.Raw, c.what))
+			f.warn = append(f.warn, fmt.Sprintf("%d %s", a.Raw, c.what))
 		}
 	}
+}
 
-	// NVMe health log.
-	nvmeFacts := []string{"smart_nvme_critical_warning", "smart_nvme_warnings", "smart_nvme_spare", "smart_nvme_spare_threshold", "smart_nvme_media_errors", "smart_nvme_error_log_entries", "smart_nvme_unsafe_shutdowns"}
-	for _, f := range nvmeFacts {
-		o.Set(f, nil)
+// nvmeLog: the NVMe SMART/Health log's warnings, spare, errors and wear.
+func (f *smartFacts) nvmeLog() {
+	o := f.o
+	for _, fact := range []string{"smart_nvme_critical_warning", "smart_nvme_warnings", "smart_nvme_spare", "smart_nvme_spare_threshold", "smart_nvme_media_errors", "smart_nvme_error_log_entries", "smart_nvme_unsafe_shutdowns"} {
+		o.Set(fact, nil)
 	}
-	if n := s.NVMe; n != nil {
-		cw := n.CriticalWarnings()
-		o.Set("smart_nvme_critical_warning", n.CriticalWarning, ev(fmt.Sprintf("critical_warning: %d (0x%02x)%s", n.CriticalWarning, n.CriticalWarning, bracketList(cw))))
-		o.Set("smart_nvme_warnings", nonNil(cw))
-		spareEv := ev(fmt.Sprintf("available_spare: %d %%, available_spare_threshold: %d %%", n.AvailableSpare, n.SpareThreshold))
-		o.Set("smart_nvme_spare", n.AvailableSpare, spareEv)
-		o.Set("smart_nvme_spare_threshold", n.SpareThreshold, spareEv)
-		o.Set("smart_nvme_media_errors", n.MediaErrors, ev(fmt.Sprintf("media_errors: %d", n.MediaErrors)))
-		o.Set("smart_nvme_error_log_entries", n.ErrLogEntries, ev(fmt.Sprintf("num_err_log_entries: %d", n.ErrLogEntries)))
-		o.Set("smart_nvme_unsafe_shutdowns", n.UnsafeShutdowns, ev(fmt.Sprintf("unsafe_shutdowns: %d", n.UnsafeShutdowns)))
-		if len(cw) > 0 {
-			crit = append(crit, "NVMe critical warning: "+strings.Join(cw, ", "))
-		}
-		if n.SpareThreshold > 0 && n.AvailableSpare < n.SpareThreshold && n.CriticalWarning&1 == 0 {
-			crit = append(crit, fmt.Sprintf("available spare %d %% below its threshold %d %%", n.AvailableSpare, n.SpareThreshold))
-		}
-		if n.MediaErrors > 0 {
-			warn = append(warn, fmt.Sprintf("%d media and data integrity errors", n.MediaErrors))
-		}
-		if n.PercentUsed > wear {
-			wear, wearEv = n.PercentUsed, ev(fmt.Sprintf("percentage_used: %d %%", n.PercentUsed))
-		}
+	n := f.s.NVMe
+	if n == nil {
+		return
 	}
+	cw := n.CriticalWarnings()
+	o.Set("smart_nvme_critical_warning", n.CriticalWarning, f.ev(fmt.Sprintf("critical_warning: %d (0x%02x)%s", n.CriticalWarning, n.CriticalWarning, bracketList(cw))))
+	o.Set("smart_nvme_warnings", nonNil(cw))
+	spareEv := f.ev(fmt.Sprintf("available_spare: %d %%, available_spare_threshold: %d %%", n.AvailableSpare, n.SpareThreshold))
+	o.Set("smart_nvme_spare", n.AvailableSpare, spareEv)
+	o.Set("smart_nvme_spare_threshold", n.SpareThreshold, spareEv)
+	o.Set("smart_nvme_media_errors", n.MediaErrors, f.ev(fmt.Sprintf("media_errors: %d", n.MediaErrors)))
+	o.Set("smart_nvme_error_log_entries", n.ErrLogEntries, f.ev(fmt.Sprintf("num_err_log_entries: %d", n.ErrLogEntries)))
+	o.Set("smart_nvme_unsafe_shutdowns", n.UnsafeShutdowns, f.ev(fmt.Sprintf("unsafe_shutdowns: %d", n.UnsafeShutdowns)))
+	if len(cw) > 0 {
+		f.crit = append(f.crit, "NVMe critical warning: "+strings.Join(cw, ", "))
+	}
+	if n.SpareThreshold > 0 && n.AvailableSpare < n.SpareThreshold && n.CriticalWarning&1 == 0 {
+		f.crit = append(f.crit, fmt.Sprintf("available spare %d %% below its threshold %d %%", n.AvailableSpare, n.SpareThreshold))
+	}
+	if n.MediaErrors > 0 {
+		f.warn = append(f.warn, fmt.Sprintf("%d media and data integrity errors", n.MediaErrors))
+	}
+	if n.PercentUsed > f.wear {
+		f.wear, f.wearEv = n.PercentUsed, f.ev(fmt.Sprintf("percentage_used: %d %%", n.PercentUsed))
+	}
+}
 
-	// SCSI counters.
+// scsiCounters: the grown defect list and the uncorrected error counters.
+func (f *smartFacts) scsiCounters() {
+	o := f.o
 	o.Set("smart_scsi_grown_defects", nil)
 	o.Set("smart_scsi_uncorrected", nil)
-	if sc := s.SCSI; sc != nil {
-		if sc.GrownDefects != nil {
-			o.Set("smart_scsi_grown_defects", *sc.GrownDefects, ev(fmt.Sprintf("scsi_grown_defect_list: %d", *sc.GrownDefects)))
-			if *sc.GrownDefects > 0 {
-				warn = append(warn, fmt.Sprintf("%d grown defects", *sc.GrownDefects))
-			}
-		}
-		var unc uint64
-		var parts []string
-		for _, c := range []struct {
-			n string
-			v *uint64
-		}{{"read", sc.ReadUncorrected}, {"write", sc.WriteUncorrected}, {"verify", sc.VerifyUncorrected}} {
-			if c.v != nil {
-				unc += *c.v
-				parts = append(parts, fmt.Sprintf("%s %d", c.n, *c.v))
-			}
-		}
-		if len(parts) > 0 {
-			o.Set("smart_scsi_uncorrected", unc, ev("total_uncorrected_errors: "+strings.Join(parts, ", ")))
-			if unc > 0 {
-				warn = append(warn, fmt.Sprintf("%d uncorrected read/write/verify errors", unc))
-			}
+	sc := f.s.SCSI
+	if sc == nil {
+		return
+	}
+	if sc.GrownDefects != nil {
+		o.Set("smart_scsi_grown_defects", *sc.GrownDefects, f.ev(fmt.Sprintf("scsi_grown_defect_list: %d", *sc.GrownDefects)))
+		if *sc.GrownDefects > 0 {
+			f.warn = append(f.warn, fmt.Sprintf("%d grown defects", *sc.GrownDefects))
 		}
 	}
-
-	if wear >= 0 {
-		o.Set("smart_wear_used_pct", wear, wearEv)
-		if wear >= 90 {
-			warn = append(warn, fmt.Sprintf("%d %% of rated endurance used", wear))
+	var unc uint64
+	var parts []string
+	for _, c := range []struct {
+		n string
+		v *uint64
+	}{{"read", sc.ReadUncorrected}, {"write", sc.WriteUncorrected}, {"verify", sc.VerifyUncorrected}} {
+		if c.v != nil {
+			unc += *c.v
+			parts = append(parts, fmt.Sprintf("%s %d", c.n, *c.v))
 		}
-	} else {
-		o.Set("smart_wear_used_pct", nil)
 	}
+	if len(parts) > 0 {
+		o.Set("smart_scsi_uncorrected", unc, f.ev("total_uncorrected_errors: "+strings.Join(parts, ", ")))
+		if unc > 0 {
+			f.warn = append(f.warn, fmt.Sprintf("%d uncorrected read/write/verify errors", unc))
+		}
+	}
+}
 
-	// Temperature against the drive's own limits.
+// wearUsed: the endurance used, from the ATA wear attribute or NVMe
+// percentage_used, whichever is higher.
+func (f *smartFacts) wearUsed() {
+	if f.wear < 0 {
+		f.o.Set("smart_wear_used_pct", nil)
+		return
+	}
+	f.o.Set("smart_wear_used_pct", f.wear, f.wearEv)
+	if f.wear >= 90 {
+		f.warn = append(f.warn, fmt.Sprintf("%d %% of rated endurance used", f.wear))
+	}
+}
+
+// temperatures: the drive's temperature against its own limits, and its
+// power-on hours.
+func (f *smartFacts) temperatures() {
+	s, o := f.s, f.o
 	setInt := func(fact string, v *int, what string) {
 		if v == nil {
 			o.Set(fact, nil)
 			return
 		}
-		o.Set(fact, *v, ev(fmt.Sprintf("%s: %d °C", what, *v)))
+		o.Set(fact, *v, f.ev(fmt.Sprintf("%s: %d °C", what, *v)))
 	}
 	setInt("smart_temp_c", s.TempC, "temperature")
 	setInt("smart_temp_warn_c", s.TempWarnC, "warning temperature threshold")
@@ -233,11 +284,15 @@ func SMARTObservation(dev string, s *probes.SMARTInfo) *Observation {
 	} else {
 		o.Set("smart_power_on_hours", nil)
 	}
+}
 
-	// SATA interface speed.
+// interfaceAndFeatures: the SATA link speeds and the drive's own view of
+// its write cache and TRIM.
+func (f *smartFacts) interfaceAndFeatures() {
+	s, o := f.s, f.o
 	if s.LinkMaxGbps > 0 {
-		o.Set("smart_link_max_gbps", s.LinkMaxGbps, ev("interface speed: max "+s.LinkMax+", current "+s.LinkCur))
-		o.Set("smart_link_cur_gbps", s.LinkCurGbps, ev("interface speed: max "+s.LinkMax+", current "+s.LinkCur))
+		o.Set("smart_link_max_gbps", s.LinkMaxGbps, f.ev("interface speed: max "+s.LinkMax+", current "+s.LinkCur))
+		o.Set("smart_link_cur_gbps", s.LinkCurGbps, f.ev("interface speed: max "+s.LinkMax+", current "+s.LinkCur))
 	} else {
 		o.Set("smart_link_max_gbps", nil)
 		o.Set("smart_link_cur_gbps", nil)
@@ -247,14 +302,10 @@ func SMARTObservation(dev string, s *probes.SMARTInfo) *Observation {
 			o.Set(fact, nil)
 			return
 		}
-		o.Set(fact, *v, ev(what+": "+strconv.FormatBool(*v)))
+		o.Set(fact, *v, f.ev(what+": "+strconv.FormatBool(*v)))
 	}
 	optBool("smart_write_cache_enabled", s.WriteCache, "write_cache.enabled")
 	optBool("smart_trim_supported", s.TrimSupported, "trim.supported")
-	o.Set("smart_critical", nonNil(crit))
-	o.Set("smart_warnings", nonNil(warn))
-	o.Set("smart_notes", nonNil(s.Notes))
-	return o
 }
 
 func attrLine(a probes.SMARTAttr) string {

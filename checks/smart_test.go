@@ -97,7 +97,7 @@ func TestSmartCheckRecorded(t *testing.T) {
 			}
 			found := false
 			for _, s := range env.skipped() {
-				if s.Check == "smartctl -x -j" && strings.Contains(s.Reason, c.skip) {
+				if s.Check == "smartctl -x -n standby -j" && strings.Contains(s.Reason, c.skip) {
 					for _, d := range s.Subjects {
 						found = found || d == c.dev
 					}
@@ -107,5 +107,26 @@ func TestSmartCheckRecorded(t *testing.T) {
 				t.Errorf("no skipped entry %q for %s: %+v", c.skip, c.dev, env.skipped())
 			}
 		})
+	}
+}
+
+// A disk that smartctl -n standby left asleep is a fact on the device,
+// with no health figures and no concern: not a failure, not a skipped
+// probe (issue #10 item 15).
+func TestSMARTObservationStandby(t *testing.T) {
+	exit := 2
+	s := &probes.SMARTInfo{Source: "smartctl -x -n standby -j /dev/sdb", Protocol: "ATA", Standby: "STANDBY", Exit: &exit, Notes: []string{"Device is in STANDBY mode, exit(2)"}}
+	o := SMARTObservation("sdb", s)
+	if o.Facts["smart_standby"] != "STANDBY" || o.Facts["smart_passed"] != nil {
+		t.Errorf("facts %v", o.Facts)
+	}
+	if ev := o.Evidence["smart_standby"]; len(ev) != 1 || !strings.Contains(ev[0].Value, "not woken") {
+		t.Errorf("evidence %v", ev)
+	}
+	if c, _ := o.Facts["smart_critical"].([]string); len(c) != 0 {
+		t.Errorf("critical %v", c)
+	}
+	if w, _ := o.Facts["smart_warnings"].([]string); len(w) != 0 {
+		t.Errorf("warnings %v", w)
 	}
 }

@@ -12,10 +12,15 @@ import (
 
 // SmartctlArgv is the one command the doctor runs per drive for its health:
 // everything smartctl knows (-x), as JSON. It reads only: no self-test, no
-// SMART enable, nothing that adds an entry to the drive's error log.
-func SmartctlArgv(dev string) []string { return []string{"smartctl", "-x", "-j", "/dev/" + dev} }
+// SMART enable, nothing that adds an entry to the drive's error log. "-n
+// standby" leaves a spun-down disk asleep (smartctl asks CHECK POWER MODE
+// first and stops, exit 2): a daily timer must not spin every idle disk up
+// once a day (smartctl_exporter added the same for the same report).
+func SmartctlArgv(dev string) []string {
+	return []string{"smartctl", "-x", "-n", "standby", "-j", "/dev/" + dev}
+}
 
-// ReadSmartctl runs `smartctl -x -j /dev/<dev>` and parses its JSON. A
+// ReadSmartctl runs `smartctl -x -n standby -j /dev/<dev>` and parses its JSON. A
 // non-zero exit status is normal (its bits say "failing", "errors logged");
 // only "could not open" is an error.
 func ReadSmartctl(ctx context.Context, h *Host, dev string) (*SMARTInfo, error) {
@@ -84,6 +89,13 @@ func ReadSMARTLive(ctx context.Context, h *Host, dev string, nvme bool) (*SMARTI
 }
 
 func readATASMART(path string) (*SMARTInfo, error) {
+	// Before anything that would spin a sleeping disk up (IDENTIFY and
+	// SMART READ DATA may), ask its power mode, as smartctl -n standby
+	// does. A drive that cannot answer (a bridge without pass-through) is
+	// read as before.
+	if mode, asleep, err := ataCheckPower(path); err == nil && asleep {
+		return &SMARTInfo{Protocol: "ATA", Standby: mode}, nil
+	}
 	d, err := smart.OpenSata(path)
 	if err != nil {
 		return nil, err

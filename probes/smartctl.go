@@ -21,6 +21,11 @@ type SMARTInfo struct {
 	Serial   string
 	Firmware string
 
+	// Standby: the drive was asleep and left so (smartctl -n standby, or
+	// CHECK POWER MODE before smart.go reads): "STANDBY", "SLEEP". Every
+	// health field is then unknown, not failed.
+	Standby string
+
 	Passed *bool    // overall health; nil: not reported
 	Exit   *int     // smartctl's exit status (a bit mask); nil for smart.go
 	Notes  []string // smartctl's messages, "result is based on an Attribute check"
@@ -241,7 +246,8 @@ var leadingInt = regexp.MustCompile(`^\s*(-?\d+)`)
 // ParseSmartctlJSON reads `smartctl -j` output (any of -x, -a, -i -H -A;
 // smartmontools 7.x). A run that could not open the device (exit bit 1) or
 // output that is not smartctl JSON is an error wrapping ErrParse or
-// ErrNotAvailable.
+// ErrNotAvailable. A drive that `-n standby` left asleep is no error: its
+// SMARTInfo has Standby set and no health data.
 func ParseSmartctlJSON(b []byte) (*SMARTInfo, error) {
 	var j smartctlJSON
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -257,15 +263,14 @@ func ParseSmartctlJSON(b []byte) (*SMARTInfo, error) {
 	for _, m := range j.Smartctl.Messages {
 		s.Notes = append(s.Notes, strings.TrimSpace(m.String))
 	}
-	if s.Exit != nil && *s.Exit&(SmartctlCmdLineError|SmartctlOpenFailed) != 0 {
-		msg := strings.Join(s.Notes, "; ")
-		if msg == "" {
-			msg = fmt.Sprintf("exit status %d", *s.Exit)
-		}
-		if strings.Contains(msg, "ermission denied") {
-			return nil, fmt.Errorf("smartctl: %s: %w", msg, ErrPermission)
-		}
-		return nil, fmt.Errorf("smartctl could not open the device: %s: %w", msg, ErrNotAvailable)
+	if mode := standbyMode(s.Notes); mode != "" {
+		// smartctl -n standby: "Device is in STANDBY mode, exit(2)". Exit
+		// bit 1 is set, but the drive was found, asleep, and left so.
+		s.Standby = mode
+		return s, nil
+	}
+	if err := smartctlOpenError(s); err != nil {
+		return nil, err
 	}
 	s.Model = firstNonEmpty(j.ModelName, j.SCSIModelName, j.SCSIProduct)
 	s.Firmware = firstNonEmpty(j.FirmwareVersion, j.SCSIRevision)
@@ -273,26 +278,8 @@ func ParseSmartctlJSON(b []byte) (*SMARTInfo, error) {
 		p := *j.SmartStatus.Passed
 		s.Passed = &p
 	}
-	if is := j.InterfaceSpeed; is != nil {
-		s.LinkMaxGbps, s.LinkCurGbps = is.Max.gbps(), is.Current.gbps()
-		if is.Max != nil {
-			s.LinkMax = is.Max.String
-		}
-		if is.Current != nil {
-			s.LinkCur = is.Current.String
-		}
-	}
-	if t := j.Temperature; t != nil {
-		// Some drives report 0 when the sensor is not implemented.
-		if t.Current != nil && *t.Current != 0 {
-			s.TempC = t.Current
-		}
-		s.TempWarnC = firstIntPtr(t.OpLimitMax, t.DriveTrip)
-		s.TempCritC = firstIntPtr(t.CriticalLimitMax, t.LimitMax)
-		if s.TempWarnC != nil && s.TempCritC != nil && *s.TempCritC < *s.TempWarnC {
-			s.TempCritC = nil
-		}
-	}
+	s.readInterface(&j)
+	s.readTemperature(&j)
 	if j.PowerOnTime != nil {
 		s.PowerOnHours = j.PowerOnTime.Hours
 	}
@@ -302,56 +289,11 @@ func ParseSmartctlJSON(b []byte) (*SMARTInfo, error) {
 	if j.Trim != nil {
 		s.TrimSupported = j.Trim.Supported
 	}
-	if a := j.ATASmartAttributes; a != nil {
-		for _, r := range a.Table {
-			at := SMARTAttr{ID: r.ID, Name: r.Name, Value: r.Value, Worst: r.Worst, Thresh: r.Thresh,
-				RawString: r.Raw.String, Prefail: r.Flags.Prefailure, WhenFailed: r.WhenFailed}
-			if v, err := strconv.ParseUint(r.Raw.Value.String(), 10, 64); err == nil {
-				at.Raw = v
-			}
-			s.Attributes = append(s.Attributes, at)
-		}
-		if s.Protocol == "" {
-			s.Protocol = "ATA"
-		}
+	s.readATAAttributes(&j)
+	if err := s.readNVMeLog(&j); err != nil {
+		return nil, err
 	}
-	if n := j.NVMeLog; n != nil {
-		h := &NVMeHealth{MediaErrors: n.MediaErrors, ErrLogEntries: n.NumErrLogEntries, UnsafeShutdowns: n.UnsafeShutdowns,
-			PowerOnHours: n.PowerOnHours, WarningTempTime: n.WarningTempTime, CriticalTempTime: n.CriticalCompTime}
-		h.CriticalWarning = derefInt(n.CriticalWarning)
-		h.AvailableSpare = derefInt(n.AvailableSpare)
-		h.SpareThreshold = derefInt(n.SpareThreshold)
-		h.PercentUsed = derefInt(n.PercentageUsed)
-		if n.AvailableSpare == nil && n.CriticalWarning == nil {
-			return nil, fmt.Errorf("%w: NVMe health log without critical_warning or available_spare", ErrParse)
-		}
-		s.NVMe = h
-		if s.TempC == nil && n.Temperature != nil && *n.Temperature != 0 {
-			s.TempC = n.Temperature
-		}
-		if s.PowerOnHours == nil {
-			poh := n.PowerOnHours
-			s.PowerOnHours = &poh
-		}
-		if s.Protocol == "" {
-			s.Protocol = "NVMe"
-		}
-	}
-	if j.SCSIGrownDefects != nil || j.SCSIErrorLog != nil {
-		sc := &SCSIHealth{GrownDefects: j.SCSIGrownDefects}
-		if l := j.SCSIErrorLog; l != nil {
-			if l.Read != nil {
-				sc.ReadUncorrected = l.Read.TotalUncorrected
-			}
-			if l.Write != nil {
-				sc.WriteUncorrected = l.Write.TotalUncorrected
-			}
-			if l.Verify != nil {
-				sc.VerifyUncorrected = l.Verify.TotalUncorrected
-			}
-		}
-		s.SCSI = sc
-	}
+	s.readSCSICounters(&j)
 	if s.Passed == nil && s.Attributes == nil && s.NVMe == nil && s.SCSI == nil {
 		return nil, fmt.Errorf("%w: smartctl reported no health data (SMART unsupported or disabled)", ErrNotAvailable)
 	}
@@ -362,6 +304,136 @@ func ParseSmartctlJSON(b []byte) (*SMARTInfo, error) {
 		s.Passed = &f
 	}
 	return s, nil
+}
+
+// standbyMode is the power mode smartctl -n names when it skipped a
+// sleeping drive (smartctl.cpp, ataPrintMain: "Device is in STANDBY mode",
+// "… in SLEEP mode", "… in STANDBY (OS) mode" in 7.x); "" otherwise.
+func standbyMode(notes []string) string {
+	for _, n := range notes {
+		if m := standbyMsg.FindStringSubmatch(n); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+var standbyMsg = regexp.MustCompile(`^Device is in ([A-Z_]+(?: \(OS\))?) mode`)
+
+// smartctlOpenError is exit bits 0 and 1 (command line, open failed) as an
+// error with smartctl's own words.
+func smartctlOpenError(s *SMARTInfo) error {
+	if s.Exit == nil || *s.Exit&(SmartctlCmdLineError|SmartctlOpenFailed) == 0 {
+		return nil
+	}
+	msg := strings.Join(s.Notes, "; ")
+	if msg == "" {
+		msg = fmt.Sprintf("exit status %d", *s.Exit)
+	}
+	if strings.Contains(msg, "ermission denied") {
+		return fmt.Errorf("smartctl: %s: %w", msg, ErrPermission)
+	}
+	return fmt.Errorf("smartctl could not open the device: %s: %w", msg, ErrNotAvailable)
+}
+
+// readInterface: the SATA link speeds (interface_speed.max/current).
+func (s *SMARTInfo) readInterface(j *smartctlJSON) {
+	is := j.InterfaceSpeed
+	if is == nil {
+		return
+	}
+	s.LinkMaxGbps, s.LinkCurGbps = is.Max.gbps(), is.Current.gbps()
+	if is.Max != nil {
+		s.LinkMax = is.Max.String
+	}
+	if is.Current != nil {
+		s.LinkCur = is.Current.String
+	}
+}
+
+// readTemperature: the current temperature and the drive's own limits.
+func (s *SMARTInfo) readTemperature(j *smartctlJSON) {
+	t := j.Temperature
+	if t == nil {
+		return
+	}
+	// Some drives report 0 when the sensor is not implemented.
+	if t.Current != nil && *t.Current != 0 {
+		s.TempC = t.Current
+	}
+	s.TempWarnC = firstIntPtr(t.OpLimitMax, t.DriveTrip)
+	s.TempCritC = firstIntPtr(t.CriticalLimitMax, t.LimitMax)
+	if s.TempWarnC != nil && s.TempCritC != nil && *s.TempCritC < *s.TempWarnC {
+		s.TempCritC = nil
+	}
+}
+
+// readATAAttributes: the ATA SMART attribute table, in table order.
+func (s *SMARTInfo) readATAAttributes(j *smartctlJSON) {
+	a := j.ATASmartAttributes
+	if a == nil {
+		return
+	}
+	for _, r := range a.Table {
+		at := SMARTAttr{ID: r.ID, Name: r.Name, Value: r.Value, Worst: r.Worst, Thresh: r.Thresh,
+			RawString: r.Raw.String, Prefail: r.Flags.Prefailure, WhenFailed: r.WhenFailed}
+		if v, err := strconv.ParseUint(r.Raw.Value.String(), 10, 64); err == nil {
+			at.Raw = v
+		}
+		s.Attributes = append(s.Attributes, at)
+	}
+	if s.Protocol == "" {
+		s.Protocol = "ATA"
+	}
+}
+
+// readNVMeLog: the NVMe SMART/Health Information log (page 02h).
+func (s *SMARTInfo) readNVMeLog(j *smartctlJSON) error {
+	n := j.NVMeLog
+	if n == nil {
+		return nil
+	}
+	h := &NVMeHealth{MediaErrors: n.MediaErrors, ErrLogEntries: n.NumErrLogEntries, UnsafeShutdowns: n.UnsafeShutdowns,
+		PowerOnHours: n.PowerOnHours, WarningTempTime: n.WarningTempTime, CriticalTempTime: n.CriticalCompTime}
+	h.CriticalWarning = derefInt(n.CriticalWarning)
+	h.AvailableSpare = derefInt(n.AvailableSpare)
+	h.SpareThreshold = derefInt(n.SpareThreshold)
+	h.PercentUsed = derefInt(n.PercentageUsed)
+	if n.AvailableSpare == nil && n.CriticalWarning == nil {
+		return fmt.Errorf("%w: NVMe health log without critical_warning or available_spare", ErrParse)
+	}
+	s.NVMe = h
+	if s.TempC == nil && n.Temperature != nil && *n.Temperature != 0 {
+		s.TempC = n.Temperature
+	}
+	if s.PowerOnHours == nil {
+		poh := n.PowerOnHours
+		s.PowerOnHours = &poh
+	}
+	if s.Protocol == "" {
+		s.Protocol = "NVMe"
+	}
+	return nil
+}
+
+// readSCSICounters: the grown defect list and the error counter log.
+func (s *SMARTInfo) readSCSICounters(j *smartctlJSON) {
+	if j.SCSIGrownDefects == nil && j.SCSIErrorLog == nil {
+		return
+	}
+	sc := &SCSIHealth{GrownDefects: j.SCSIGrownDefects}
+	if l := j.SCSIErrorLog; l != nil {
+		if l.Read != nil {
+			sc.ReadUncorrected = l.Read.TotalUncorrected
+		}
+		if l.Write != nil {
+			sc.WriteUncorrected = l.Write.TotalUncorrected
+		}
+		if l.Verify != nil {
+			sc.VerifyUncorrected = l.Verify.TotalUncorrected
+		}
+	}
+	s.SCSI = sc
 }
 
 func firstIntPtr(vs ...*int) *int {

@@ -159,13 +159,13 @@ func TestSMARTInfoFromLibrary(t *testing.T) {
 func TestReadSmartctlRecorded(t *testing.T) {
 	dir := t.TempDir()
 	writeKlogFile(t, dir+"/sys/.keep", "")
-	writeKlogFile(t, dir+"/commands/manifest.yaml", "- argv: [smartctl, -x, -j, /dev/sda]\n  stdout: sda.json\n  exit: 4\n- argv: [smartctl, -x, -j, /dev/vda]\n  stdout: vda.json\n  exit: 2\n")
+	writeKlogFile(t, dir+"/commands/manifest.yaml", "- argv: [smartctl, -x, -n, standby, -j, /dev/sda]\n  stdout: sda.json\n  exit: 4\n- argv: [smartctl, -x, -n, standby, -j, /dev/vda]\n  stdout: vda.json\n  exit: 2\n")
 	writeKlogFile(t, dir+"/commands/sda.json", `{"smartctl": {"exit_status": 4}, "smart_status": {"passed": true}}`)
 	writeKlogFile(t, dir+"/commands/vda.json", `{"smartctl": {"exit_status": 2, "messages": [{"string": "/dev/vda: Unable to detect device type", "severity": "error"}]}}`)
 	h, err := Recorded(dir)
 	must(t, err)
 	s, err := ReadSMART(t.Context(), h, "sda", false)
-	if err != nil || !*s.Passed || s.Source != "smartctl -x -j /dev/sda" {
+	if err != nil || !*s.Passed || s.Source != "smartctl -x -n standby -j /dev/sda" {
 		t.Errorf("sda: %+v %v", s, err)
 	}
 	if _, err := ReadSMART(t.Context(), h, "vda", false); !errors.Is(err, ErrNotAvailable) {

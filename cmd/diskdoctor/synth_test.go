@@ -266,7 +266,7 @@ func writeSyntheticMachine(dir string, n int) error {
 		if d.NVMe {
 			smart = "smartctl-nvme.json"
 		}
-		manifest.WriteString(fmt.Sprintf("- argv: [smartctl, -x, -j, /dev/%s]\n  stdout: %s\n", d.Name, smart))
+		manifest.WriteString(fmt.Sprintf("- argv: [smartctl, -x, -n, standby, -j, /dev/%s]\n  stdout: %s\n", d.Name, smart))
 		if d.NVMe {
 			synthNVMe(w, d, &dmesg, &clock)
 		} else {
