@@ -318,6 +318,11 @@ func attrLine(a probes.SMARTAttr) string {
 
 func isWearName(n string) bool {
 	n = strings.ToLower(n)
+	// SandForce's 177 Wear_Range_Delta is the spread between the most and
+	// least worn blocks, normalized to 0 on a new drive: no endurance.
+	if strings.Contains(n, "delta") {
+		return false
+	}
 	return strings.Contains(n, "wear") || strings.Contains(n, "life")
 }
 

@@ -29,6 +29,7 @@ func TestSMARTObservationReasons(t *testing.T) {
 		{"pending and reallocated", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(5, "Reallocated_Sector_Ct", 199, 140, 16, true), attr(197, "Current_Pending_Sector", 200, 0, 24, false)}}, nil, []string{"16 reallocated", "24 sectors pending"}},
 		{"vendor-packed raw is no count", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(187, "Reported_Uncorrect", 100, 0, 1<<40, false)}}, nil, nil},
 		{"wear 91 %", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(177, "Wear_Leveling_Count", 9, 0, 3100, true)}}, nil, []string{"91 % of rated endurance"}},
+		{"SandForce wear range delta is no endurance", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(177, "Wear_Range_Delta", 0, 0, 1, false)}}, nil, nil},
 		{"wear attribute id on a hard disk", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(202, "Data_Address_Mark_Errs", 5, 0, 0, false)}}, nil, nil},
 		{"nvme spare below threshold, bit not set", &probes.SMARTInfo{Passed: boolp(true), NVMe: &probes.NVMeHealth{AvailableSpare: 6, SpareThreshold: 10}}, []string{"available spare 6 % below its threshold 10 %"}, nil},
 		{"nvme bits", &probes.SMARTInfo{Passed: boolp(false), NVMe: &probes.NVMeHealth{CriticalWarning: 5, AvailableSpare: 6, SpareThreshold: 10, MediaErrors: 3}}, []string{"FAILED", "available spare below threshold, reliability degraded"}, []string{"3 media"}},
