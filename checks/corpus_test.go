@@ -109,7 +109,9 @@ func TestCorpus(t *testing.T) {
 			var res *checks.Result
 			switch capture {
 			case "dmesg.txt":
-				res = replayKernelLog(t, b, inv)
+				var topo *probes.KlogTopology
+				res, topo = replayKernelLog(t, b, inv)
+				checkAttribution(t, exp.Attribution, topo)
 			case "smartctl.json":
 				res = replaySmartctl(t, b, inv)
 			case "mdstat":
@@ -147,7 +149,7 @@ func TestCorpus(t *testing.T) {
 // replayKernelLog: the log through the parser, the topology (sysfs as the
 // capture implies it, and the log's own probe messages), the kernel-log
 // check's observations and a stand-in for the inventory check.
-func replayKernelLog(t *testing.T, b []byte, inv *corpusInventory) *checks.Result {
+func replayKernelLog(t *testing.T, b []byte, inv *corpusInventory) (*checks.Result, *probes.KlogTopology) {
 	t.Helper()
 	k := &probes.KernelLog{Source: "dmesg", Lines: probes.ParseKernelLog(b)}
 	if len(k.Lines) == 0 {
@@ -201,8 +203,29 @@ func replayKernelLog(t *testing.T, b []byte, inv *corpusInventory) *checks.Resul
 		obs = append(obs, inventory(d, tr))
 	}
 	obs = append(obs, checks.KernelLogObservations(k, topo, -1, judged)...)
-	return &checks.Result{Observations: obs}
+	return &checks.Result{Observations: obs}, topo
 }
+
+// checkAttribution compares which disks the log's names were attributed
+// to (ata1.01, nvme0c0n1, nvme9) with what the capture shows.
+func checkAttribution(t *testing.T, want map[string][]string, topo *probes.KlogTopology) {
+	t.Helper()
+	for ref, disks := range want {
+		kind := probes.RefBlock
+		switch {
+		case strings.HasPrefix(ref, "ata"):
+			kind = probes.RefATA
+		case nvmeCtrl.MatchString(ref):
+			kind = probes.RefNVMe
+		}
+		got := topo.Attribute(kind, ref)
+		if strings.Join(got, ",") != strings.Join(disks, ",") {
+			t.Errorf("%s attributed to %v, want %v", ref, got, disks)
+		}
+	}
+}
+
+var nvmeCtrl = regexp.MustCompile(`^nvme\d+$`)
 
 var nvmeNamespace = regexp.MustCompile(`^(nvme\d+)n\d+$`)
 

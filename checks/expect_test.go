@@ -27,6 +27,9 @@ type Expectation struct {
 	Findings []expectFinding `yaml:"findings"`
 	Optional []expectFinding `yaml:"optional"`
 	Info     []expectFinding `yaml:"info"`
+	// Attribution (kernel-log captures): the disks each name in the log
+	// belongs to, as the capture shows (ata1.01 -> [sda]; [] for none).
+	Attribution map[string][]string `yaml:"attribution"`
 }
 
 type expectFinding struct {
