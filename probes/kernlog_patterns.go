@@ -587,9 +587,10 @@ func (t *KlogTopology) Attribute(kind, ref string) []string {
 		if ns := t.NVMe[ref]; len(ns) > 0 {
 			return append([]string(nil), ns...)
 		}
-		if !t.LogOnly && len(t.Inventory) > 0 && nvmeCtrl.MatchString(ref) {
-			// A controller sysfs does not know and the log names no
-			// namespace of: it left, and its messages are its own.
+		if (t.LogOnly || len(t.Inventory) > 0) && nvmeCtrl.MatchString(ref) {
+			// A controller whose namespace neither sysfs nor the log
+			// names (it left, or the excerpt starts after its probe):
+			// its messages are its own, under its own name.
 			return []string{ref}
 		}
 		return nil
