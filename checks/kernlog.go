@@ -193,7 +193,11 @@ func klogWhen(l probes.LogLine, uptime float64) string {
 	case !l.Wall.IsZero():
 		return l.Wall.Format("Jan _2 15:04:05")
 	case l.Time >= 0 && uptime >= l.Time && !l.EarlierBoot:
-		return fmt.Sprintf("%.0f s after boot, %.1f h ago", l.Time, (uptime-l.Time)/3600)
+		ago := uptime - l.Time
+		if ago < 3600 {
+			return fmt.Sprintf("%.0f s after boot, %.0f min ago", l.Time, ago/60)
+		}
+		return fmt.Sprintf("%.0f s after boot, %.1f h ago", l.Time, ago/3600)
 	case l.Time >= 0:
 		return fmt.Sprintf("%.0f s after boot", l.Time)
 	}

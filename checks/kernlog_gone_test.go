@@ -1,0 +1,63 @@
+package checks
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+// A disk that left /sys/block is reported under its own name with when it
+// was last heard of, and linked to the md array /proc/mdstat still lists
+// it in (issue #10 item 2). The log lines are the LKML 2024 nvme9 report's.
+func TestKernelLogGoneDeviceLinkedToMDStat(t *testing.T) {
+	root := t.TempDir()
+	for p, s := range map[string]string{
+		"sys/block/.keep": "",
+		"proc/mdstat":     "Personalities : [raid1]\nmd0 : active raid1 nvme9n1p2[9](F) nvme7n1p2[7]\n      1046528 blocks super 1.2 [2/1] [U_]\n\nunused devices: <none>\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := probes.Recorded(root)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	env := newEnv(h, Options{ProbeTimeout: time.Second})
+	log := &probes.KernelLog{Lines: probes.ParseKernelLog([]byte(
+		"[1933116.236646] nvme nvme9: I/O 119 QID 2 timeout, aborting\n" +
+			"[1933226.364390] nvme nvme9: Removing after probe failure status: -19\n" +
+			"[1933236.886392] nvme9n1: detected capacity change from 7814037168 to 0\n" +
+			"[1933236.886392] md/raid1:md0: Disk failure on nvme9n1p2, disabling device.\n"))}
+	topo := probes.NewKlogTopology([]*probes.BlockDevice{{Name: "nvme7n1", Transport: "nvme", Controllers: []string{"nvme7"}}}, nil)
+	topo.LearnFromLog(log)
+	obs := KernelLogObservations(log, topo, 1933300, []string{"nvme7n1"})
+	var gone *Observation
+	for _, o := range obs {
+		if o.Subject == "nvme9n1" {
+			gone = o
+		}
+		if o.Subject == "nvme7n1" && o.Facts["klog_events"] != 0 {
+			t.Errorf("nvme7n1 has events: %v", o.Facts)
+		}
+	}
+	if gone == nil || gone.Facts["klog_gone"] != true || gone.Facts["judged"] != false {
+		t.Fatalf("no gone observation for nvme9n1: %v", obs)
+	}
+	if s, _ := gone.Facts["klog_gone_since"].(string); !strings.Contains(s, "1933237 s after boot, 1 min ago") {
+		t.Errorf("gone since %q", s)
+	}
+	linkGoneMember(context.Background(), env, topo, gone)
+	m, _ := gone.Facts["klog_member_of"].([]string)
+	if len(m) != 2 || !strings.Contains(m[0], "md0 (nvme9n1p2, failed by md)") || !strings.Contains(m[1], "marked failed in /proc/mdstat") {
+		t.Errorf("member of %q", m)
+	}
+}
