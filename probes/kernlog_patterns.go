@@ -65,9 +65,10 @@ func (p *KlogPattern) mayMatch(text string) bool {
 
 const (
 	// sd_printk (drivers/scsi/sd.h): "sd H:C:T:L: [sdX] "; scsi_print_sense
-	// adds "tag#N " since 4.6. Kernels before 4.5 put two spaces after the
-	// name on sense lines ("[sdc]  Sense Key : …"), and some printed the
-	// prefix on a line of its own (see joinSplitSense).
+	// adds "tag#N " in 4.x and later. 2.6 and 3.x kernels put two spaces
+	// after the name on some sense lines ("[sdc]  Sense Key : …"), and some
+	// 3.x kernels printed the prefix on a line of its own (see
+	// ClassifyKernelLog's sdAlone).
 	sdPrefix = `^sd \d+:\d+:\d+:\d+: \[(?P<dev>[\w-]+)\]\s+(?:tag#\d+ )?`
 	// ata_port_printk "ata3: ", ata_link_printk "ata3: " (host link) or
 	// "ata3.01: " (a port multiplier link), ata_dev_printk "ata3.00: "
@@ -98,9 +99,9 @@ var KlogPatterns = []KlogPattern{
 	// scsi_print_sense_hdr's additional sense, 2.6–6.x: "Add. Sense:
 	// Unrecovered read error - auto reallocate failed".
 	pat("scsi-unrecovered-read", []string{"Unrecovered read error"}, KlogMediumError, RefBlock, sdPrefix+`Add\. Sense: Unrecovered read error`),
-	// blk_print_req_error (block/blk-core.c) for BLK_STS_MEDIUM: "critical
-	// medium error, dev sdd, sector …" since 4.17 (print_req_error: prefix
-	// in 4.17–5.x).
+	// print_req_error / blk_print_req_error (block/blk-core.c) for
+	// BLK_STS_MEDIUM: "critical medium error, dev sdd, sector …", 4.x and
+	// later (with the "print_req_error: " prefix in 4.x–5.x).
 	pat("blk-critical-medium", []string{"critical medium error"}, KlogMediumError, RefBlock, `critical medium error, dev (?P<dev>[\w-]+)`),
 	// scsi_io_completion / sd_done result line: "FAILED Result:
 	// hostbyte=DID_OK driverbyte=DRIVER_SENSE" (3.x–5.x), "FAILED Result:
@@ -108,8 +109,8 @@ var KlogPatterns = []KlogPattern{
 	pat("scsi-failed-result", []string{"FAILED Result"}, KlogCommandFailed, RefBlock, sdPrefix+`FAILED Result: `),
 	// scsi_prep_state_check (drivers/scsi/scsi_lib.c), 2.6–6.x.
 	pat("scsi-offline", []string{"offline device"}, KlogDeviceFailed, RefBlock, sdPrefix+`rejecting I/O to offline device`),
-	// nvme_log_error (drivers/nvme/host/core.c), 5.18+: "nvme0n1: I/O
-	// Cmd(0x2) @ LBA 1953520, 8 blocks, I/O Error (sct 0x2 / sc 0x81) DNR";
+	// nvme_log_error (drivers/nvme/host/core.c), 5.18 and later: "nvme0n1:
+	// I/O Cmd(0x2) @ LBA 1953520, 8 blocks, I/O Error (sct 0x2 / sc 0x81) DNR";
 	// status code type 2 is a media error. On a path device (nvme0c0n1)
 	// with native multipath.
 	pat("nvme-media-error", []string{" @ LBA "}, KlogMediumError, RefBlock, `^(?P<dev>`+nvmeNS+`): I/O Cmd\(0x[0-9a-f]+\) @ LBA \d+, \d+ blocks, (?:Unrecovered Read Error|.*\(sct 0x2 / )`),
@@ -145,9 +146,8 @@ var KlogPatterns = []KlogPattern{
 	// ata_eh_link_report's SError decoding, 2.6.2x–6.x: "ata1: SError: {
 	// UnrecovData PHYRdyChg 10B8B }".
 	pat("ata-serror-crc", []string{"SError"}, KlogLinkError, RefATA, ataPrefix+`SError: \{[^}]*\b(?:BadCRC|Handshk|UnrecovData|10B8B|Dispar|LinkSeq)\b`),
-	// ata_exec_internal_sg "qc timeout (cmd 0xec)" (2.6–5.x), "qc timeout
-	// after 5000 msecs (cmd 0xec)" (5.x–6.x); ata_eh_link_report "…
-	// Emask 0x4 (timeout)".
+	// ata_exec_internal_sg "qc timeout (cmd 0xec)" (2.6–5.x; newer kernels
+	// add "after 5000 msecs"); ata_eh_link_report "… Emask 0x4 (timeout)".
 	pat("ata-cmd-timeout", []string{"timeout"}, KlogTimeout, RefATA, ataPrefix+`(?:qc timeout|.*Emask 0x[0-9a-f]+ \(timeout\))`),
 	// ata_eh_link_report "failed command: READ FPDMA QUEUED" (2.6.3x–6.x);
 	// ata_dev_read_id "failed to IDENTIFY (I/O error, err_mask=0x4)".
@@ -162,14 +162,15 @@ var KlogPatterns = []KlogPattern{
 	pat("ata-link-up", []string{"SATA link up"}, KlogLinkUp, RefATA, ataPrefix+`SATA link up (?P<speed>[\d.]+) Gbps`),
 	// ata_eh_speed_down, 2.6.2x–6.x.
 	pat("ata-ncq-off", []string{"NCQ disabled"}, KlogNCQDisabled, RefATA, ataPrefix+`NCQ disabled due to excessive errors`),
-	// ata_dev_disable, 2.6–6.x: "ata1.00: disable device" ("disabled" in
-	// 2.6).
+	// ata_dev_disable: "ata1.00: disable device" (3.x–6.x); older kernels
+	// printed "ata1.00: disabled".
 	pat("ata-disable", []string{"disable device", "disabled"}, KlogDeviceFailed, RefATA, ataPrefix+`(?:disable device|disabled)$`),
 	// nvme_timeout (drivers/nvme/host/pci.c): "I/O 119 QID 2 timeout,
-	// aborting" (4.5 to early 6.x), "I/O 0 (I/O Cmd) QID 1 timeout,
-	// aborting" (some 6.x), and on current 6.x kernels "I/O tag 489 (d1e9)
-	// opcode 0x1 (I/O Cmd) QID 3 timeout, aborting req_op:WRITE(1)
-	// size:4096"; "… timeout, completion polled" (a lost interrupt).
+	// aborting" (4.x to early 6.x: 5.13 and 5.15 in the corpus), "I/O 0
+	// (I/O Cmd) QID 1 timeout, aborting" (some 6.x), and on current 6.x
+	// kernels "I/O tag 489 (d1e9) opcode 0x1 (I/O Cmd) QID 3 timeout,
+	// aborting req_op:WRITE(1) size:4096" (6.13 in the corpus); "…
+	// timeout, completion polled" (a lost interrupt).
 	pat("nvme-abort", []string{"timeout, "}, KlogTimeout, RefNVMe, nvmPrefix+nvmeTimeoutCmd+`timeout, (?:aborting|completion polled)`),
 	// nvme_timeout's second timeout of an aborted command "…, reset
 	// controller" and "…, disable controller" (same forms as above);
@@ -199,9 +200,9 @@ var KlogPatterns = []KlogPattern{
 	// check_hung_task (kernel/hung_task.c), 2.6–6.x: "INFO: task
 	// mdadm:65108 blocked for more than 122 seconds."
 	pat("hung-task", []string{"blocked for more than"}, KlogHungTask, RefHost, `^INFO: task \S+ blocked for more than \d+ seconds`),
-	// therm_throt_process (arch/x86/kernel/cpu/mce/therm_throt.c), 2.6–5.x
-	// (rate-limited differently since 5.7): "CPU3: Package temperature
-	// above threshold, cpu clock throttled (total events = 1)".
+	// therm_throt_process (arch/x86/kernel/cpu/mce/therm_throt.c), 2.6–6.x:
+	// "CPU3: Package temperature above threshold, cpu clock throttled
+	// (total events = 1)".
 	pat("cpu-thermal", []string{"temperature above threshold"}, KlogThermal, RefHost, `^(?:CPU\d+|mce): (?:\[Hardware Error\]: )?(?:Core|Package) temperature above threshold, cpu clock throttled`),
 	// __pcie_print_link_status (drivers/pci/pci.c), 4.17–6.x.
 	pat("pci-bandwidth", []string{"available PCIe bandwidth"}, KlogPCIeBandwidth, RefPCI, `^pci (?P<dev>[0-9a-f:.]+): .*available PCIe bandwidth, limited by`),
