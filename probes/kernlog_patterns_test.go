@@ -8,8 +8,77 @@ import (
 	"testing"
 )
 
+// Each line of klogPatternLines: its category, what it names, and the disks.
 // Lines as real kernels print them (from the logs in ../shared/samples/dmesg
 // and kernel sources), one per pattern, with the device each names.
+// klogPatternLines are lines as real kernels print them (from the logs in
+// ../shared/samples/dmesg, the corpus and kernel sources), at least one per
+// pattern (TestKlogEveryPatternHasALine), with the device each names.
+var klogPatternLines = []struct {
+	line, cat, ref string
+	devs           []string
+}{
+	{"[    2.101312] sd 2:0:0:0: [sda] Write cache: disabled, read cache: enabled, doesn't support DPO or FUA", KlogWriteCache, "sda", []string{"sda"}},
+	{"[  255.129947] sd 5:0:0:0: [sdd] tag#15 Sense Key : Medium Error [current] ", KlogMediumError, "sdd", []string{"sdd"}},
+	{"[  255.129952] sd 5:0:0:0: [sdd] tag#15 Add. Sense: Unrecovered read error - auto reallocate failed", KlogMediumError, "sdd", []string{"sdd"}},
+	{"<3>2024-04-17T00:26:33.540832+05:30 host-name kernel: [   29.782109] print_req_error: critical medium error, dev sdd, sector 8724376", KlogMediumError, "sdd", []string{"sdd"}},
+	{"[  255.129959] print_req_error: I/O error, dev sdd, sector 2160", KlogIOError, "sdd", []string{"sdd"}},
+	{"[  702.214189] I/O error, dev sda, sector 0 op 0x1:(WRITE) flags 0x800 phys_seg 0 prio class 0", KlogIOError, "sda", []string{"sda"}},
+	{"Feb 24 20:40:02 thinkpad kernel: blk_update_request: I/O error, dev nvme1n1, sector 2161435200 op 0x1:(WRITE) flags 0x800 phys_seg 2 prio class 0", KlogIOError, "nvme1n1", []string{"nvme1n1"}},
+	{"Feb 24 20:40:02 thinkpad kernel: Buffer I/O error on dev dm-1, logical block 0, lost sync page write", KlogIOError, "dm-1", []string{"nvme1n1"}},
+	{"[ 4021.5] end_request: I/O error, dev sda2, sector 1234", KlogIOError, "sda2", []string{"sda"}},
+	{"[ 1021.555] nvme1n1: I/O Cmd(0x2) @ LBA 1953520, 8 blocks, I/O Error (sct 0x2 / sc 0x81) DNR", KlogMediumError, "nvme1n1", []string{"nvme1n1"}},
+	{"[ 1021.555] nvme1n1: I/O Cmd(0x1) @ LBA 1953520, 8 blocks, I/O Error (sct 0x0 / sc 0x4)", KlogIOError, "nvme1n1", []string{"nvme1n1"}},
+	{"[  614.269289] ata1.00: exception Emask 0x10 SAct 0x0 SErr 0xf0100 action 0x6 frozen", KlogATAException, "ata1.00", []string{"sda"}},
+	{"[  614.276979] ata1: SError: { UnrecovData PHYRdyChg PHYInt CommWake 10B8B }", KlogLinkError, "ata1", []string{"sda"}},
+	{"[  614.284037] ata1.00: failed command: FLUSH CACHE", KlogCommandFailed, "ata1.00", []string{"sda"}},
+	{"Dec 10 18:58:49 kernel: ata1.00: cmd 60/00:18:50:4a:4c/20:00:0c:00:00/40 tag 3 ncq dma 4194304 in res 40/00:00:00:00:00/00:00:00:00:00/00 Emask 0x4 (timeout)", KlogTimeout, "ata1.00", []string{"sda"}},
+	{"[  629.759549] ata1.00: qc timeout after 5000 msecs (cmd 0xec)", KlogTimeout, "ata1.00", []string{"sda"}},
+	{"[  614.307036] ata1: hard resetting link", KlogLinkReset, "ata1", []string{"sda"}},
+	{"[  614.263599] ata1: limiting SATA link speed to 3.0 Gbps", KlogLinkLimited, "ata1", []string{"sda"}},
+	{"[  624.499503] ata1: SATA link up 3.0 Gbps (SStatus 123 SControl 320)", KlogLinkUp, "ata1", []string{"sda"}},
+	{"Dec 10 18:59:30 kernel: ata1.00: NCQ disabled due to excessive errors", KlogNCQDisabled, "ata1.00", []string{"sda"}},
+	{"[  691.985935] ata1.00: disable device", KlogDeviceFailed, "ata1.00", []string{"sda"}},
+	{"[  255.129924] ata6.00: error: { UNC }", KlogMediumError, "ata6.00", []string{"sdd"}},
+	{"Feb 24 20:36:58 thinkpad kernel: nvme nvme1: I/O 852 QID 15 timeout, aborting", KlogTimeout, "nvme1", []string{"nvme1n1"}},
+	{"Feb 24 20:37:29 thinkpad kernel: nvme nvme1: I/O 852 QID 15 timeout, reset controller", KlogControllerReset, "nvme1", []string{"nvme1n1"}},
+	{"Feb 24 20:39:00 thinkpad kernel: nvme nvme1: Device not ready; aborting reset", KlogDeviceFailed, "nvme1", []string{"nvme1n1"}},
+	{"Feb 24 20:40:02 thinkpad kernel: EXT4-fs error (device dm-1) in ext4_do_update_inode:5055: Journal has aborted", KlogFSError, "dm-1", []string{"nvme1n1"}},
+	{"Feb 24 20:40:02 thinkpad kernel: EXT4-fs (dm-1): I/O error while writing superblock", KlogFSError, "dm-1", []string{"nvme1n1"}},
+	{"Feb 24 20:40:02 thinkpad kernel: EXT4-fs (dm-1): Remounting filesystem read-only", KlogFSReadOnly, "dm-1", []string{"nvme1n1"}},
+	{"[  207.424795] XFS (nvme1n1): Log I/O Error Detected. Shutting down filesystem", KlogFSReadOnly, "nvme1n1", []string{"nvme1n1"}},
+	{"[  207.415072] XFS (nvme1n1): metadata I/O error in \"xlog_iodone\" at daddr 0x100050 len 64 error 5", KlogFSError, "nvme1n1", []string{"nvme1n1"}},
+	{"Feb 24 20:39:18 thinkpad kernel: INFO: task jbd2/dm-1-8:730 blocked for more than 122 seconds.", KlogHungTask, "", nil},
+	{"[ 8211.1] CPU3: Package temperature above threshold, cpu clock throttled (total events = 1)", KlogThermal, "", nil},
+	{"[3600194.452706] sd 0:0:3:0: [sdd] tag#5 FAILED Result: hostbyte=DID_OK driverbyte=DRIVER_SENSE cmd_age=7s", KlogCommandFailed, "sdd", []string{"sdd"}},
+	{"[ 5012.118201] sd 0:0:0:0: [sda] rejecting I/O to offline device", KlogDeviceFailed, "sda", []string{"sda"}},
+	// rsyslog writes the "res" continuation into the same line as #012.
+	{"Jul 10 11:48:05 mgmt kernel: ata1.00: cmd 60/00:98:28:ac:3e/01:00:03:00:00/40 tag 19 ncq 131072 in#012         res 41/40:00:08:ad:3e/00:00:03:00:00/40 Emask 0x409 (media error) <F>", KlogMediumError, "ata1.00", []string{"sda"}},
+	{"Jul 26 18:03:08 i5server kernel: ata6.00: cmd 25/00:00:00:8c:dc/00:04:0f:00:00/e0 tag 1 dma 524288 in#012         res 51/84:ef:00:8c:dc/00:02:0f:00:00/e0 Emask 0x10 (ATA bus error)", KlogLinkError, "ata6.00", []string{"sdd"}},
+	{"[ 2881.090711] BTRFS info (device nvme1n1): forced readonly", KlogFSReadOnly, "nvme1n1", []string{"nvme1n1"}},
+	{"[ 2881.090700] BTRFS error (device nvme1n1): bdev /dev/nvme1n1 errs: wr 2, rd 0, flush 0, corrupt 0, gen 0", KlogFSError, "nvme1n1", []string{"nvme1n1"}},
+	// Linux 6.x nvme_timeout forms (issue #10 item 3) and native multipath path devices.
+	{"[ 5112.391022] nvme nvme1: I/O tag 489 (d1e9) opcode 0x1 (I/O Cmd) QID 3 timeout, aborting req_op:WRITE(1) size:4096", KlogTimeout, "nvme1", []string{"nvme1n1"}},
+	{"[ 5142.402318] nvme nvme1: I/O tag 489 (d1e9) opcode 0x1 (I/O Cmd) QID 3 timeout, reset controller", KlogControllerReset, "nvme1", []string{"nvme1n1"}},
+	{"[ 5142.402318] nvme nvme1: I/O tag 12 (000c) QID 0 timeout, disable controller", KlogControllerReset, "nvme1", []string{"nvme1n1"}},
+	{"[ 5112.391022] nvme nvme1: I/O 0 (I/O Cmd) QID 1 timeout, aborting", KlogTimeout, "nvme1", []string{"nvme1n1"}},
+	{"[  101.417700] nvme nvme1: I/O 897 QID 2 timeout, completion polled", KlogTimeout, "nvme1", []string{"nvme1n1"}},
+	{"[ 5172.9] nvme nvme1: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff", KlogControllerReset, "nvme1", []string{"nvme1n1"}},
+	{"[ 5173.0] nvme nvme1: Disabling device after reset failure: -19", KlogDeviceFailed, "nvme1", []string{"nvme1n1"}},
+	{"[ 5173.1] nvme1c1n1: I/O Cmd(0x2) @ LBA 1953520, 8 blocks, I/O Error (sct 0x2 / sc 0x81)", KlogMediumError, "nvme1c1n1", []string{"nvme1n1"}},
+	{"[ 5173.1] I/O error, dev nvme1c1n1, sector 1953520 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2", KlogIOError, "nvme1c1n1", []string{"nvme1n1"}},
+	// md's error handlers name the member they gave up.
+	{"[36190.2] md/raid1:md0: Disk failure on sdd1, disabling device.", KlogDeviceFailed, "sdd1", []string{"sdd"}},
+	{"[36190.2] md/raid:md5: Disk failure on sdd1, disabling device.", KlogDeviceFailed, "sdd1", []string{"sdd"}},
+	// 2.6–3.x forms.
+	{"[  301.2] end_request: I/O error, dev sdd, sector 2160", KlogIOError, "sdd", []string{"sdd"}},
+	{"[  301.2] sd 5:0:0:0: [sdd]  Sense Key : Medium Error [current] [descriptor]", KlogMediumError, "sdd", []string{"sdd"}},
+	{"[  301.2] Buffer I/O error on device sda2, logical block 12", KlogIOError, "sda2", []string{"sda"}},
+	{"[  301.2] ata1.00: disabled", KlogDeviceFailed, "ata1.00", []string{"sda"}},
+	{"[    0.249351] pci 0000:01:00.0: 32.000 Gb/s available PCIe bandwidth, limited by 2.5 GT/s PCIe x16 link at 0000:00:01.0", KlogPCIeBandwidth, "0000:01:00.0", nil},
+	{"[    0.9] pci 0000:04:00.0: 15.752 Gb/s available PCIe bandwidth, limited by 8.0 GT/s PCIe x2 link at 0000:00:1d.0", KlogPCIeBandwidth, "0000:04:00.0", []string{"nvme1n1"}},
+}
+
 func TestKlogPatterns(t *testing.T) {
 	topo := &KlogTopology{}
 	topo.init()
@@ -19,63 +88,7 @@ func TestKlogPatterns(t *testing.T) {
 	topo.PCI["0000:04:00.0"] = []string{"nvme1n1"}
 	topo.Parents["dm-1"] = []string{"nvme1n1"}
 	topo.Parents["sda2"] = []string{"sda"}
-	tests := []struct {
-		line, cat, ref string
-		devs           []string
-	}{
-		{"[    2.101312] sd 2:0:0:0: [sda] Write cache: disabled, read cache: enabled, doesn't support DPO or FUA", KlogWriteCache, "sda", []string{"sda"}},
-		{"[  255.129947] sd 5:0:0:0: [sdd] tag#15 Sense Key : Medium Error [current] ", KlogMediumError, "sdd", []string{"sdd"}},
-		{"[  255.129952] sd 5:0:0:0: [sdd] tag#15 Add. Sense: Unrecovered read error - auto reallocate failed", KlogMediumError, "sdd", []string{"sdd"}},
-		{"<3>2024-04-17T00:26:33.540832+05:30 host-name kernel: [   29.782109] print_req_error: critical medium error, dev sdd, sector 8724376", KlogMediumError, "sdd", []string{"sdd"}},
-		{"[  255.129959] print_req_error: I/O error, dev sdd, sector 2160", KlogIOError, "sdd", []string{"sdd"}},
-		{"[  702.214189] I/O error, dev sda, sector 0 op 0x1:(WRITE) flags 0x800 phys_seg 0 prio class 0", KlogIOError, "sda", []string{"sda"}},
-		{"Feb 24 20:40:02 thinkpad kernel: blk_update_request: I/O error, dev nvme1n1, sector 2161435200 op 0x1:(WRITE) flags 0x800 phys_seg 2 prio class 0", KlogIOError, "nvme1n1", []string{"nvme1n1"}},
-		{"Feb 24 20:40:02 thinkpad kernel: Buffer I/O error on dev dm-1, logical block 0, lost sync page write", KlogIOError, "dm-1", []string{"nvme1n1"}},
-		{"[ 4021.5] end_request: I/O error, dev sda2, sector 1234", KlogIOError, "sda2", []string{"sda"}},
-		{"[ 1021.555] nvme1n1: I/O Cmd(0x2) @ LBA 1953520, 8 blocks, I/O Error (sct 0x2 / sc 0x81) DNR", KlogMediumError, "nvme1n1", []string{"nvme1n1"}},
-		{"[ 1021.555] nvme1n1: I/O Cmd(0x1) @ LBA 1953520, 8 blocks, I/O Error (sct 0x0 / sc 0x4)", KlogIOError, "nvme1n1", []string{"nvme1n1"}},
-		{"[  614.269289] ata1.00: exception Emask 0x10 SAct 0x0 SErr 0xf0100 action 0x6 frozen", KlogATAException, "ata1.00", []string{"sda"}},
-		{"[  614.276979] ata1: SError: { UnrecovData PHYRdyChg PHYInt CommWake 10B8B }", KlogLinkError, "ata1", []string{"sda"}},
-		{"[  614.284037] ata1.00: failed command: FLUSH CACHE", KlogCommandFailed, "ata1.00", []string{"sda"}},
-		{"Dec 10 18:58:49 kernel: ata1.00: cmd 60/00:18:50:4a:4c/20:00:0c:00:00/40 tag 3 ncq dma 4194304 in res 40/00:00:00:00:00/00:00:00:00:00/00 Emask 0x4 (timeout)", KlogTimeout, "ata1.00", []string{"sda"}},
-		{"[  629.759549] ata1.00: qc timeout after 5000 msecs (cmd 0xec)", KlogTimeout, "ata1.00", []string{"sda"}},
-		{"[  614.307036] ata1: hard resetting link", KlogLinkReset, "ata1", []string{"sda"}},
-		{"[  614.263599] ata1: limiting SATA link speed to 3.0 Gbps", KlogLinkLimited, "ata1", []string{"sda"}},
-		{"[  624.499503] ata1: SATA link up 3.0 Gbps (SStatus 123 SControl 320)", KlogLinkUp, "ata1", []string{"sda"}},
-		{"Dec 10 18:59:30 kernel: ata1.00: NCQ disabled due to excessive errors", KlogNCQDisabled, "ata1.00", []string{"sda"}},
-		{"[  691.985935] ata1.00: disable device", KlogDeviceFailed, "ata1.00", []string{"sda"}},
-		{"[  255.129924] ata6.00: error: { UNC }", KlogMediumError, "ata6.00", []string{"sdd"}},
-		{"Feb 24 20:36:58 thinkpad kernel: nvme nvme1: I/O 852 QID 15 timeout, aborting", KlogTimeout, "nvme1", []string{"nvme1n1"}},
-		{"Feb 24 20:37:29 thinkpad kernel: nvme nvme1: I/O 852 QID 15 timeout, reset controller", KlogControllerReset, "nvme1", []string{"nvme1n1"}},
-		{"Feb 24 20:39:00 thinkpad kernel: nvme nvme1: Device not ready; aborting reset", KlogDeviceFailed, "nvme1", []string{"nvme1n1"}},
-		{"Feb 24 20:40:02 thinkpad kernel: EXT4-fs error (device dm-1) in ext4_do_update_inode:5055: Journal has aborted", KlogFSError, "dm-1", []string{"nvme1n1"}},
-		{"Feb 24 20:40:02 thinkpad kernel: EXT4-fs (dm-1): I/O error while writing superblock", KlogFSError, "dm-1", []string{"nvme1n1"}},
-		{"Feb 24 20:40:02 thinkpad kernel: EXT4-fs (dm-1): Remounting filesystem read-only", KlogFSReadOnly, "dm-1", []string{"nvme1n1"}},
-		{"[  207.424795] XFS (nvme1n1): Log I/O Error Detected. Shutting down filesystem", KlogFSReadOnly, "nvme1n1", []string{"nvme1n1"}},
-		{"[  207.415072] XFS (nvme1n1): metadata I/O error in \"xlog_iodone\" at daddr 0x100050 len 64 error 5", KlogFSError, "nvme1n1", []string{"nvme1n1"}},
-		{"Feb 24 20:39:18 thinkpad kernel: INFO: task jbd2/dm-1-8:730 blocked for more than 122 seconds.", KlogHungTask, "", nil},
-		{"[ 8211.1] CPU3: Package temperature above threshold, cpu clock throttled (total events = 1)", KlogThermal, "", nil},
-		// Linux 6.x nvme_timeout forms (issue #10 item 3) and native multipath path devices.
-		{"[ 5112.391022] nvme nvme1: I/O tag 489 (d1e9) opcode 0x1 (I/O Cmd) QID 3 timeout, aborting req_op:WRITE(1) size:4096", KlogTimeout, "nvme1", []string{"nvme1n1"}},
-		{"[ 5142.402318] nvme nvme1: I/O tag 489 (d1e9) opcode 0x1 (I/O Cmd) QID 3 timeout, reset controller", KlogControllerReset, "nvme1", []string{"nvme1n1"}},
-		{"[ 5142.402318] nvme nvme1: I/O tag 12 (000c) QID 0 timeout, disable controller", KlogControllerReset, "nvme1", []string{"nvme1n1"}},
-		{"[ 5112.391022] nvme nvme1: I/O 0 (I/O Cmd) QID 1 timeout, aborting", KlogTimeout, "nvme1", []string{"nvme1n1"}},
-		{"[  101.417700] nvme nvme1: I/O 897 QID 2 timeout, completion polled", KlogTimeout, "nvme1", []string{"nvme1n1"}},
-		{"[ 5172.9] nvme nvme1: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff", KlogControllerReset, "nvme1", []string{"nvme1n1"}},
-		{"[ 5173.0] nvme nvme1: Disabling device after reset failure: -19", KlogDeviceFailed, "nvme1", []string{"nvme1n1"}},
-		{"[ 5173.1] nvme1c1n1: I/O Cmd(0x2) @ LBA 1953520, 8 blocks, I/O Error (sct 0x2 / sc 0x81)", KlogMediumError, "nvme1c1n1", []string{"nvme1n1"}},
-		{"[ 5173.1] I/O error, dev nvme1c1n1, sector 1953520 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2", KlogIOError, "nvme1c1n1", []string{"nvme1n1"}},
-		// md's error handlers name the member they gave up.
-		{"[36190.2] md/raid1:md0: Disk failure on sdd1, disabling device.", KlogDeviceFailed, "sdd1", []string{"sdd"}},
-		{"[36190.2] md/raid:md5: Disk failure on sdd1, disabling device.", KlogDeviceFailed, "sdd1", []string{"sdd"}},
-		// 2.6–3.x forms.
-		{"[  301.2] end_request: I/O error, dev sdd, sector 2160", KlogIOError, "sdd", []string{"sdd"}},
-		{"[  301.2] sd 5:0:0:0: [sdd]  Sense Key : Medium Error [current] [descriptor]", KlogMediumError, "sdd", []string{"sdd"}},
-		{"[  301.2] Buffer I/O error on device sda2, logical block 12", KlogIOError, "sda2", []string{"sda"}},
-		{"[  301.2] ata1.00: disabled", KlogDeviceFailed, "ata1.00", []string{"sda"}},
-		{"[    0.249351] pci 0000:01:00.0: 32.000 Gb/s available PCIe bandwidth, limited by 2.5 GT/s PCIe x16 link at 0000:00:01.0", KlogPCIeBandwidth, "0000:01:00.0", nil},
-		{"[    0.9] pci 0000:04:00.0: 15.752 Gb/s available PCIe bandwidth, limited by 8.0 GT/s PCIe x2 link at 0000:00:1d.0", KlogPCIeBandwidth, "0000:04:00.0", []string{"nvme1n1"}},
-	}
+	tests := klogPatternLines
 	for _, tt := range tests {
 		t.Run(tt.cat+" "+tt.ref, func(t *testing.T) {
 			k := &KernelLog{Lines: ParseKernelLog([]byte(tt.line))}
@@ -277,5 +290,22 @@ func TestKlogSplitSenseLines(t *testing.T) {
 	want := []string{"scsi-medium-error sdc", "scsi-unrecovered-read sdc", "blk-io-error sdc"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("events %q, want %q", got, want)
+	}
+}
+
+// Every pattern of the library has a line of its exact form in
+// klogPatternLines (issue #10 item 6).
+func TestKlogEveryPatternHasALine(t *testing.T) {
+	topo := &KlogTopology{LogOnly: true}
+	seen := map[string]bool{}
+	for _, tt := range klogPatternLines {
+		for _, e := range ClassifyKernelLog(&KernelLog{Lines: ParseKernelLog([]byte(tt.line))}, topo, -1) {
+			seen[e.Pattern] = true
+		}
+	}
+	for _, p := range KlogPatterns {
+		if !seen[p.Name] {
+			t.Errorf("pattern %s has no test line", p.Name)
+		}
 	}
 }
