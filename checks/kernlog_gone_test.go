@@ -61,3 +61,48 @@ func TestKernelLogGoneDeviceLinkedToMDStat(t *testing.T) {
 		t.Errorf("member of %q", m)
 	}
 }
+
+// The same for a ZFS pool: zpool status names the vanished member (by its
+// old path, "was /dev/…") and the gone disk is linked to the pool.
+func TestKernelLogGoneDeviceLinkedToZpool(t *testing.T) {
+	root := t.TempDir()
+	status := "  pool: tank\n state: DEGRADED\nstatus: One or more devices could not be used because the label is missing or\n\tinvalid.\n  scan: none requested\nconfig:\n\n" +
+		"\tNAME                     STATE     READ WRITE CKSUM\n\ttank                     DEGRADED     0     0     0\n\t  mirror-0               DEGRADED     0     0     0\n" +
+		"\t    nvme7n1              ONLINE       0     0     0\n\t    9823741982374198237  UNAVAIL      0     0     0  was /dev/nvme9n1\n\nerrors: No known data errors\n"
+	for p, s := range map[string]string{
+		"sys/block/.keep":                 "",
+		"sys/module/zfs/parameters/.keep": "",
+		"commands/status.txt":             status,
+		"commands/manifest.yaml":          "- argv: [zpool, status, -P, -t]\n  stdout: status.txt\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := probes.Recorded(root)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	env := newEnv(h, Options{ProbeTimeout: time.Second})
+	log := &probes.KernelLog{Lines: probes.ParseKernelLog([]byte(
+		"[ 5000.1] nvme nvme9: Device not ready; aborting reset, CSTS=0x1\n[ 5000.2] nvme9n1: detected capacity change from 7814037168 to 0\n"))}
+	topo := probes.NewKlogTopology([]*probes.BlockDevice{{Name: "nvme7n1", Transport: "nvme", Controllers: []string{"nvme7"}}}, nil)
+	topo.LearnFromLog(log)
+	var gone *Observation
+	for _, o := range KernelLogObservations(log, topo, 6000, []string{"nvme7n1"}) {
+		if o.Subject == "nvme9n1" {
+			gone = o
+		}
+	}
+	if gone == nil {
+		t.Fatal("no observation for nvme9n1")
+	}
+	linkGoneMember(context.Background(), env, topo, gone)
+	m, _ := gone.Facts["klog_member_of"].([]string)
+	if len(m) != 1 || !strings.Contains(m[0], "ZFS pool tank") || !strings.Contains(m[0], "UNAVAIL") {
+		t.Errorf("member of %q", m)
+	}
+}
