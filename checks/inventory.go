@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/diskdoctor/diskdoctor/probes"
@@ -170,6 +171,13 @@ func platform(ctx context.Context, env *Env) []*Observation {
 		dmi("board", "board_name", p.Board)
 		o.Set("chassis_type", p.ChassisType)
 		o.Set("kernel", p.Kernel, Evidence{"/proc/sys/kernel/osrelease", p.Kernel})
+		// major*1000+minor (6.11 -> 6011): what a kernel-dependent remedy
+		// compares with; nil when the release cannot be parsed.
+		if code := kernelCode(p.Kernel); code > 0 {
+			o.Set("kernel_code", code)
+		} else {
+			o.Set("kernel_code", nil)
+		}
 		o.Set("distro", p.Distro)
 		o.Set("hostname", p.Hostname)
 		o.Set("platform", strings.TrimSpace(p.Vendor+" "+p.Product))
@@ -220,4 +228,19 @@ func boolDigit(b bool) string {
 		return "1"
 	}
 	return "0"
+}
+
+var kernelRelease = regexp.MustCompile(`^(\d+)\.(\d+)`)
+
+func kernelCode(release string) int {
+	m := kernelRelease.FindStringSubmatch(release)
+	if m == nil {
+		return 0
+	}
+	major, _ := strconv.Atoi(m[1])
+	minor, _ := strconv.Atoi(m[2])
+	if minor >= 1000 {
+		return 0
+	}
+	return major*1000 + minor
 }

@@ -1,0 +1,119 @@
+package checks_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+// copyFixture makes a changeable copy of a recorded machine.
+func copyFixture(t *testing.T, name string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), name)
+	if out, err := exec.Command("cp", "-a", filepath.Join("..", "fixtures", name), dst).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	return dst
+}
+
+func writeFile(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Persistence is judged per disk (issue #10 item 12): the doctor's own
+// per-serial rule for sda covers sda only; an hdparm.conf stanza covers the
+// disk it names; a rule that only writes queue/write_cache covers nothing
+// (item 13); a rule for KERNEL=="sd*" with ATTR{queue/rotational}=="1" does
+// not cover SSDs.
+func TestPersistenceJudgedPerDisk(t *testing.T) {
+	root := copyFixture(t, "hpe-microserver-writethrough")
+	writeFile(t, filepath.Join(root, "etc/udev/rules.d/69-diskdoctor-write-cache.rules"),
+		"# diskdoctor\n"+`ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", ENV{ID_SERIAL}=="WDC_WDS200T1R0A-68A4W0_21343D800458", RUN+="/usr/sbin/hdparm -W1 $devnode"`+"\n")
+	writeFile(t, filepath.Join(root, "etc/udev/rules.d/70-kernel-only.rules"),
+		`ACTION=="add", KERNEL=="sdc", ATTR{queue/write_cache}="write back"`+"\n"+
+			`ACTION=="add", KERNEL=="sd*", ATTR{queue/rotational}=="1", RUN+="/usr/sbin/hdparm -W1 /dev/%k"`+"\n")
+	writeFile(t, filepath.Join(root, "etc/hdparm.conf"), "# stock\n/dev/disk/by-id/ata-WDC_WDS500G1R0A-68A4W0_21290E801133 {\n\twrite_cache = on\n}\n")
+	facts, _ := observeRoot(t, root)
+	want := map[string]any{"sda": true, "sdb": false, "sdc": false, "sdd": true}
+	for dev, w := range want {
+		f := facts["device/"+dev]
+		if f["wc_persistent"] != w {
+			t.Errorf("%s: wc_persistent = %v, want %v (%v)", dev, f["wc_persistent"], w, f["wc_persistence_verdict"])
+		}
+	}
+	if v, _ := facts["device/sda"]["wc_persistence_verdict"].(string); !strings.Contains(v, "/etc/udev/rules.d/69-diskdoctor-write-cache.rules:2") {
+		t.Errorf("sda: verdict %q does not name the file and line", v)
+	}
+	if v, _ := facts["device/sdd"]["wc_persistence_verdict"].(string); !strings.Contains(v, "/etc/hdparm.conf:3") {
+		t.Errorf("sdd: verdict %q does not name the stanza", v)
+	}
+	if l, _ := facts["device/sdc"]["wc_kernel_only_rules"].([]string); len(l) != 1 || !strings.Contains(l[0], "70-kernel-only.rules:1") {
+		t.Errorf("sdc: kernel-only rules %v", l)
+	}
+	if l, _ := facts["device/sdb"]["wc_own_rule_serials"].([]string); len(l) != 1 || l[0] != "WDC_WDS200T1R0A-68A4W0_21343D800458" {
+		t.Errorf("own rules file keeps sda's serial: %v", l)
+	}
+}
+
+// Unknown is not absent (issue #10 item 11): a recording without /etc says
+// nothing about persistence or the trim schedule, and says why.
+func TestNoEtcIsUnknown(t *testing.T) {
+	root := copyFixture(t, "hpe-microserver-writethrough")
+	if err := os.RemoveAll(filepath.Join(root, "etc")); err != nil {
+		t.Fatal(err)
+	}
+	facts, skipped := observeRoot(t, root)
+	for _, dev := range []string{"sda", "sdd"} {
+		if v := facts["device/"+dev]["wc_persistent"]; v != nil {
+			t.Errorf("%s: wc_persistent = %v without /etc, want unknown", dev, v)
+		}
+	}
+	// sdd holds ext4 / and /boot/efi: fstrim.timer is unknown, not absent.
+	if v := facts["device/sdd"]["trim_covered"]; v != nil {
+		t.Errorf("sdd: trim_covered = %v without /etc, want unknown", v)
+	}
+	var names []string
+	for _, s := range skipped {
+		names = append(names, s.Check)
+	}
+	for _, want := range []string{"write-cache persistence", "trim schedule"} {
+		if !strings.Contains(strings.Join(names, ","), want) {
+			t.Errorf("no skipped entry %q in %v", want, names)
+		}
+	}
+}
+
+func observeRoot(t *testing.T, root string) (map[string]map[string]any, []checks.Skipped) {
+	t.Helper()
+	h, err := probes.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := checks.Run(t.Context(), h, checks.Options{ProbeTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]any{}
+	for _, o := range res.Observations {
+		k := o.Kind + "/" + o.Subject
+		if out[k] == nil {
+			out[k] = map[string]any{}
+		}
+		for f, v := range o.Facts {
+			out[k][f] = v
+		}
+	}
+	return out, res.Skipped
+}
