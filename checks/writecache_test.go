@@ -11,11 +11,11 @@ var _ = flag.Bool("update", false, "accepted so that go test ./... -update works
 
 func TestDeriveWriteCache(t *testing.T) {
 	tests := []struct {
-		name                     string
-		facts                    map[string]any
-		supported, on            any
-		bootDisabled             bool
-		persistent               any
+		name          string
+		facts         map[string]any
+		supported, on any
+		bootDisabled  bool
+		persistent    any
 	}{
 		{"hpe: off everywhere", map[string]any{"wc_persistence": []string{}, "wc_kernel_on": false, "wc_drive_enabled": false, "wc_drive_supported": true, "wc_boot_enabled": false}, true, false, true, false},
 		{"hand-enabled after boot", map[string]any{"wc_persistence": []string{}, "wc_kernel_on": true, "wc_drive_enabled": true, "wc_drive_supported": true, "wc_boot_enabled": false}, true, true, true, false},
