@@ -37,12 +37,55 @@ func controllerDriver(d *probes.BlockDevice) string {
 	return ""
 }
 
+// cacheSettings says where a virtual disk's write cache is decided: the
+// guest sees what the hypervisor chose and cannot change it.
+var cacheSettings = map[string]string{
+	"VMware":                 "the ESXi host decides (virtual disks carry no guest-settable cache; the datastore and the host's storage controller cache decide); nothing to change in the guest",
+	"Hyper-V":                "the Hyper-V host decides (VHDX on the host's storage); nothing to change in the guest",
+	"Xen":                    "the Xen backend (blkback or qdisk) decides whether the guest sees a flush-capable disk; nothing to change in the guest",
+	"QEMU":                   "QEMU's -drive cache= (libvirt <driver cache=...>): writeback or none show write back in the guest, writethrough or directsync show write through",
+	"virtio (KVM/QEMU)":      "QEMU's -drive cache= (libvirt <driver cache=...>): writeback or none show write back in the guest, writethrough or directsync show write through",
+	"VirtualBox":             "VirtualBox's host I/O cache: VBoxManage storagectl VM --name CONTROLLER --hostiocache on|off",
+	"Amazon EBS":             "Amazon EBS volumes are replicated block storage; there is no guest setting for their cache",
+	"Google Persistent Disk": "Google Persistent Disk is replicated block storage; there is no guest setting for its cache",
+}
+
 func inventory(ctx context.Context, env *Env) []*Observation {
 	devs, _ := env.Devices(ctx)
 	byDevNo := env.MountsByDevNo(ctx)
+	if bad := probes.RefusedDeviceNames(ctx, env.Host); len(bad) > 0 {
+		var quoted []string
+		for _, b := range bad {
+			quoted = append(quoted, strconv.Quote(b))
+		}
+		env.Skip("inventory", "", withHint(fmt.Errorf("refused %d entries of /sys/block whose names no kernel creates: %s", len(bad), strings.Join(quoted, ", ")), "a recording with such names was altered; they are not judged and never printed into a command"))
+	}
+	// On a virtual machine (DMI), an emulated SATA/SCSI disk that does not
+	// name its hypervisor is still the hypervisor's disk.
+	plat, _ := env.Platform(ctx)
+	vmVendor := ""
+	if Role(plat, "") == "vm" {
+		vmVendor = strings.TrimSpace(plat.Vendor + " " + plat.Product)
+	}
 	var out []*Observation
 	for _, d := range devs {
 		o := NewObservation("inventory", KindDevice, d.Name)
+		hv, why := d.Hypervisor, d.HypervisorWhy
+		if hv == "" && vmVendor != "" && (d.Transport == "sata" || d.Transport == "pata" || d.Transport == "scsi" || d.Transport == "unknown") {
+			hv, why = "the hypervisor of "+vmVendor, "DMI: "+vmVendor
+		}
+		if hv != "" {
+			o.Set("virtual_disk", true, Evidence{"/sys/block/" + d.Name, why})
+			o.Set("hypervisor", hv)
+			setting := cacheSettings[hv]
+			if setting == "" {
+				setting = "the hypervisor's disk settings decide; nothing to change in the guest"
+			}
+			o.Set("hypervisor_cache_setting", setting)
+		} else {
+			o.Set("virtual_disk", false)
+			o.Set("hypervisor", "")
+		}
 		link := "/sys/block/" + d.Name
 		o.Set("sysfs_path", d.SysPath, Evidence{link, d.SysPath})
 		o.Set("transport", d.Transport, Evidence{link, d.SysPath})

@@ -165,7 +165,7 @@ func judgePersistence(ctx context.Context, env *Env, persist *probes.CachePersis
 }
 
 func isATA(d *probes.BlockDevice) bool {
-	return d.Transport == "sata" || d.Udev.Prop("ID_BUS") == "ata" || d.Udev.Prop("ID_ATA") == "1"
+	return d.Transport == "sata" || d.Transport == "pata" || d.Udev.Prop("ID_BUS") == "ata" || d.Udev.Prop("ID_ATA") == "1"
 }
 
 // readDriveCache asks the drive: hdparm -W first (recordable, and what an

@@ -103,7 +103,13 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 	for _, s := range subs {
 		if s.kind == checks.KindDevice {
 			class := DeviceClass(str(s.facts["transport"]), s.facts["rotational"], s.facts["pcie_max_gts"])
-			s.ds = e.Datasheets.Lookup(str(s.facts["model"]), class)
+			model := str(s.facts["model"])
+			if s.facts["virtual_disk"] == true {
+				// A guest's disk performs as the host's storage does:
+				// no drive datasheet applies, whatever it calls itself.
+				class, model = "virtual", ""
+			}
+			s.ds = e.Datasheets.Lookup(model, class)
 			s.facts["class"] = class
 			if s.ds != nil {
 				s.facts["class"] = s.ds.Class

@@ -292,3 +292,54 @@ func TestCauseRanksBeforeItsSymptom(t *testing.T) {
 		}
 	}
 }
+
+// A virtual disk whose cache is off is the hypervisor's setting: at most a
+// note naming it, never write-cache-disabled with sdparm (issue #10 item 9).
+func TestVirtualDiskWriteCache(t *testing.T) {
+	facts := map[string]any{"transport": "scsi", "ata": false, "virtual_disk": true, "hypervisor": "VMware",
+		"hypervisor_cache_setting": "the ESXi host decides", "model": "Virtual disk",
+		"wc_on": false, "wc_supported": nil, "wc_kernel_on": false, "wc_boot_enabled": false, "wc_boot_disabled": true, "rotational": true}
+	fs := judge(t, device("sda", facts))
+	if len(fs) != 1 || fs[0].Rule != "write-cache-virtual-disk" || fs[0].Severity != Info {
+		t.Fatalf("findings = %+v", fs)
+	}
+	if len(fs[0].Remediation) != 0 || !strings.Contains(strings.Join(fs[0].Notes, " "), "ESXi") {
+		t.Errorf("want no command and a note naming the hypervisor setting: %+v", fs[0])
+	}
+	if !strings.Contains(fs[0].Expected, "class default") || strings.Contains(fs[0].Expected, "3.5in") {
+		t.Errorf("expected %q: want the virtual class default", fs[0].Expected)
+	}
+}
+
+// A rule whose expression fails at run time is a skipped entry naming the
+// rule and the error outside --strict, an error in strict mode.
+func TestRuleRuntimeErrorIsSkipped(t *testing.T) {
+	ds, _ := LoadDatasheets("")
+	e, err := NewEngine(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := parseRule([]byte("id: broken\ntitle: t\nsubject: device\nseverity: warning\nwhen: 'size_bytes > 1'\nwhy: w\nimpact: i\nexpected: e\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Rules = append(e.Rules, bad)
+	res := &checks.Result{Observations: []*checks.Observation{device("sda", map[string]any{"size_bytes": "not a number"})}}
+	rep, err := e.Build(res, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range rep.Skipped {
+		if s.Check == "rule broken" && strings.Contains(s.Reason, "condition failed") && len(s.Subjects) == 1 && s.Subjects[0] == "sda" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no skipped entry for the failing rule: %+v", rep.Skipped)
+	}
+	e.Strict = true
+	if _, err := e.Build(res, "/"); err == nil || !strings.Contains(err.Error(), "broken") {
+		t.Errorf("strict: err = %v", err)
+	}
+}
