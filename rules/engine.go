@@ -27,6 +27,10 @@ type Finding struct {
 	References  []string          `json:"references,omitempty"`
 
 	score float64
+	// active holds the subjects with a measured I/O contribution (busy in
+	// the sampling window, or writing in zpool iostat's window): only they
+	// can explain a host-wide symptom such as I/O pressure.
+	active map[string]bool
 	// rankAs is the severity the finding sorts by: a cause sorts with the
 	// most severe symptom it explains.
 	rankAs int
@@ -308,6 +312,20 @@ func (e *Engine) linkCauses(fs []Finding) {
 					continue
 				}
 				common := overlap(fs[i].Subjects, fs[j].Subjects)
+				if len(fs[j].Subjects) == 1 && fs[j].Subjects[0] == "host" && !(len(fs[i].Subjects) == 1 && fs[i].Subjects[0] == "host") {
+					// A device explains host pressure only through what it
+					// measurably did: an idle device explains nothing.
+					var busy []string
+					for _, s := range fs[i].Subjects {
+						if fs[i].active[s] {
+							busy = append(busy, s)
+						}
+					}
+					if len(busy) == 0 {
+						continue
+					}
+					common = busy
+				}
 				if len(common) == 0 {
 					continue
 				}
@@ -328,6 +346,17 @@ func (e *Engine) linkCauses(fs []Finding) {
 			}
 		}
 	}
+}
+
+// measuredContribution: the subject did I/O in a measuring window (the
+// --sample window, or zpool iostat's interval).
+func measuredContribution(env map[string]any) bool {
+	util, _ := toFloat(env["sample_util_pct"])
+	r, _ := toFloat(env["sample_r_mbs"])
+	w, _ := toFloat(env["sample_w_mbs"])
+	zw, _ := toFloat(env["zfs_write_iops"])
+	zr, _ := toFloat(env["zfs_read_iops"])
+	return util >= 10 || r+w >= 1 || zw+zr >= 1
 }
 
 // overlap is the subjects a cause covers of a symptom's: a host-wide
@@ -365,8 +394,12 @@ func (e *Engine) finding(r *Rule, hits []hit, platform *Platform, errs *evalErro
 	seenEv := map[checks.Evidence]bool{}
 	seenCmd := map[string]bool{}
 	seenNote := map[string]bool{}
+	f.active = map[string]bool{}
 	for _, h := range hits {
 		f.Subjects = append(f.Subjects, h.subject.name)
+		if measuredContribution(h.env) {
+			f.active[h.subject.name] = true
+		}
 		if h.score > f.score {
 			f.score = h.score
 		}

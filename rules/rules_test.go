@@ -343,3 +343,34 @@ func TestRuleRuntimeErrorIsSkipped(t *testing.T) {
 		t.Errorf("strict: err = %v", err)
 	}
 }
+
+// A device idle during the window does not explain host I/O pressure; a
+// busy one does (issue #10 item 16).
+func TestIdleDeviceExplainsNoPressure(t *testing.T) {
+	off := map[string]any{"wc_on": false, "wc_supported": true, "wc_kernel_on": false, "wc_drive_enabled": false}
+	host := checks.NewObservation("test", checks.KindHost, "host")
+	host.Set("io_some_avg60", 60.0)
+	host.Set("io_full_avg60", 40.0)
+	idle := device("sda", off)
+	idle.Set("sample_util_pct", 0.0)
+	idle.Set("sample_w_mbs", 0.0)
+	fs := judge(t, idle, host)
+	for _, f := range fs {
+		if f.Rule == "io-pressure-high" && strings.Contains(strings.Join(f.Notes, " "), "explained by") {
+			t.Errorf("an idle disk explains the pressure: %v", f.Notes)
+		}
+	}
+	busy := device("sda", off)
+	busy.Set("sample_util_pct", 100.0)
+	busy.Set("sample_w_mbs", 7.5)
+	fs = judge(t, busy, host)
+	explained := false
+	for _, f := range fs {
+		if f.Rule == "io-pressure-high" && strings.Contains(strings.Join(f.Notes, " "), "explained by write-cache-disabled on sda") {
+			explained = true
+		}
+	}
+	if !explained {
+		t.Errorf("a busy disk with its cache off must explain the pressure: %+v", fs)
+	}
+}
