@@ -79,7 +79,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 		o.Set("wc_drive_supported", nil)
 		o.Set("wc_drive_enabled", nil)
 		o.Set("ata", isATA(d))
-		if isATA(d) {
+		if isATA(d) || d.Transport == "nvme" {
 			jobs = append(jobs, job{o, d})
 		}
 	}
@@ -171,6 +171,10 @@ func isATA(d *probes.BlockDevice) bool {
 // readDriveCache asks the drive: hdparm -W first (recordable, and what an
 // admin would type), ATA IDENTIFY through smart.go where hdparm is missing.
 func readDriveCache(ctx context.Context, env *Env, o *Observation, d *probes.BlockDevice) {
+	if d.Transport == "nvme" {
+		readNVMeCache(ctx, env, o, d)
+		return
+	}
 	dc, err := RunCommand(ctx, env, func(ctx context.Context) (*probes.DriveCache, error) {
 		return probes.ReadHdparmW(ctx, env.Host, d.Name)
 	})
@@ -199,9 +203,39 @@ func readDriveCache(ctx context.Context, env *Env, o *Observation, d *probes.Blo
 	}
 }
 
+// readNVMeCache asks the NVMe drive itself (Get Features 0x06, or Identify
+// VWC): the kernel's queue/write_cache is writable and can say "write
+// through" while the drive caches, the no-flush state the mismatch rule is
+// for.
+func readNVMeCache(ctx context.Context, env *Env, o *Observation, d *probes.BlockDevice) {
+	ctrl := ""
+	if len(d.Controllers) > 0 {
+		ctrl = d.Controllers[0]
+	}
+	dc, err := RunCommand(ctx, env, func(ctx context.Context) (*probes.DriveCache, error) {
+		return probes.ReadNVMeWriteCache(ctx, env.Host, d.Name, ctrl)
+	})
+	if err != nil {
+		if errors.Is(err, probes.ErrToolMissing) {
+			err = withHint(err, "apt-get install nvme-cli (the drive's own volatile write cache state: nvme get-feature -f 0x06)")
+		}
+		env.Skip("nvme get-feature -f 0x06", d.Name, err)
+		return
+	}
+	ev := Evidence{dc.Source, dc.Value}
+	if dc.Supported != nil {
+		o.Set("wc_drive_supported", *dc.Supported, ev)
+	}
+	if dc.Enabled != nil {
+		o.Set("wc_drive_enabled", *dc.Enabled, ev)
+	}
+}
+
 // derive combines the views into the few facts rules judge on.
 func derive(o *Observation) {
 	f := o.Facts
+	// The drive's own answer first; the kernel's NVMe view (writable by
+	// anyone with root) only where the drive was not asked.
 	supported := firstBool(f["wc_drive_supported"], f["wc_udev_supported"], f["wc_nvme_vwc"])
 	if supported == nil {
 		if ct, ok := f["wc_scsi_cache_type"].(string); ok && strings.Contains(ct, "write back") {

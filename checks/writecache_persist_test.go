@@ -117,3 +117,25 @@ func observeRoot(t *testing.T, root string) (map[string]map[string]any, []checks
 	}
 	return out, res.Skipped
 }
+
+// NVMe: the kernel's queue/write_cache is writable; with 'write through'
+// written to it while the drive's Volatile Write Cache feature is on, the
+// drive's view (nvme get-feature -f 0x06) must win: wc_on true,
+// wc_kernel_on false, the mismatch (issue #10 item 14).
+func TestNVMeWriteCacheFromTheDrive(t *testing.T) {
+	root := copyFixture(t, "nvme-busy-healthy")
+	writeFile(t, filepath.Join(root, "sys/block/nvme0n1/queue/write_cache"), "write through\n")
+	manifest := filepath.Join(root, "commands/manifest.yaml")
+	b, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, manifest, string(b)+"- argv: [nvme, get-feature, -f, \"0x06\", /dev/nvme0n1]\n  stdout: nvme-get-feature-06.txt\n")
+	// nvme-cli 2.x prints this line for a drive with its cache enabled.
+	writeFile(t, filepath.Join(root, "commands/nvme-get-feature-06.txt"), "get-feature:0x06 (Volatile Write Cache), Current value:0x00000001\n")
+	facts, _ := observeRoot(t, root)
+	f := facts["device/nvme0n1"]
+	if f["wc_kernel_on"] != false || f["wc_drive_enabled"] != true || f["wc_supported"] != true || f["wc_on"] != true {
+		t.Errorf("kernel %v drive %v supported %v on %v", f["wc_kernel_on"], f["wc_drive_enabled"], f["wc_supported"], f["wc_on"])
+	}
+}

@@ -374,3 +374,21 @@ func TestIdleDeviceExplainsNoPressure(t *testing.T) {
 		t.Errorf("a busy disk with its cache off must explain the pressure: %+v", fs)
 	}
 }
+
+// NVMe with 'write through' written to queue/write_cache while the drive
+// caches: the mismatch, with NVMe commands, not SCSI ones.
+func TestNVMeMismatch(t *testing.T) {
+	fs := judge(t, device("nvme0n1", map[string]any{"transport": "nvme", "ata": false, "scsi_address": "", "model": "Samsung SSD 980 PRO 1TB",
+		"wc_kernel_on": false, "wc_drive_enabled": true, "wc_drive_supported": true, "wc_supported": true, "wc_on": true}))
+	if len(fs) != 1 || fs[0].Rule != "write-cache-state-mismatch" {
+		t.Fatalf("findings = %+v", fs)
+	}
+	var cmds []string
+	for _, m := range fs[0].Remediation {
+		cmds = append(cmds, m.Command)
+	}
+	got := strings.Join(cmds, "\n")
+	if !strings.Contains(got, "nvme get-feature -f 0x06 -H /dev/nvme0n1") || !strings.Contains(got, "echo 'write back' > /sys/block/nvme0n1/queue/write_cache") || strings.Contains(got, "scsi_disk") || strings.Contains(got, "hdparm") {
+		t.Errorf("remediation:\n%s", got)
+	}
+}
