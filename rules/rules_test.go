@@ -392,3 +392,23 @@ func TestNVMeMismatch(t *testing.T) {
 		t.Errorf("remediation:\n%s", got)
 	}
 }
+
+// docs/rules.md says, per rule, which facts it needs and what happens when
+// they cannot be read: every fact a condition reads is documented.
+func TestEveryConditionFactDocumented(t *testing.T) {
+	rs, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		facts := conditionFacts(r)
+		if len(facts) == 0 {
+			t.Errorf("%s: no facts found in its conditions", r.ID)
+		}
+		for _, f := range facts {
+			if _, _, ok := FactSource(f); !ok {
+				t.Errorf("%s: fact %s has no source in rules/docs.go", r.ID, f)
+			}
+		}
+	}
+}
