@@ -26,6 +26,9 @@ type BlockDevice struct {
 	// Disk), and HypervisorWhy the vendor, model, driver or path that said
 	// so; "" for a physical disk.
 	Hypervisor, HypervisorWhy string
+	// PCIID is vendor:device of the nearest PCI function above the disk
+	// ("1d0f:8061"), "" when none is recorded.
+	PCIID string
 
 	Transport string   // sata, sas, nvme, usb, virtio, mmc, scsi, raid, virtual, unknown
 	Drivers   []string // drivers bound along the device path, nearest first
@@ -186,6 +189,7 @@ func readBlockDevice(ctx context.Context, h *Host, name string) *BlockDevice {
 	removable, _ := h.ReadString(ctx, link+"/removable")
 	d.Removable = removable == "1"
 	d.readIdentity(ctx, h, link)
+	d.PCIID = pciIDAbove(ctx, h, d.SysPath)
 	d.Hypervisor, d.HypervisorWhy = hypervisorOf(d)
 	d.readQueue(ctx, h, link)
 	d.readStack(ctx, h, link)
@@ -406,7 +410,36 @@ func (d *BlockDevice) hasDriver(drv string) bool {
 // hypervisorOf recognises a guest's virtual disk by what the emulated or
 // paravirtual device says about itself: its driver, SCSI vendor and model,
 // NVMe model, kernel name or device path.
+// virtualPCI are PCI functions that only hypervisors present (pci.ids).
+var virtualPCI = map[string]string{
+	"1d0f:8061": "Amazon EBS", // Amazon.com NVMe EBS Controller
+	"15ad:07f0": "VMware",     // VMware virtual NVMe controller
+	"15ad:07c0": "VMware",     // VMware PVSCSI
+}
+
+// pciIDAbove reads vendor:device of the nearest PCI function on the
+// device's path (an NVMe controller, a SCSI HBA).
+func pciIDAbove(ctx context.Context, h *Host, sysPath string) string {
+	for p := path.Dir(sysPath); strings.HasPrefix(p, "/sys/devices/pci"); p = path.Dir(p) {
+		if !pciAddr.MatchString(path.Base(p)) {
+			continue
+		}
+		v, err1 := h.ReadString(ctx, p+"/vendor")
+		dv, err2 := h.ReadString(ctx, p+"/device")
+		if err1 == nil && err2 == nil {
+			return strings.TrimPrefix(v, "0x") + ":" + strings.TrimPrefix(dv, "0x")
+		}
+		return ""
+	}
+	return ""
+}
+
+var pciAddr = regexp.MustCompile(`^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$`)
+
 func hypervisorOf(d *BlockDevice) (string, string) {
+	if hv, ok := virtualPCI[d.PCIID]; ok {
+		return hv, "PCI function " + d.PCIID
+	}
 	model := strings.ToUpper(NormalizeSpaces(d.Model))
 	vendor := strings.ToUpper(strings.TrimSpace(d.Vendor))
 	for _, c := range []struct{ drv, name string }{
