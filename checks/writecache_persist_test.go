@@ -1,6 +1,7 @@
 package checks_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/rules"
 )
 
 // copyFixture makes a changeable copy of a recorded machine.
@@ -137,5 +139,80 @@ func TestNVMeWriteCacheFromTheDrive(t *testing.T) {
 	f := facts["device/nvme0n1"]
 	if f["wc_kernel_on"] != false || f["wc_drive_enabled"] != true || f["wc_supported"] != true || f["wc_on"] != true {
 		t.Errorf("kernel %v drive %v supported %v on %v", f["wc_kernel_on"], f["wc_drive_enabled"], f["wc_supported"], f["wc_on"])
+	}
+}
+
+// Hostile names in a recording (issue #16 item 2): a /sys/block entry no
+// kernel would create is refused as a subject with a skipped entry; a
+// by-id link with characters udev never writes is dropped; every command
+// of the report passes bash -n and carries no command substitution.
+func TestHostileNamesRefusedAtInventory(t *testing.T) {
+	root := copyFixture(t, "hpe-microserver-writethrough")
+	target, err := os.Readlink(filepath.Join(root, "sys/block/sda"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(root, "sys/block/sd;rm")); err != nil {
+		t.Fatal(err)
+	}
+	udev := filepath.Join(root, "run/udev/data/b8:16")
+	b, err := os.ReadFile(udev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, udev, "S:disk/by-id/ata-X$(touch${IFS}/tmp/PWNED)\n"+string(b))
+	h, err := probes.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := checks.Run(t.Context(), h, checks.Options{ProbeTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range res.Observations {
+		if o.Subject == "sd;rm" {
+			t.Fatalf("a name no kernel creates became a subject")
+		}
+		if o.Subject == "sdb" && o.Facts["dev_path"] != nil && strings.Contains(fmt.Sprint(o.Facts["dev_path"], o.Facts["by_id"]), "$(") {
+			t.Errorf("hostile by-id link kept: %v %v", o.Facts["dev_path"], o.Facts["by_id"])
+		}
+	}
+	refused := false
+	for _, s := range res.Skipped {
+		refused = refused || s.Check == "inventory" && strings.Contains(s.Reason, `"sd;rm"`)
+	}
+	if !refused {
+		t.Errorf("no skipped entry names the refused device: %+v", res.Skipped)
+	}
+	ds, _ := rules.LoadDatasheets("")
+	e, err := rules.NewEngine(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Strict = true
+	rep, err := e.Build(res, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not installed: commands not syntax-checked")
+	}
+	n := 0
+	for _, f := range rep.Findings {
+		for _, m := range f.Remediation {
+			n++
+			if strings.Contains(m.Command, "$(") || strings.Contains(m.Command, "sd;rm") {
+				t.Errorf("%s: hostile text in a command: %s", f.Rule, m.Command)
+			}
+			sh := exec.Command(bash, "-n")
+			sh.Stdin = strings.NewReader(m.Command)
+			if out, err := sh.CombinedOutput(); err != nil {
+				t.Errorf("%s: bash -n: %v %s\n%s", f.Rule, err, out, m.Command)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no commands in the report")
 	}
 }
