@@ -412,3 +412,16 @@ func TestEveryConditionFactDocumented(t *testing.T) {
 		}
 	}
 }
+
+// A rule that only sets queue/write_cache is named as what it is: the
+// kernel's belief, not the drive's cache (issue #10 item 13).
+func TestKernelOnlyRuleNoted(t *testing.T) {
+	fs := judge(t, device("sda", map[string]any{"wc_on": false, "wc_supported": true, "wc_kernel_on": true, "wc_drive_enabled": false,
+		"wc_kernel_only_rules": []string{"/etc/udev/rules.d/70-x.rules:1"}}))
+	if len(fs) == 0 || fs[0].Rule != "write-cache-disabled" {
+		t.Fatalf("findings = %+v", fs)
+	}
+	if !strings.Contains(strings.Join(fs[0].Notes, " "), "/etc/udev/rules.d/70-x.rules:1 writes queue/write_cache only") {
+		t.Errorf("notes %v", fs[0].Notes)
+	}
+}
