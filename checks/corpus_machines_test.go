@@ -178,7 +178,8 @@ func checkCorpusDoc(t *testing.T, rows []string) {
 		"Each machine's README names its source and licence; its `expect.yaml` (written by hand before the doctor ran) is what the test compares with.\n\n" +
 		"Before the fixes of issue #10 (items 9 and 11), the three util-linux captures gave `warning`: trim-not-scheduled on sda and nvme0n1 " +
 		"from a recording without `/etc` (the fstrim timer was unknown, not absent), and trim-unsupported on the scsi_debug pseudo disk sdc; " +
-		"the EBS volume was judged as a physical NVMe drive (class nvme-gen3); the virtio disks were already class virtual (by transport).\n\n" +
+		"the EBS volume was judged as a physical NVMe drive (class nvme-gen3), the VMware Virtual disk as a SATA SSD; the virtio disks were already class virtual (by transport). " +
+		"On the Azure (Hyper-V) data disks whose attach log says 'Write cache: disabled' it gave CRITICAL write-cache-disabled with `sdparm --set WCE=1` (issue #10 item 9); now an info note names the hypervisor setting and offers no command.\n\n" +
 		"| machine | verdict | findings | virtual disks | not judged | skipped (unknown, with reasons in the report) |\n|---|---|---|---|---|---|\n" +
 		strings.Join(rows, "\n") + "\n"
 	p := filepath.Join("..", "docs", "corpus-machines.md")
