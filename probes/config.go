@@ -497,40 +497,51 @@ func udevGlobMatch(pattern, s string) bool {
 }
 
 func globMatch(p, s string) bool {
-	for len(p) > 0 {
-		switch p[0] {
-		case '*':
-			for i := len(s); i >= 0; i-- {
-				if globMatch(p[1:], s[i:]) {
-					return true
+	// Iterative matching that remembers only the last '*': O(len(p) *
+	// len(s)) at worst, so a hostile rules file cannot make it exponential.
+	pi, si := 0, 0
+	starP, starS := -1, 0
+	for si < len(s) {
+		if pi < len(p) {
+			switch c := p[pi]; c {
+			case '*':
+				starP, starS = pi, si
+				pi++
+				continue
+			case '?':
+				pi, si = pi+1, si+1
+				continue
+			case '[':
+				if end := strings.IndexByte(p[pi+1:], ']'); end >= 0 {
+					if ok, err := path.Match(p[pi:pi+end+2], s[si:si+1]); err == nil && ok {
+						pi, si = pi+end+2, si+1
+						continue
+					}
+				} else if s[si] == '[' {
+					pi, si = pi+1, si+1
+					continue
+				}
+			case '\\':
+				if pi+1 < len(p) && p[pi+1] == s[si] {
+					pi, si = pi+2, si+1
+					continue
+				}
+			default:
+				if c == s[si] {
+					pi, si = pi+1, si+1
+					continue
 				}
 			}
-			return false
-		case '?':
-			if len(s) == 0 {
-				return false
-			}
-			p, s = p[1:], s[1:]
-		case '[':
-			end := strings.IndexByte(p[1:], ']')
-			if end < 0 || len(s) == 0 {
-				return false
-			}
-			if ok, _ := path.Match(p[:end+2], s[:1]); !ok {
-				return false
-			}
-			p, s = p[end+2:], s[1:]
-		case '\\':
-			if len(p) > 1 {
-				p = p[1:]
-			}
-			fallthrough
-		default:
-			if len(s) == 0 || s[0] != p[0] {
-				return false
-			}
-			p, s = p[1:], s[1:]
 		}
+		if starP < 0 {
+			return false
+		}
+		// Let the last '*' take one more byte and retry after it.
+		starS++
+		pi, si = starP+1, starS
 	}
-	return len(s) == 0
+	for pi < len(p) && p[pi] == '*' {
+		pi++
+	}
+	return pi == len(p)
 }

@@ -1,6 +1,10 @@
 package probes
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+)
 
 // The identities below are what real guests report (vendor and model from
 // SCSI INQUIRY or NVMe Identify, the driver bound above the disk).
@@ -56,5 +60,59 @@ func TestParseNVMeGetFeatureVWC(t *testing.T) {
 	}
 	if _, err := ParseNVMeGetFeatureVWC(CmdResult{Argv: []string{"nvme"}, Exit: 1, Stderr: []byte("open: Permission denied")}); err == nil {
 		t.Error("an error output must not parse")
+	}
+}
+
+func TestUdevGlobMatch(t *testing.T) {
+	for _, tt := range []struct {
+		p, s string
+		want bool
+	}{
+		{"sd*", "sda", true}, {"sd*", "nvme0n1", false}, {"sd[a-z]", "sdb", true}, {"sd[a-z]", "sdaa", false},
+		{"[sh]d[a-z]*", "hdc", true}, {"add|change", "add", true}, {"add|change", "remove", false},
+		{"WD?X", "WD#X", true}, {"WD?X", "WDX", false}, {"*", "", true}, {"a*b*c", "axxbyyc", true},
+		{"a*b*c", "axxbyy", false}, {`a\*`, "a*", true}, {`a\*`, "ab", false}, {"nvme[0-9]*n[0-9]*", "nvme10n1", true},
+		{"1", "1", true}, {"0", "1", false},
+	} {
+		if got := udevGlobMatch(tt.p, tt.s); got != tt.want {
+			t.Errorf("udevGlobMatch(%q, %q) = %v, want %v", tt.p, tt.s, got, tt.want)
+		}
+	}
+}
+
+// A hostile pattern in a recorded rules file cannot make matching slow.
+func TestUdevGlobMatchBounded(t *testing.T) {
+	p := strings.Repeat("*a", 200) + "b"
+	s := strings.Repeat("a", 5000)
+	done := make(chan bool, 1)
+	go func() { done <- globMatch(p, s) }()
+	select {
+	case got := <-done:
+		if got {
+			t.Error("matched")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("glob matching is super-linear")
+	}
+}
+
+func FuzzUdevGlobMatch(f *testing.F) {
+	f.Add("sd*", "sda")
+	f.Add("[a-", "a")
+	f.Add(`\`, `\`)
+	f.Fuzz(func(t *testing.T, p, s string) {
+		if len(p) > 256 || len(s) > 256 {
+			return
+		}
+		_ = udevGlobMatch(p, s)
+	})
+}
+
+// A parallel ATA disk (pata_* driver) is its own transport, so its class
+// default is not a 3.5in SATA hard disk (issue #10 item 10).
+func TestTransportPATA(t *testing.T) {
+	d := &BlockDevice{Name: "sda", SysPath: "/sys/devices/pci0000:00/0000:00:14.1/ata1/host0/target0:0:0/0:0:0:0/block/sda", Drivers: []string{"sd", "pata_atiixp"}}
+	if got := transport(d); got != "pata" {
+		t.Errorf("transport = %s, want pata", got)
 	}
 }

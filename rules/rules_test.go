@@ -120,6 +120,7 @@ func TestDeviceClass(t *testing.T) {
 		{"sata", false, nil, "sata-ssd"}, {"sata", true, nil, "sata-hdd"}, {"sas", true, nil, "sas-hdd"},
 		{"nvme", false, 8.0, "nvme-gen3"}, {"nvme", false, 16.0, "nvme-gen4"}, {"nvme", false, 32.0, "nvme-gen5"},
 		{"nvme", false, nil, "nvme-gen3"}, {"usb", true, nil, "usb"}, {"virtio", true, nil, "virtual"},
+		{"pata", true, nil, "pata-hdd"}, {"pata", false, nil, "sata-ssd"},
 	}
 	for _, tt := range tests {
 		if got := DeviceClass(tt.transport, tt.rot, tt.gts); got != tt.want {
