@@ -426,3 +426,21 @@ func TestKernelOnlyRuleNoted(t *testing.T) {
 		t.Errorf("notes %v", fs[0].Notes)
 	}
 }
+
+// An NVMe drive whose own volatile write cache is off (the kernel may still
+// say write back) gets NVMe commands, not hdparm or sdparm.
+func TestNVMeCacheOff(t *testing.T) {
+	fs := judge(t, device("nvme0n1", map[string]any{"transport": "nvme", "ata": false, "model": "Samsung SSD 980 PRO 1TB",
+		"wc_kernel_on": true, "wc_drive_enabled": false, "wc_drive_supported": true, "wc_supported": true, "wc_on": false}))
+	if len(fs) != 1 || fs[0].Rule != "write-cache-disabled" {
+		t.Fatalf("findings = %+v", fs)
+	}
+	var cmds []string
+	for _, m := range fs[0].Remediation {
+		cmds = append(cmds, m.Command)
+	}
+	got := strings.Join(cmds, "\n")
+	if !strings.Contains(got, "nvme set-feature -f 0x06 -v 1 /dev/nvme0n1") || strings.Contains(got, "hdparm") || strings.Contains(got, "sdparm") {
+		t.Errorf("remediation:\n%s", got)
+	}
+}
