@@ -30,6 +30,11 @@ type Expectation struct {
 	// Attribution (kernel-log captures): the disks each name in the log
 	// belongs to, as the capture shows (ata1.01 -> [sda]; [] for none).
 	Attribution map[string][]string `yaml:"attribution"`
+	// Recorded machines: devices that must carry no finding (pseudo, loop,
+	// dm, zram, optical), and devices that must be recognised as a guest's
+	// virtual disk.
+	Unjudged []string `yaml:"unjudged"`
+	Virtual  []string `yaml:"virtual"`
 }
 
 type expectFinding struct {

@@ -133,6 +133,8 @@ func cpuPower(ctx context.Context, env *Env) []*Observation {
 	if len(curs) > 0 {
 		frac := float64(atMin) / float64(len(curs))
 		o.Set("cpus_at_min_fraction", round(frac, 2), Evidence{"/sys/devices/system/cpu/cpu*/cpufreq/scaling_cur_freq", fmt.Sprintf("%d of %d CPUs at the minimum (%s MHz); %s", atMin, len(curs), khzToMHz(first.CpuinfoMinimumFrequency), mhzSummary(curs))})
+		o.Set("cpus_at_min", atMin)
+		o.Set("cpus_sampled", len(curs))
 		o.Set("cpu_min_mhz", khzFloat(first.CpuinfoMinimumFrequency))
 		o.Set("cpu_max_mhz", khzFloat(first.CpuinfoMaximumFrequency))
 	} else {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/diskdoctor/diskdoctor/probes"
@@ -36,12 +37,55 @@ func controllerDriver(d *probes.BlockDevice) string {
 	return ""
 }
 
+// cacheSettings says where a virtual disk's write cache is decided: the
+// guest sees what the hypervisor chose and cannot change it.
+var cacheSettings = map[string]string{
+	"VMware":                 "the ESXi host decides (virtual disks carry no guest-settable cache; the datastore and the host's storage controller cache decide); nothing to change in the guest",
+	"Hyper-V":                "the Hyper-V host decides (VHDX on the host's storage); nothing to change in the guest",
+	"Xen":                    "the Xen backend (blkback or qdisk) decides whether the guest sees a flush-capable disk; nothing to change in the guest",
+	"QEMU":                   "QEMU's -drive cache= (libvirt <driver cache=...>): writeback or none show write back in the guest, writethrough or directsync show write through",
+	"virtio (KVM/QEMU)":      "QEMU's -drive cache= (libvirt <driver cache=...>): writeback or none show write back in the guest, writethrough or directsync show write through",
+	"VirtualBox":             "VirtualBox's host I/O cache: VBoxManage storagectl VM --name CONTROLLER --hostiocache on|off",
+	"Amazon EBS":             "Amazon EBS volumes are replicated block storage; there is no guest setting for their cache",
+	"Google Persistent Disk": "Google Persistent Disk is replicated block storage; there is no guest setting for its cache",
+}
+
 func inventory(ctx context.Context, env *Env) []*Observation {
 	devs, _ := env.Devices(ctx)
 	byDevNo := env.MountsByDevNo(ctx)
+	if bad := probes.RefusedDeviceNames(ctx, env.Host); len(bad) > 0 {
+		var quoted []string
+		for _, b := range bad {
+			quoted = append(quoted, strconv.Quote(b))
+		}
+		env.Skip("inventory", "", withHint(fmt.Errorf("refused %d entries of /sys/block whose names no kernel creates: %s", len(bad), strings.Join(quoted, ", ")), "a recording with such names was altered; they are not judged and never printed into a command"))
+	}
+	// On a virtual machine (DMI), an emulated SATA/SCSI disk that does not
+	// name its hypervisor is still the hypervisor's disk.
+	plat, _ := env.Platform(ctx)
+	vmVendor := ""
+	if Role(plat, "") == "vm" {
+		vmVendor = strings.TrimSpace(plat.Vendor + " " + plat.Product)
+	}
 	var out []*Observation
 	for _, d := range devs {
 		o := NewObservation("inventory", KindDevice, d.Name)
+		hv, why := d.Hypervisor, d.HypervisorWhy
+		if hv == "" && vmVendor != "" && (d.Transport == "sata" || d.Transport == "pata" || d.Transport == "scsi" || d.Transport == "unknown") {
+			hv, why = "the hypervisor of "+vmVendor, "DMI: "+vmVendor
+		}
+		if hv != "" {
+			o.Set("virtual_disk", true, Evidence{"/sys/block/" + d.Name, why})
+			o.Set("hypervisor", hv)
+			setting := cacheSettings[hv]
+			if setting == "" {
+				setting = "the hypervisor's disk settings decide; nothing to change in the guest"
+			}
+			o.Set("hypervisor_cache_setting", setting)
+		} else {
+			o.Set("virtual_disk", false)
+			o.Set("hypervisor", "")
+		}
 		link := "/sys/block/" + d.Name
 		o.Set("sysfs_path", d.SysPath, Evidence{link, d.SysPath})
 		o.Set("transport", d.Transport, Evidence{link, d.SysPath})
@@ -170,6 +214,13 @@ func platform(ctx context.Context, env *Env) []*Observation {
 		dmi("board", "board_name", p.Board)
 		o.Set("chassis_type", p.ChassisType)
 		o.Set("kernel", p.Kernel, Evidence{"/proc/sys/kernel/osrelease", p.Kernel})
+		// major*1000+minor (6.11 -> 6011): what a kernel-dependent remedy
+		// compares with; nil when the release cannot be parsed.
+		if code := kernelCode(p.Kernel); code > 0 {
+			o.Set("kernel_code", code)
+		} else {
+			o.Set("kernel_code", nil)
+		}
 		o.Set("distro", p.Distro)
 		o.Set("hostname", p.Hostname)
 		o.Set("platform", strings.TrimSpace(p.Vendor+" "+p.Product))
@@ -220,4 +271,19 @@ func boolDigit(b bool) string {
 		return "1"
 	}
 	return "0"
+}
+
+var kernelRelease = regexp.MustCompile(`^(\d+)\.(\d+)`)
+
+func kernelCode(release string) int {
+	m := kernelRelease.FindStringSubmatch(release)
+	if m == nil {
+		return 0
+	}
+	major, _ := strconv.Atoi(m[1])
+	minor, _ := strconv.Atoi(m[2])
+	if minor >= 1000 {
+		return 0
+	}
+	return major*1000 + minor
 }

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
 	"github.com/diskdoctor/diskdoctor/probes"
@@ -19,6 +20,13 @@ func trim(ctx context.Context, env *Env) []*Observation {
 	byDevNo := env.MountsByDevNo(ctx)
 	timerLink, timerOn := probes.TimerEnabled(ctx, env.Host, "fstrim.timer")
 	cron := probes.FindCronTrim(ctx, env.Host)
+	// Without /etc (a recording that left it out) the timer and cron jobs
+	// are unknown, not absent: Fedora and Debian enable fstrim.timer.
+	_, etcErr := env.Host.ReadDir(ctx, "/etc")
+	scheduleKnown := etcErr == nil
+	if !scheduleKnown && len(env.Judged(ctx)) > 0 {
+		env.Skip("trim schedule", "", withHint(fmt.Errorf("/etc: %w", etcErr), "record /etc/systemd/system and /etc/cron* to tell whether fstrim runs"))
+	}
 
 	var out []*Observation
 	for _, d := range env.Judged(ctx) {
@@ -73,6 +81,8 @@ func trim(ctx context.Context, env *Env) []*Observation {
 					regimes = append(regimes, "fstrim.timer trims "+m.MountPoint)
 				case len(cron) > 0:
 					regimes = append(regimes, "cron fstrim trims "+m.MountPoint)
+				case !scheduleKnown:
+					unknown = true
 				default:
 					uncovered = append(uncovered, m.MountPoint+" ("+m.FSType+")")
 				}

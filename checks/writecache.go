@@ -22,10 +22,14 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 	log, _ := env.KernelLog(ctx)
 	bootLines := log.WriteCacheLines()
 	judged := env.Judged(ctx)
-	var persist []probes.ConfigLine
+	var persist *probes.CachePersistence
 	if len(judged) > 0 {
-		// What turns a cache on again at boot is host-wide: read it once.
-		persist = probes.FindCachePersistence(ctx, env.Host)
+		// The candidate lines are read once; which disk each covers is
+		// decided per disk below.
+		persist = probes.ReadCachePersistence(ctx, env.Host)
+		if persist.Err != nil {
+			env.Skip("write-cache persistence", "", withHint(persist.Err, "the recording holds no /etc: whether a udev rule, unit or hdparm.conf re-enables the cache at boot is unknown; record /etc/udev/rules.d, /etc/systemd/system and /etc/hdparm.conf"))
+		}
 	}
 	var out []*Observation
 	type job struct {
@@ -75,7 +79,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 		o.Set("wc_drive_supported", nil)
 		o.Set("wc_drive_enabled", nil)
 		o.Set("ata", isATA(d))
-		if isATA(d) {
+		if isATA(d) || d.Transport == "nvme" {
 			jobs = append(jobs, job{o, d})
 		}
 	}
@@ -89,26 +93,88 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 	for range jobs {
 		<-done
 	}
-	var persistEv []Evidence
-	var persistText []string
-	for _, l := range persist {
-		persistEv = append(persistEv, Evidence{l.Source(), l.Text})
-		persistText = append(persistText, l.Source())
+	byName := map[string]*probes.BlockDevice{}
+	for _, d := range judged {
+		byName[d.Name] = d
+	}
+	var ownSerials []string
+	for _, o := range out {
+		d := byName[o.Subject]
+		judgePersistence(ctx, env, persist, o, d)
+		if own, _ := o.Facts["wc_own_rule_covers"].(bool); own && d.Udev.Prop("ID_SERIAL") != "" {
+			ownSerials = append(ownSerials, d.Udev.Prop("ID_SERIAL"))
+		}
 	}
 	for _, o := range out {
-		o.Set("wc_persistence", nonNil(persistText), persistEv...)
+		// The doctor's own rules file is rewritten whole: it must keep the
+		// drives it already covers.
+		o.Set("wc_own_rule_serials", nonNil(ownSerials))
 		derive(o)
 	}
 	return out
 }
 
+// OwnRulesFile is the file the doctor's persistent write-cache fix writes.
+const OwnRulesFile = "/etc/udev/rules.d/69-diskdoctor-write-cache.rules"
+
+// judgePersistence decides, for this disk, which configuration line turns
+// its cache on at boot: a udev rule whose match keys hold for the disk's
+// own properties and attributes, an enabled unit or an hdparm.conf stanza
+// naming it. A rule that only sets queue/write_cache does not count.
+func judgePersistence(ctx context.Context, env *Env, persist *probes.CachePersistence, o *Observation, d *probes.BlockDevice) {
+	if persist == nil || persist.Err != nil {
+		o.Set("wc_persistence", nil)
+		o.Set("wc_persistence_verdict", "unknown whether anything re-enables it at boot (configuration not readable)")
+		return
+	}
+	var covering, kernelOnly []string
+	var ev []Evidence
+	checked := 0
+	for _, r := range persist.Rules {
+		ok, why := r.Covers(ctx, env.Host, d)
+		if r.KernelOnly {
+			if ok {
+				kernelOnly = append(kernelOnly, r.Line.Source())
+				o.Evidence["wc_kernel_only_rules"] = append(o.Evidence["wc_kernel_only_rules"], Evidence{r.Line.Source(), r.Line.Text + " (sets only the kernel's belief)"})
+			}
+			if !r.KernelOnlyWithRun() {
+				continue
+			}
+		}
+		checked++
+		if ok {
+			covering = append(covering, r.Line.Source())
+			ev = append(ev, Evidence{r.Line.Source(), r.Line.Text + " (" + why + ")"})
+			if r.Line.File == OwnRulesFile {
+				o.Set("wc_own_rule_covers", true)
+			}
+		} else {
+			ev = append(ev, Evidence{r.Line.Source(), r.Line.Text + " (does not cover " + d.Name + ": " + why + ")"})
+		}
+	}
+	o.Set("wc_persistence", nonNil(covering), ev...)
+	o.Set("wc_kernel_only_rules", nonNil(kernelOnly))
+	switch {
+	case len(covering) > 0:
+		o.Set("wc_persistence_verdict", "re-enabled at boot by "+strings.Join(covering, ", "))
+	case checked > 0:
+		o.Set("wc_persistence_verdict", "none of the "+strconv.Itoa(checked)+" lines that enable a write cache covers "+d.Name)
+	default:
+		o.Set("wc_persistence_verdict", "no udev rule, enabled unit or hdparm.conf stanza re-enables it")
+	}
+}
+
 func isATA(d *probes.BlockDevice) bool {
-	return d.Transport == "sata" || d.Udev.Prop("ID_BUS") == "ata" || d.Udev.Prop("ID_ATA") == "1"
+	return d.Transport == "sata" || d.Transport == "pata" || d.Udev.Prop("ID_BUS") == "ata" || d.Udev.Prop("ID_ATA") == "1"
 }
 
 // readDriveCache asks the drive: hdparm -W first (recordable, and what an
 // admin would type), ATA IDENTIFY through smart.go where hdparm is missing.
 func readDriveCache(ctx context.Context, env *Env, o *Observation, d *probes.BlockDevice) {
+	if d.Transport == "nvme" {
+		readNVMeCache(ctx, env, o, d)
+		return
+	}
 	dc, err := RunCommand(ctx, env, func(ctx context.Context) (*probes.DriveCache, error) {
 		return probes.ReadHdparmW(ctx, env.Host, d.Name)
 	})
@@ -137,9 +203,39 @@ func readDriveCache(ctx context.Context, env *Env, o *Observation, d *probes.Blo
 	}
 }
 
+// readNVMeCache asks the NVMe drive itself (Get Features 0x06, or Identify
+// VWC): the kernel's queue/write_cache is writable and can say "write
+// through" while the drive caches, the no-flush state the mismatch rule is
+// for.
+func readNVMeCache(ctx context.Context, env *Env, o *Observation, d *probes.BlockDevice) {
+	ctrl := ""
+	if len(d.Controllers) > 0 {
+		ctrl = d.Controllers[0]
+	}
+	dc, err := RunCommand(ctx, env, func(ctx context.Context) (*probes.DriveCache, error) {
+		return probes.ReadNVMeWriteCache(ctx, env.Host, d.Name, ctrl)
+	})
+	if err != nil {
+		if errors.Is(err, probes.ErrToolMissing) {
+			err = withHint(err, "apt-get install nvme-cli (the drive's own volatile write cache state: nvme get-feature -f 0x06)")
+		}
+		env.Skip("nvme get-feature -f 0x06", d.Name, err)
+		return
+	}
+	ev := Evidence{dc.Source, dc.Value}
+	if dc.Supported != nil {
+		o.Set("wc_drive_supported", *dc.Supported, ev)
+	}
+	if dc.Enabled != nil {
+		o.Set("wc_drive_enabled", *dc.Enabled, ev)
+	}
+}
+
 // derive combines the views into the few facts rules judge on.
 func derive(o *Observation) {
 	f := o.Facts
+	// The drive's own answer first; the kernel's NVMe view (writable by
+	// anyone with root) only where the drive was not asked.
 	supported := firstBool(f["wc_drive_supported"], f["wc_udev_supported"], f["wc_nvme_vwc"])
 	if supported == nil {
 		if ct, ok := f["wc_scsi_cache_type"].(string); ok && strings.Contains(ct, "write back") {
@@ -161,8 +257,12 @@ func derive(o *Observation) {
 	o.Set("wc_on", ptrAny(effective))
 	bootOn := firstBool(f["wc_boot_enabled"])
 	o.Set("wc_boot_disabled", bootOn != nil && !*bootOn)
-	persist, _ := f["wc_persistence"].([]string)
-	o.Set("wc_persistent", len(persist) > 0)
+	// Unknown (configuration not readable) stays unknown, never "absent".
+	if persist, ok := f["wc_persistence"].([]string); ok {
+		o.Set("wc_persistent", len(persist) > 0)
+	} else {
+		o.Set("wc_persistent", nil)
+	}
 }
 
 func firstBool(vs ...any) *bool {

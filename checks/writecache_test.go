@@ -11,17 +11,19 @@ var _ = flag.Bool("update", false, "accepted so that go test ./... -update works
 
 func TestDeriveWriteCache(t *testing.T) {
 	tests := []struct {
-		name                     string
-		facts                    map[string]any
-		supported, on            any
-		bootDisabled, persistent bool
+		name          string
+		facts         map[string]any
+		supported, on any
+		bootDisabled  bool
+		persistent    any
 	}{
-		{"hpe: off everywhere", map[string]any{"wc_kernel_on": false, "wc_drive_enabled": false, "wc_drive_supported": true, "wc_boot_enabled": false}, true, false, true, false},
-		{"hand-enabled after boot", map[string]any{"wc_kernel_on": true, "wc_drive_enabled": true, "wc_drive_supported": true, "wc_boot_enabled": false}, true, true, true, false},
-		{"kernel only, udev says supported", map[string]any{"wc_kernel_on": false, "wc_udev_supported": true}, true, false, false, false},
-		{"drive wins over kernel", map[string]any{"wc_kernel_on": false, "wc_drive_enabled": true, "wc_drive_supported": true}, true, true, false, false},
-		{"nvme without VWC", map[string]any{"wc_kernel_on": false, "wc_nvme_vwc": false}, false, false, false, false},
-		{"nothing known", map[string]any{}, nil, nil, false, false},
+		{"hpe: off everywhere", map[string]any{"wc_persistence": []string{}, "wc_kernel_on": false, "wc_drive_enabled": false, "wc_drive_supported": true, "wc_boot_enabled": false}, true, false, true, false},
+		{"hand-enabled after boot", map[string]any{"wc_persistence": []string{}, "wc_kernel_on": true, "wc_drive_enabled": true, "wc_drive_supported": true, "wc_boot_enabled": false}, true, true, true, false},
+		{"kernel only, udev says supported", map[string]any{"wc_persistence": []string{}, "wc_kernel_on": false, "wc_udev_supported": true}, true, false, false, false},
+		{"drive wins over kernel", map[string]any{"wc_persistence": []string{}, "wc_kernel_on": false, "wc_drive_enabled": true, "wc_drive_supported": true}, true, true, false, false},
+		{"nvme without VWC", map[string]any{"wc_persistence": []string{}, "wc_kernel_on": false, "wc_nvme_vwc": false}, false, false, false, false},
+		{"nothing known", map[string]any{}, nil, nil, false, nil},
+		{"read, nothing covers it", map[string]any{"wc_persistence": []string{}}, nil, nil, false, false},
 		{"scsi cache_type write back", map[string]any{"wc_scsi_cache_type": "write back", "wc_persistence": []string{"/etc/udev/rules.d/69-x.rules:1"}}, true, nil, false, true},
 	}
 	for _, tt := range tests {

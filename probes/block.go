@@ -21,6 +21,14 @@ type BlockDevice struct {
 	// namespace head, not disks.
 	Virtual  bool
 	NVMePath bool
+	// Hypervisor names what backs a virtual disk (a guest's disk: VMware,
+	// Hyper-V, Xen, QEMU, virtio, VirtualBox, Amazon EBS, Google Persistent
+	// Disk), and HypervisorWhy the vendor, model, driver or path that said
+	// so; "" for a physical disk.
+	Hypervisor, HypervisorWhy string
+	// PCIID is vendor:device of the nearest PCI function above the disk
+	// ("1d0f:8061"), "" when none is recorded.
+	PCIID string
 
 	Transport string   // sata, sas, nvme, usb, virtio, mmc, scsi, raid, virtual, unknown
 	Drivers   []string // drivers bound along the device path, nearest first
@@ -110,9 +118,17 @@ var (
 // udev record per attribute and rescans the mount table per partition, and
 // its path override that would skip that panics in v0.27.0.)
 func ReadBlockDevices(ctx context.Context, h *Host) ([]*BlockDevice, error) {
-	ents, err := h.ReadDir(ctx, "/sys/block")
+	all, err := h.ReadDir(ctx, "/sys/block")
 	if err != nil {
 		return nil, err
+	}
+	// A name no kernel would create is refused here, before anything can
+	// print it (RefusedDeviceNames lists them for the report).
+	ents := all[:0:0]
+	for _, e := range all {
+		if ValidDeviceName(e.Name()) {
+			ents = append(ents, e)
+		}
 	}
 	// The per-device reads are independent; a few workers keep a large
 	// machine fast without flooding sysfs.
@@ -159,6 +175,11 @@ func readBlockDevice(ctx context.Context, h *Host, name string) *BlockDevice {
 	d.Virtual = virtualName.MatchString(name) || strings.Contains(d.SysPath, "/devices/virtual/block/")
 
 	d.Drivers = driversAlong(h, d.SysPath)
+	// scsi_debug and other pseudo adapters live under /devices/pseudo_N:
+	// test devices, not disks.
+	if strings.Contains(d.SysPath, "/devices/pseudo_") || d.hasDriver("scsi_debug") {
+		d.Virtual = true
+	}
 	d.Transport = transport(d)
 
 	if v, err := h.ReadString(ctx, link+"/size"); err == nil {
@@ -168,11 +189,13 @@ func readBlockDevice(ctx context.Context, h *Host, name string) *BlockDevice {
 	removable, _ := h.ReadString(ctx, link+"/removable")
 	d.Removable = removable == "1"
 	d.readIdentity(ctx, h, link)
+	d.PCIID = pciIDAbove(ctx, h, d.SysPath)
+	d.Hypervisor, d.HypervisorWhy = hypervisorOf(d)
 	d.readQueue(ctx, h, link)
 	d.readStack(ctx, h, link)
 	if d.Udev != nil {
 		for _, l := range d.Udev.Links {
-			if strings.HasPrefix(l, "disk/by-id/") {
+			if strings.HasPrefix(l, "disk/by-id/") && udevLinkName.MatchString(strings.TrimPrefix(l, "disk/by-id/")) {
 				d.ByID = append(d.ByID, "/dev/"+l)
 			}
 		}
@@ -323,6 +346,11 @@ func transport(d *BlockDevice) string {
 			return "raid"
 		}
 	}
+	for _, drv := range d.Drivers {
+		if strings.HasPrefix(drv, "pata_") {
+			return "pata"
+		}
+	}
 	switch {
 	case strings.Contains(p, "/ata") || bus == "ata":
 		return "sata"
@@ -363,12 +391,105 @@ func nvmeControllers(ctx context.Context, h *Host, d *BlockDevice) []string {
 func byIDLinks(h *Host, name string) []string {
 	var out []string
 	for _, l := range h.Glob("/dev/disk/by-id/*") {
-		if t, err := h.Readlink(l); err == nil && path.Base(t) == name {
+		if t, err := h.Readlink(l); err == nil && path.Base(t) == name && udevLinkName.MatchString(path.Base(l)) {
 			out = append(out, l)
 		}
 	}
 	return out
 }
+
+func (d *BlockDevice) hasDriver(drv string) bool {
+	for _, x := range d.Drivers {
+		if x == drv {
+			return true
+		}
+	}
+	return false
+}
+
+// hypervisorOf recognises a guest's virtual disk by what the emulated or
+// paravirtual device says about itself: its driver, SCSI vendor and model,
+// NVMe model, kernel name or device path.
+// virtualPCI are PCI functions that only hypervisors present (pci.ids).
+var virtualPCI = map[string]string{
+	"1d0f:8061": "Amazon EBS", // Amazon.com NVMe EBS Controller
+	"15ad:07f0": "VMware",     // VMware virtual NVMe controller
+	"15ad:07c0": "VMware",     // VMware PVSCSI
+}
+
+// pciIDAbove reads vendor:device of the nearest PCI function on the
+// device's path (an NVMe controller, a SCSI HBA).
+func pciIDAbove(ctx context.Context, h *Host, sysPath string) string {
+	for p := path.Dir(sysPath); strings.HasPrefix(p, "/sys/devices/pci"); p = path.Dir(p) {
+		if !pciAddr.MatchString(path.Base(p)) {
+			continue
+		}
+		v, err1 := h.ReadString(ctx, p+"/vendor")
+		dv, err2 := h.ReadString(ctx, p+"/device")
+		if err1 == nil && err2 == nil {
+			return strings.TrimPrefix(v, "0x") + ":" + strings.TrimPrefix(dv, "0x")
+		}
+		return ""
+	}
+	return ""
+}
+
+var pciAddr = regexp.MustCompile(`^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$`)
+
+func hypervisorOf(d *BlockDevice) (string, string) {
+	if hv, ok := virtualPCI[d.PCIID]; ok {
+		return hv, "PCI function " + d.PCIID
+	}
+	model := strings.ToUpper(NormalizeSpaces(d.Model))
+	vendor := strings.ToUpper(strings.TrimSpace(d.Vendor))
+	for _, c := range []struct{ drv, name string }{
+		{"vmw_pvscsi", "VMware"}, {"hv_storvsc", "Hyper-V"}, {"xen-blkfront", "Xen"}, {"xen_blkfront", "Xen"},
+		{"virtio_blk", "virtio (KVM/QEMU)"}, {"virtio_scsi", "virtio (KVM/QEMU)"},
+	} {
+		if d.hasDriver(c.drv) {
+			return c.name, "driver " + c.drv
+		}
+	}
+	switch {
+	case vendor == "VMWARE" || strings.HasPrefix(model, "VMWARE VIRTUAL") || vendor == "VMWARE,":
+		return "VMware", "vendor " + d.Vendor + ", model " + d.Model
+	case vendor == "MSFT" || strings.Contains(model, "MSFT VIRTUAL DISK") || model == "VIRTUAL DISK" && vendor == "MSFT":
+		return "Hyper-V", "vendor " + d.Vendor + ", model " + d.Model
+	case strings.HasPrefix(model, "QEMU") || vendor == "QEMU":
+		return "QEMU", "model " + d.Model
+	case strings.HasPrefix(model, "VBOX") || vendor == "VBOX":
+		return "VirtualBox", "model " + d.Model
+	case strings.Contains(model, "AMAZON ELASTIC BLOCK STORE"):
+		return "Amazon EBS", "model " + d.Model
+	case strings.Contains(model, "PERSISTENTDISK") || vendor == "GOOGLE" || model == "NVME CARD-PD":
+		return "Google Persistent Disk", "model " + d.Model
+	case strings.HasPrefix(d.Name, "xvd") || strings.Contains(d.SysPath, "/xen/") || strings.Contains(d.SysPath, "/vbd-"):
+		return "Xen", "device " + d.SysPath
+	case strings.Contains(d.SysPath, "/virtio"):
+		return "virtio (KVM/QEMU)", "device " + d.SysPath
+	}
+	return "", ""
+}
+
+// NormalizeSpaces collapses runs of blanks and underscores (udev's model
+// strings use underscores, sysfs pads with spaces).
+func NormalizeSpaces(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '_' || r == '\t' }), " ")
+}
+
+// kernelName is what a block device name can be: the kernel builds them
+// from a driver prefix, letters and digits (cciss!c0d0 keeps a '!' for a
+// '/'); DISK_NAME_LEN is 32.
+var kernelName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!._:+-]{0,31}$`)
+
+// ValidDeviceName reports whether the kernel could have created a block
+// device of this name. Names that fail are refused as subjects: they come
+// from a crafted recording, and would end up in printed commands.
+func ValidDeviceName(name string) bool { return kernelName.MatchString(name) }
+
+// udevLinkName is what udev writes into by-id names: it replaces every
+// other character (udev_replace_chars, encode_devnode_name) before use.
+var udevLinkName = regexp.MustCompile(`^[A-Za-z0-9#+\-.:=@_\\]+$`)
 
 // ParseScheduler splits "none [mq-deadline] kyber bfq" into the active
 // scheduler and the available ones. A device without a choice reads "none".
@@ -428,4 +549,20 @@ func chunk(s string) (string, string) {
 		i++
 	}
 	return s[:i], s[i:]
+}
+
+// RefusedDeviceNames lists entries of /sys/block whose names no kernel
+// would create (ReadBlockDevices leaves them out).
+func RefusedDeviceNames(ctx context.Context, h *Host) []string {
+	ents, err := h.ReadDir(ctx, "/sys/block")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !ValidDeviceName(e.Name()) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }

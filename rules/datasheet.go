@@ -126,6 +126,11 @@ func DeviceClass(transport string, rotational any, pcieMaxGTs any) string {
 		return "virtual"
 	case "mmc":
 		return "mmc"
+	case "pata":
+		if rot {
+			return "pata-hdd"
+		}
+		return "sata-ssd"
 	case "sas":
 		if rot {
 			return "sas-hdd"

@@ -3,6 +3,9 @@ package rules
 import (
 	"fmt"
 	"strings"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/parser"
 )
 
 // Markdown is the rule reference (docs/rules.md), generated from the same
@@ -29,6 +32,14 @@ func MarkdownRule(r *Rule) string {
 	fmt.Fprintf(&b, "Fires when: `%s`\n\n", oneLine(r.When))
 	for _, c := range r.SeverityWhen {
 		fmt.Fprintf(&b, "Severity %s when: `%s`\n\n", c.Severity, oneLine(c.When))
+	}
+	if facts := conditionFacts(r); len(facts) > 0 {
+		b.WriteString("**Facts it needs, and when they cannot be read:**\n\n")
+		for _, f := range facts {
+			from, unreadable, _ := FactSource(f)
+			fmt.Fprintf(&b, "- `%s` — %s; unreadable: %s\n", f, from, unreadable)
+		}
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "### Why it matters\n\n%s\n\n", strings.TrimSpace(r.Why))
 	fmt.Fprintf(&b, "**Impact:** %s\n\n**Expected:** %s\n\n", oneLine(r.Impact), oneLine(r.Expected))
@@ -75,3 +86,117 @@ func whenSuffix(w string) string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
+
+// factSource says where a fact comes from and what a rule sees when it
+// cannot be read. Keys are fact names or prefixes ending in "_" or ".".
+type factSource struct{ from, unreadable string }
+
+var factSources = map[string]factSource{
+	"judged":                 {"inventory: a real disk, or one named with --device", "always set"},
+	"transport":              {"inventory: the resolved /sys/block/<dev> path, drivers and udev ID_BUS", "\"unknown\": rules that need a bus do not apply"},
+	"rotational":             {"/sys/block/<dev>/queue/rotational", "nil: the rule does not apply"},
+	"scheduler":              {"/sys/block/<dev>/queue/scheduler", "\"\": the rule does not apply"},
+	"class":                  {"the datasheet class of the device (virtual for a guest's disk)", "always set (a class default)"},
+	"virtual_disk":           {"inventory: driver, vendor/model, path, DMI (a guest's disk)", "false when nothing says virtual"},
+	"behind_raid_controller": {"inventory: a RAID controller driver above the disk (hpsa, smartpqi, megaraid_sas, aacraid)", "false"},
+	"wc_on":                  {"the drive's own state (hdparm -W, ATA IDENTIFY, nvme get-feature -f 0x06), else the kernel's queue/write_cache", "nil when neither could be read (skipped entry hdparm -W / nvme get-feature): the rule does not apply"},
+	"wc_supported":           {"the drive (hdparm -W, nvme get-feature), udev ID_ATA_WRITE_CACHE, the kernel's NVMe view or cache_type", "nil: the datasheet's volatile_cache decides"},
+	"wc_kernel_on":           {"/sys/block/<dev>/queue/write_cache", "nil: the rule does not apply"},
+	"wc_drive_enabled":       {"hdparm -W, ATA IDENTIFY word 85 (smart.go), nvme get-feature -f 0x06", "nil (skipped entry naming the command): the rule does not apply"},
+	"wc_boot_disabled":       {"the kernel log's 'Write cache: disabled' line for the disk", "false when the log holds no such line (skipped entry kernel-log when the log cannot be read)"},
+	"wc_persistent":          {"udev rules, enabled systemd units and /etc/hdparm.conf stanzas whose match keys hold for this disk (file:line in the evidence)", "nil when /etc cannot be read (skipped entry write-cache persistence): the rule does not apply"},
+	"trim_supported":         {"/sys/block/<dev>/queue/discard_max_bytes", "nil: the rule does not apply"},
+	"trim_blocked_by":        {"discard_max_bytes of each dm/md device stacked on the disk", "[] when a holder cannot be read"},
+	"trim_relevant":          {"mounted filesystems (mountinfo) and ZFS pools on the disk", "false without any: the rule does not apply"},
+	"trim_covered":           {"fstrim.timer link, cron fstrim jobs, discard mount options, zpool autotrim", "nil when /etc cannot be read (skipped entry trim schedule) or autotrim cannot be asked: the rule does not apply"},
+	"governor":               {"/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor", "\"\" or nil (skipped entry cpu-power): the rule does not apply"},
+	"scaling_driver":         {"/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", "\"\": only the parked-cores test can raise the severity"},
+	"cpus_at_min_fraction":   {"scaling_cur_freq against cpuinfo_min_freq of every CPU", "nil: treated as 0 (?? 0)"},
+	"role":                   {"DMI vendor, product and chassis type, or --context", "\"unknown\""},
+	"context":                {"--context", "\"auto\""},
+	"pcie_degraded":          {"/sys/class/nvme/<ctrl>/device/{current,max}_link_{speed,width}", "nil (skipped entry): the rule does not apply"},
+	"pagecache_filesystems":  {"mounted filesystems that use the page cache", "[]"},
+	"vm_dirty_limit_gib":     {"/proc/sys/vm/dirty_* and /proc/meminfo", "nil: the rule does not apply"},
+	"sample_":                {"the --sample window: two reads of /proc/diskstats", "not set without --sample or when diskstats cannot be read (skipped entry): the rule does not apply"},
+	"io_":                    {"/proc/pressure/io (PSI), and its change over the --sample window", "nil (skipped entry pressure): the rule does not apply"},
+	"klog_":                  {"the kernel log (dmesg, or a recorded one)", "nil or empty when the log cannot be read (skipped entry kernel-log): the rule does not apply"},
+	"smart_":                 {"smartctl -x -j (or smart.go on a live host)", "nil when SMART cannot be read (skipped entry smartctl): the rule does not apply"},
+	"zfs_":                   {"zpool status, zpool iostat -vl, zfs get", "nil when the command is missing or hangs (skipped entry): the rule does not apply"},
+	"md_":                    {"/proc/mdstat", "nil when it cannot be read: the rule does not apply"},
+	"ds.":                    {"the datasheet: a model entry or the class default", "always set; a figure the vendor does not publish is 0 and the test using it does not apply"},
+	"host.":                  {"the host's facts (platform check)", "nil: treated as unknown (?? 0)"},
+}
+
+// FactSource describes where a fact comes from and what happens when it
+// cannot be read; ok is false for an undocumented fact.
+func FactSource(fact string) (string, string, bool) {
+	if s, ok := factSources[fact]; ok {
+		return s.from, s.unreadable, true
+	}
+	best := ""
+	for k := range factSources {
+		if (strings.HasSuffix(k, "_") || strings.HasSuffix(k, ".")) && strings.HasPrefix(fact, k) && len(k) > len(best) {
+			best = k
+		}
+	}
+	if best == "" {
+		return "", "", false
+	}
+	return factSources[best].from, factSources[best].unreadable, true
+}
+
+// conditionFacts lists the facts a rule's conditions read (when and
+// severity_when), host.X and ds.X included, in first-use order.
+func conditionFacts(r *Rule) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] && s != "" {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	bound := map[string]bool{}
+	exprs := []string{r.When}
+	for _, c := range r.SeverityWhen {
+		exprs = append(exprs, c.When)
+	}
+	for _, e := range exprs {
+		tree, err := parser.Parse(e)
+		if err != nil {
+			continue
+		}
+		// let-bound names are the rule's own, not facts; Walk visits
+		// children first, so find them in a pass of their own.
+		ast.Walk(&tree.Node, factVisitor(func(f string) {
+			if strings.HasPrefix(f, "let ") {
+				bound[strings.TrimPrefix(f, "let ")] = true
+			}
+		}))
+		ast.Walk(&tree.Node, factVisitor(func(f string) {
+			if !strings.HasPrefix(f, "let ") && !bound[f] {
+				add(f)
+			}
+		}))
+	}
+	return out
+}
+
+type factVisitor func(string)
+
+func (v factVisitor) Visit(n *ast.Node) {
+	switch x := (*n).(type) {
+	case *ast.MemberNode:
+		if id, ok := x.Node.(*ast.IdentifierNode); ok {
+			if s, ok := x.Property.(*ast.StringNode); ok && (id.Value == "host" || id.Value == "ds") {
+				v(id.Value + "." + s.Value)
+			}
+		}
+	case *ast.VariableDeclaratorNode:
+		v("let " + x.Name)
+	case *ast.IdentifierNode:
+		if x.Value != "host" && x.Value != "ds" {
+			v(x.Value)
+		}
+	}
+}

@@ -27,6 +27,10 @@ type Finding struct {
 	References  []string          `json:"references,omitempty"`
 
 	score float64
+	// active holds the subjects with a measured I/O contribution (busy in
+	// the sampling window, or writing in zpool iostat's window): only they
+	// can explain a host-wide symptom such as I/O pressure.
+	active map[string]bool
 	// rankAs is the severity the finding sorts by: a cause sorts with the
 	// most severe symptom it explains.
 	rankAs int
@@ -103,7 +107,13 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 	for _, s := range subs {
 		if s.kind == checks.KindDevice {
 			class := DeviceClass(str(s.facts["transport"]), s.facts["rotational"], s.facts["pcie_max_gts"])
-			s.ds = e.Datasheets.Lookup(str(s.facts["model"]), class)
+			model := str(s.facts["model"])
+			if s.facts["virtual_disk"] == true {
+				// A guest's disk performs as the host's storage does:
+				// no drive datasheet applies, whatever it calls itself.
+				class, model = "virtual", ""
+			}
+			s.ds = e.Datasheets.Lookup(model, class)
 			s.facts["class"] = class
 			if s.ds != nil {
 				s.facts["class"] = s.ds.Class
@@ -129,8 +139,10 @@ func (e *Engine) env(s *subject, host *subject, platform *Platform) map[string]a
 	env["host"] = host.facts
 	env["ds"] = s.ds.asMap()
 	env["platform"] = ""
+	env["platform_quirks"] = []string{}
 	if platform != nil {
 		env["platform"] = platform.Name
+		env["platform_quirks"] = append([]string{}, platform.Quirks...)
 	}
 	return env
 }
@@ -167,10 +179,42 @@ type hit struct {
 // one severity into one finding, and ranks the findings.
 func (e *Engine) Judge(res *checks.Result) ([]Finding, error) {
 	subs, order := e.subjects(res)
-	return e.judge(subs, order)
+	fs, _, err := e.judge(subs, order)
+	return fs, err
 }
 
-func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, error) {
+// evalErrors collects expressions that failed at run time, per rule and
+// error, so that a rule that could not judge says so (a skipped entry)
+// instead of vanishing.
+type evalErrors struct {
+	entries map[string]*checks.Skipped
+	order   []string
+}
+
+func (x *evalErrors) add(rule, part, subject string, err error) {
+	if x.entries == nil {
+		x.entries = map[string]*checks.Skipped{}
+	}
+	reason := fmt.Sprintf("%s: %s failed: %v", rule, part, err)
+	sk, ok := x.entries[reason]
+	if !ok {
+		sk = &checks.Skipped{Check: "rule " + rule, Reason: reason,
+			Hint: "the rule could not judge these subjects, so its absence from the findings means nothing here; report it with the output of --format json"}
+		x.entries[reason] = sk
+		x.order = append(x.order, reason)
+	}
+	sk.Subjects = append(sk.Subjects, subject)
+}
+
+func (x *evalErrors) list() []checks.Skipped {
+	var out []checks.Skipped
+	for _, k := range x.order {
+		out = append(out, *x.entries[k])
+	}
+	return out
+}
+
+func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []checks.Skipped, error) {
 	host := subs[checks.KindHost+"/host"]
 	platform := e.platformOf(host)
 	envs := make(map[string]map[string]any, len(order))
@@ -178,6 +222,7 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, err
 		envs[k] = e.env(subs[k], host, platform)
 	}
 	var findings []Finding
+	var errs evalErrors
 	for _, r := range e.Rules {
 		groups := map[string][]hit{}
 		for _, k := range order {
@@ -187,15 +232,27 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, err
 			}
 			env := envs[k]
 			ok, err := expr.Run(r.when, env)
-			if err != nil && e.Strict {
-				return nil, fmt.Errorf("rule %s on %s: %w", r.ID, s.name, err)
+			if err != nil {
+				if e.Strict {
+					return nil, nil, fmt.Errorf("rule %s on %s: %w", r.ID, s.name, err)
+				}
+				errs.add(r.ID, "condition", s.name, err)
+				continue
 			}
 			if ok != true {
 				continue
 			}
 			sev := r.Severity
-			for _, c := range r.SeverityWhen {
-				if v, err := expr.Run(c.prog, env); err == nil && v == true {
+			for i, c := range r.SeverityWhen {
+				v, err := expr.Run(c.prog, env)
+				if err != nil {
+					if e.Strict {
+						return nil, nil, fmt.Errorf("rule %s on %s: severity_when %d: %w", r.ID, s.name, i+1, err)
+					}
+					errs.add(r.ID, fmt.Sprintf("severity_when %d", i+1), s.name, err)
+					continue
+				}
+				if v == true {
 					sev = c.Severity
 					break
 				}
@@ -203,18 +260,26 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, err
 			score := 50.0
 			if v, err := expr.Run(r.score, env); err == nil {
 				score, _ = toFloat(v)
+			} else if e.Strict {
+				return nil, nil, fmt.Errorf("rule %s on %s: impact_score: %w", r.ID, s.name, err)
+			} else {
+				errs.add(r.ID, "impact_score", s.name, err)
 			}
 			groups[sev] = append(groups[sev], hit{s, host, env, sev, score})
 		}
 		for _, sev := range []string{Critical, Warning, Info} {
 			if hits := groups[sev]; len(hits) > 0 {
-				findings = append(findings, e.finding(r, hits, platform))
+				f, err := e.finding(r, hits, platform, &errs)
+				if err != nil {
+					return nil, nil, err
+				}
+				findings = append(findings, f)
 			}
 		}
 	}
 	e.linkCauses(findings)
 	Rank(findings)
-	return findings, nil
+	return findings, errs.list(), nil
 }
 
 // linkCauses connects a configuration cause with the measured symptoms it
@@ -247,6 +312,20 @@ func (e *Engine) linkCauses(fs []Finding) {
 					continue
 				}
 				common := overlap(fs[i].Subjects, fs[j].Subjects)
+				if len(fs[j].Subjects) == 1 && fs[j].Subjects[0] == "host" && !(len(fs[i].Subjects) == 1 && fs[i].Subjects[0] == "host") {
+					// A device explains host pressure only through what it
+					// measurably did: an idle device explains nothing.
+					var busy []string
+					for _, s := range fs[i].Subjects {
+						if fs[i].active[s] {
+							busy = append(busy, s)
+						}
+					}
+					if len(busy) == 0 {
+						continue
+					}
+					common = busy
+				}
 				if len(common) == 0 {
 					continue
 				}
@@ -269,6 +348,17 @@ func (e *Engine) linkCauses(fs []Finding) {
 	}
 }
 
+// measuredContribution: the subject did I/O in a measuring window (the
+// --sample window, or zpool iostat's interval).
+func measuredContribution(env map[string]any) bool {
+	util, _ := toFloat(env["sample_util_pct"])
+	r, _ := toFloat(env["sample_r_mbs"])
+	w, _ := toFloat(env["sample_w_mbs"])
+	zw, _ := toFloat(env["zfs_write_iops"])
+	zr, _ := toFloat(env["zfs_read_iops"])
+	return util >= 10 || r+w >= 1 || zw+zr >= 1
+}
+
 // overlap is the subjects a cause covers of a symptom's: a host-wide
 // symptom (pressure) is covered by any cause, a host-wide cause (the CPU
 // governor) covers every subject.
@@ -289,14 +379,27 @@ func overlap(cause, symptom []string) []string {
 	return out
 }
 
-func (e *Engine) finding(r *Rule, hits []hit, platform *Platform) Finding {
+func (e *Engine) finding(r *Rule, hits []hit, platform *Platform, errs *evalErrors) (Finding, error) {
+	// fail records an expression that failed on a subject: an error when
+	// strict, a skipped entry otherwise.
+	var strictErr error
+	fail := func(part, subject string, err error) {
+		if e.Strict && strictErr == nil {
+			strictErr = fmt.Errorf("rule %s on %s: %s: %w", r.ID, subject, part, err)
+		}
+		errs.add(r.ID, part, subject, err)
+	}
 	f := Finding{Rule: r.ID, Severity: hits[0].severity, Title: r.Title, References: r.References}
 	var impact, expected, observed perSubject
 	seenEv := map[checks.Evidence]bool{}
 	seenCmd := map[string]bool{}
 	seenNote := map[string]bool{}
+	f.active = map[string]bool{}
 	for _, h := range hits {
 		f.Subjects = append(f.Subjects, h.subject.name)
+		if measuredContribution(h.env) {
+			f.active[h.subject.name] = true
+		}
 		if h.score > f.score {
 			f.score = h.score
 		}
@@ -315,22 +418,64 @@ func (e *Engine) finding(r *Rule, hits []hit, platform *Platform) Finding {
 				}
 			}
 		}
-		for _, n := range r.Notes {
-			if v, err := expr.Run(n.prog, h.env); err == nil && v == true {
+		for i, n := range r.Notes {
+			v, err := expr.Run(n.prog, h.env)
+			if err != nil {
+				fail(fmt.Sprintf("note %d", i+1), h.subject.name, err)
+				continue
+			}
+			if v == true {
 				if t := render(n.tmpl, h.env); t != "" && !seenNote[t] {
 					seenNote[t] = true
 					f.Notes = append(f.Notes, t)
 				}
 			}
 		}
-		for _, m := range r.Remediation {
-			for _, rem := range remedies(m, h) {
-				if seenCmd[rem.Command] {
+	}
+	// Remediation in the rule's order: an entry for the whole finding is
+	// rendered once over the subjects it applies to, the others per subject.
+	for i, m := range r.Remediation {
+		var rems []Remediation
+		if m.All {
+			var envs []map[string]any
+			var names []string
+			for _, h := range hits {
+				v, err := expr.Run(m.prog, h.env)
+				if err != nil {
+					fail(fmt.Sprintf("remediation %d", i+1), h.subject.name, err)
 					continue
 				}
-				seenCmd[rem.Command] = true
-				f.Remediation = append(f.Remediation, rem)
+				if v == true && destructiveAllowed(m, h.env) {
+					envs = append(envs, h.env)
+					names = append(names, h.subject.name)
+				}
 			}
+			if len(envs) > 0 {
+				env := make(map[string]any, len(envs[0])+2)
+				for k, v := range envs[0] {
+					env[k] = v
+				}
+				env["hits"] = envs
+				env["subjects"] = names
+				if cmd := render(m.cmd, env); cmd != "" {
+					rems = append(rems, Remediation{Command: cmd, Risk: m.Risk, Note: render(m.note, env)})
+				}
+			}
+		} else {
+			for _, h := range hits {
+				rs, err := remedies(m, h)
+				if err != nil {
+					fail(fmt.Sprintf("remediation %d", i+1), h.subject.name, err)
+				}
+				rems = append(rems, rs...)
+			}
+		}
+		for _, rem := range rems {
+			if seenCmd[rem.Command] {
+				continue
+			}
+			seenCmd[rem.Command] = true
+			f.Remediation = append(f.Remediation, rem)
 		}
 	}
 	if platform != nil {
@@ -347,20 +492,29 @@ func (e *Engine) finding(r *Rule, hits []hit, platform *Platform) Finding {
 	if f.Remediation == nil {
 		f.Remediation = []Remediation{}
 	}
-	return f
+	return f, strictErr
+}
+
+// destructiveAllowed: a destructive command only for a device that holds
+// nothing (in_use known and false).
+func destructiveAllowed(m Remedy, env map[string]any) bool {
+	if m.Risk != RiskDestructive {
+		return true
+	}
+	inUse, ok := env["in_use"].(bool)
+	return ok && !inUse
 }
 
 // remedies renders one remediation entry for one subject. Destructive
 // commands are offered only for a device that holds nothing: no mounted
 // filesystem, swap, pool membership, partition with a filesystem or holder.
-func remedies(m Remedy, h hit) []Remediation {
-	if v, err := expr.Run(m.prog, h.env); err != nil || v != true {
-		return nil
+func remedies(m Remedy, h hit) ([]Remediation, error) {
+	v, err := expr.Run(m.prog, h.env)
+	if err != nil {
+		return nil, err
 	}
-	if m.Risk == RiskDestructive {
-		if inUse, ok := h.env["in_use"].(bool); !ok || inUse {
-			return nil
-		}
+	if v != true || !destructiveAllowed(m, h.env) {
+		return nil, nil
 	}
 	items := []any{nil}
 	if m.ForEach != "" {
@@ -390,7 +544,7 @@ func remedies(m Remedy, h hit) []Remediation {
 		}
 		out = append(out, Remediation{Command: cmd, Risk: m.Risk, Note: render(m.note, env)})
 	}
-	return out
+	return out, nil
 }
 
 // perSubject collects one text per subject and prints identical texts once,

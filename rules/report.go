@@ -47,11 +47,11 @@ const (
 // Build judges a run and assembles the report.
 func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 	subs, order := e.subjects(res)
-	findings, err := e.judge(subs, order)
+	findings, ruleErrs, err := e.judge(subs, order)
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Schema: Schema, Findings: findings, Skipped: res.Skipped, Verdict: VerdictOK, Sample: res.Sample}
+	r := &Report{Schema: Schema, Findings: findings, Skipped: append(append([]checks.Skipped(nil), res.Skipped...), ruleErrs...), Verdict: VerdictOK, Sample: res.Sample}
 	if r.Findings == nil {
 		r.Findings = []Finding{}
 	}

@@ -94,9 +94,13 @@ type Remedy struct {
 	When    string `yaml:"when"`
 	// ForEach renders the command once per element of a list fact, as .item.
 	ForEach string `yaml:"foreach"`
-	prog    *vm.Program
-	cmd     *template.Template
-	note    *template.Template
+	// All renders the command once for the whole finding: .hits is the
+	// facts of every subject the entry applies to (its when holds), so one
+	// command or one rules file covers every affected device.
+	All  bool `yaml:"all"`
+	prog *vm.Program
+	cmd  *template.Template
+	note *template.Template
 }
 
 // Platform is known behaviour of a machine model, attached to findings of
@@ -106,7 +110,11 @@ type Platform struct {
 	Vendor  string            `yaml:"vendor"`  // regexp on DMI sys_vendor
 	Product string            `yaml:"product"` // regexp on DMI product_name
 	Notes   map[string]string `yaml:"notes"`
-	Source  string            `yaml:"source"`
+	// Quirks are named behaviours rules can scope their advice to, e.g.
+	// write-cache-off-at-boot: firmware turns off every internal SATA
+	// drive's cache at each boot, so the fix must cover any such drive.
+	Quirks []string `yaml:"quirks"`
+	Source string   `yaml:"source"`
 }
 
 // Load parses and compiles every embedded rule.
@@ -203,6 +211,9 @@ func parseRule(b []byte) (*Rule, error) {
 		default:
 			return nil, fmt.Errorf("remediation %d: bad risk %q", i+1, m.Risk)
 		}
+		if m.ForEach != "" && m.All {
+			return nil, fmt.Errorf("remediation %d: foreach and all exclude each other", i+1)
+		}
 		if m.prog, err = compileCond(orTrue(m.When)); err != nil {
 			return nil, fmt.Errorf("remediation %d: %w", i+1, err)
 		}
@@ -254,17 +265,78 @@ var templateFuncs = template.FuncMap{
 		return fmt.Sprintf("%.1f %%", x/y*100)
 	},
 	"num": func(v any) string { f, _ := toFloat(v); return fmt.Sprintf("%.1f", f) },
-	// safe keeps only characters that cannot break out of a quoted shell
-	// word or a udev rule (serials come from the drive).
-	"safe": func(v any) string {
-		return strings.Map(func(r rune) rune {
-			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.:", r) {
-				return r
+	// quoted makes any value one shell word that expands to nothing:
+	// words of harmless characters stay bare, anything else is single-quoted.
+	// field lists one fact of every hit of a whole-finding remedy.
+	"field": func(name string, hits any) []string {
+		var out []string
+		if l, ok := hits.([]map[string]any); ok {
+			for _, h := range l {
+				if v := fmt.Sprint(h[name]); h[name] != nil && v != "" {
+					out = append(out, v)
+				}
 			}
-			return -1
-		}, fmt.Sprint(v))
+		}
+		return out
 	},
-	"quoted": func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" },
+	// union merges string lists, sorted, without duplicates.
+	"union": func(lists ...any) []string {
+		seen := map[string]bool{}
+		var out []string
+		for _, l := range lists {
+			var ss []string
+			switch x := l.(type) {
+			case []string:
+				ss = x
+			case []any:
+				for _, e := range x {
+					ss = append(ss, fmt.Sprint(e))
+				}
+			}
+			for _, s := range ss {
+				if s != "" && !seen[s] {
+					seen[s] = true
+					out = append(out, s)
+				}
+			}
+		}
+		sort.Strings(out)
+		return out
+	},
+	"quoted": func(v any) string { return ShellQuote(fmt.Sprint(v)) },
+	// udevmatch makes a value safe inside a udev rule's "..." match value,
+	// still matching the original (see UdevMatchValue).
+	"udevmatch": func(v any) string { return UdevMatchValue(fmt.Sprint(v)) },
+}
+
+// ShellQuote returns s as one shell word with no expansion.
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool { return !shellSafe(r) }) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func shellSafe(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.,:/@%+=", r)
+}
+
+// UdevMatchValue turns a value (a drive serial) into a udev match pattern
+// that matches exactly it and cannot leave its quotes. udev splits match
+// values at '|' before globbing and treats *?[ as glob characters, '"'
+// ends the value and a backslash escapes; none of these can be written
+// literally, so each such byte (and every control or non-ASCII byte, which
+// fnmatch compares per byte) becomes '?', which matches that one byte.
+// '#', '+', '=', '@' need nothing: they are ordinary characters in a
+// quoted value.
+func UdevMatchValue(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c < 0x20 || c >= 0x7f || strings.IndexByte("*?[]|\\\"$%'`", c) >= 0 {
+			b[i] = '?'
+		}
+	}
+	return string(b)
 }
 
 func compileTemplate(name, s string) (*template.Template, error) {

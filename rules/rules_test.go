@@ -120,6 +120,7 @@ func TestDeviceClass(t *testing.T) {
 		{"sata", false, nil, "sata-ssd"}, {"sata", true, nil, "sata-hdd"}, {"sas", true, nil, "sas-hdd"},
 		{"nvme", false, 8.0, "nvme-gen3"}, {"nvme", false, 16.0, "nvme-gen4"}, {"nvme", false, 32.0, "nvme-gen5"},
 		{"nvme", false, nil, "nvme-gen3"}, {"usb", true, nil, "usb"}, {"virtio", true, nil, "virtual"},
+		{"pata", true, nil, "pata-hdd"}, {"pata", false, nil, "sata-ssd"},
 	}
 	for _, tt := range tests {
 		if got := DeviceClass(tt.transport, tt.rot, tt.gts); got != tt.want {
@@ -176,17 +177,15 @@ func TestGroupingAndRanking(t *testing.T) {
 	if fs[1].Rule != "io-pressure-high" || fs[1].Severity != Warning {
 		t.Errorf("second finding = %s %s", fs[1].Rule, fs[1].Severity)
 	}
-	var runtime int
+	// One command for every affected drive (hdparm takes several).
+	var runtime []string
 	for _, m := range fs[0].Remediation {
 		if m.Risk == RiskRuntime {
-			runtime++
-			if !strings.HasPrefix(m.Command, "hdparm -W1 /dev/sd") {
-				t.Errorf("runtime remedy %q", m.Command)
-			}
+			runtime = append(runtime, m.Command)
 		}
 	}
-	if runtime != 3 {
-		t.Errorf("want one runtime command per drive, got %d", runtime)
+	if len(runtime) != 1 || runtime[0] != "hdparm -W1 /dev/sda /dev/sdb /dev/sdc" {
+		t.Errorf("runtime remedies %q, want one hdparm -W1 for sda, sdb and sdc", runtime)
 	}
 }
 
@@ -292,5 +291,156 @@ func TestCauseRanksBeforeItsSymptom(t *testing.T) {
 		if f.Rule == "device-below-datasheet" && !strings.Contains(strings.Join(f.Notes, " "), "explained by write-cache-disabled") {
 			t.Errorf("the symptom does not point at its cause: %v", f.Notes)
 		}
+	}
+}
+
+// A virtual disk whose cache is off is the hypervisor's setting: at most a
+// note naming it, never write-cache-disabled with sdparm (issue #10 item 9).
+func TestVirtualDiskWriteCache(t *testing.T) {
+	facts := map[string]any{"transport": "scsi", "ata": false, "virtual_disk": true, "hypervisor": "VMware",
+		"hypervisor_cache_setting": "the ESXi host decides", "model": "Virtual disk",
+		"wc_on": false, "wc_supported": nil, "wc_kernel_on": false, "wc_boot_enabled": false, "wc_boot_disabled": true, "rotational": true}
+	fs := judge(t, device("sda", facts))
+	if len(fs) != 1 || fs[0].Rule != "write-cache-virtual-disk" || fs[0].Severity != Info {
+		t.Fatalf("findings = %+v", fs)
+	}
+	if len(fs[0].Remediation) != 0 || !strings.Contains(strings.Join(fs[0].Notes, " "), "ESXi") {
+		t.Errorf("want no command and a note naming the hypervisor setting: %+v", fs[0])
+	}
+	if !strings.Contains(fs[0].Expected, "class default") || strings.Contains(fs[0].Expected, "3.5in") {
+		t.Errorf("expected %q: want the virtual class default", fs[0].Expected)
+	}
+}
+
+// A rule whose expression fails at run time is a skipped entry naming the
+// rule and the error outside --strict, an error in strict mode.
+func TestRuleRuntimeErrorIsSkipped(t *testing.T) {
+	ds, _ := LoadDatasheets("")
+	e, err := NewEngine(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := parseRule([]byte("id: broken\ntitle: t\nsubject: device\nseverity: warning\nwhen: 'size_bytes > 1'\nwhy: w\nimpact: i\nexpected: e\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Rules = append(e.Rules, bad)
+	res := &checks.Result{Observations: []*checks.Observation{device("sda", map[string]any{"size_bytes": "not a number"})}}
+	rep, err := e.Build(res, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range rep.Skipped {
+		if s.Check == "rule broken" && strings.Contains(s.Reason, "condition failed") && len(s.Subjects) == 1 && s.Subjects[0] == "sda" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no skipped entry for the failing rule: %+v", rep.Skipped)
+	}
+	e.Strict = true
+	if _, err := e.Build(res, "/"); err == nil || !strings.Contains(err.Error(), "broken") {
+		t.Errorf("strict: err = %v", err)
+	}
+}
+
+// A device idle during the window does not explain host I/O pressure; a
+// busy one does (issue #10 item 16).
+func TestIdleDeviceExplainsNoPressure(t *testing.T) {
+	off := map[string]any{"wc_on": false, "wc_supported": true, "wc_kernel_on": false, "wc_drive_enabled": false}
+	host := checks.NewObservation("test", checks.KindHost, "host")
+	host.Set("io_some_avg60", 60.0)
+	host.Set("io_full_avg60", 40.0)
+	idle := device("sda", off)
+	idle.Set("sample_util_pct", 0.0)
+	idle.Set("sample_w_mbs", 0.0)
+	fs := judge(t, idle, host)
+	for _, f := range fs {
+		if f.Rule == "io-pressure-high" && strings.Contains(strings.Join(f.Notes, " "), "explained by") {
+			t.Errorf("an idle disk explains the pressure: %v", f.Notes)
+		}
+	}
+	busy := device("sda", off)
+	busy.Set("sample_util_pct", 100.0)
+	busy.Set("sample_w_mbs", 7.5)
+	fs = judge(t, busy, host)
+	explained := false
+	for _, f := range fs {
+		if f.Rule == "io-pressure-high" && strings.Contains(strings.Join(f.Notes, " "), "explained by write-cache-disabled on sda") {
+			explained = true
+		}
+	}
+	if !explained {
+		t.Errorf("a busy disk with its cache off must explain the pressure: %+v", fs)
+	}
+}
+
+// NVMe with 'write through' written to queue/write_cache while the drive
+// caches: the mismatch, with NVMe commands, not SCSI ones.
+func TestNVMeMismatch(t *testing.T) {
+	fs := judge(t, device("nvme0n1", map[string]any{"transport": "nvme", "ata": false, "scsi_address": "", "model": "Samsung SSD 980 PRO 1TB",
+		"wc_kernel_on": false, "wc_drive_enabled": true, "wc_drive_supported": true, "wc_supported": true, "wc_on": true}))
+	if len(fs) != 1 || fs[0].Rule != "write-cache-state-mismatch" {
+		t.Fatalf("findings = %+v", fs)
+	}
+	var cmds []string
+	for _, m := range fs[0].Remediation {
+		cmds = append(cmds, m.Command)
+	}
+	got := strings.Join(cmds, "\n")
+	if !strings.Contains(got, "nvme get-feature -f 0x06 -H /dev/nvme0n1") || !strings.Contains(got, "echo 'write back' > /sys/block/nvme0n1/queue/write_cache") || strings.Contains(got, "scsi_disk") || strings.Contains(got, "hdparm") {
+		t.Errorf("remediation:\n%s", got)
+	}
+}
+
+// docs/rules.md says, per rule, which facts it needs and what happens when
+// they cannot be read: every fact a condition reads is documented.
+func TestEveryConditionFactDocumented(t *testing.T) {
+	rs, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		facts := conditionFacts(r)
+		if len(facts) == 0 {
+			t.Errorf("%s: no facts found in its conditions", r.ID)
+		}
+		for _, f := range facts {
+			if _, _, ok := FactSource(f); !ok {
+				t.Errorf("%s: fact %s has no source in rules/docs.go", r.ID, f)
+			}
+		}
+	}
+}
+
+// A rule that only sets queue/write_cache is named as what it is: the
+// kernel's belief, not the drive's cache (issue #10 item 13).
+func TestKernelOnlyRuleNoted(t *testing.T) {
+	fs := judge(t, device("sda", map[string]any{"wc_on": false, "wc_supported": true, "wc_kernel_on": true, "wc_drive_enabled": false,
+		"wc_kernel_only_rules": []string{"/etc/udev/rules.d/70-x.rules:1"}}))
+	if len(fs) == 0 || fs[0].Rule != "write-cache-disabled" {
+		t.Fatalf("findings = %+v", fs)
+	}
+	if !strings.Contains(strings.Join(fs[0].Notes, " "), "/etc/udev/rules.d/70-x.rules:1 writes queue/write_cache only") {
+		t.Errorf("notes %v", fs[0].Notes)
+	}
+}
+
+// An NVMe drive whose own volatile write cache is off (the kernel may still
+// say write back) gets NVMe commands, not hdparm or sdparm.
+func TestNVMeCacheOff(t *testing.T) {
+	fs := judge(t, device("nvme0n1", map[string]any{"transport": "nvme", "ata": false, "model": "Samsung SSD 980 PRO 1TB",
+		"wc_kernel_on": true, "wc_drive_enabled": false, "wc_drive_supported": true, "wc_supported": true, "wc_on": false}))
+	if len(fs) != 1 || fs[0].Rule != "write-cache-disabled" {
+		t.Fatalf("findings = %+v", fs)
+	}
+	var cmds []string
+	for _, m := range fs[0].Remediation {
+		cmds = append(cmds, m.Command)
+	}
+	got := strings.Join(cmds, "\n")
+	if !strings.Contains(got, "nvme set-feature -f 0x06 -v 1 /dev/nvme0n1") || strings.Contains(got, "hdparm") || strings.Contains(got, "sdparm") {
+		t.Errorf("remediation:\n%s", got)
 	}
 }

@@ -269,6 +269,17 @@ func writeSyntheticMachine(dir string, n int) error {
 		manifest.WriteString(fmt.Sprintf("- argv: [smartctl, -x, -n, standby, -j, /dev/%s]\n  stdout: %s\n", d.Name, smart))
 		if d.NVMe {
 			synthNVMe(w, d, &dmesg, &clock)
+			// The drive's own Volatile Write Cache feature agrees with the
+			// kernel's view written above (a drive without VWC rejects it).
+			f := "nvme-get-feature-06-off.txt"
+			if b, err := os.ReadFile(filepath.Join(w.root, d.SysDir, "queue", "write_cache")); err == nil && strings.HasPrefix(string(b), "write back") {
+				f = "nvme-get-feature-06-on.txt"
+				w.file("/commands/"+f, "get-feature:0x06 (Volatile Write Cache), Current value:0x00000001\n")
+				manifest.WriteString(fmt.Sprintf("- argv: [nvme, get-feature, -f, \"0x06\", /dev/%s]\n  stdout: %s\n", d.Name, f))
+			} else {
+				w.file("/commands/"+f, "NVMe status: INVALID_FIELD: A reserved coded value or an unsupported value in a defined field(0x2)\n")
+				manifest.WriteString(fmt.Sprintf("- argv: [nvme, get-feature, -f, \"0x06\", /dev/%s]\n  stdout: %s\n  exit: 2\n", d.Name, f))
+			}
 		} else {
 			synthSATA(w, d, &dmesg, &clock)
 			f := "hdparm-W-" + d.Name + ".txt"
