@@ -1,0 +1,61 @@
+#!/bin/sh
+# Builds dist/diskdoctor_<version>_<arch>.deb for each architecture given
+# (default: amd64 arm64) from the checked-out commit, reproducibly: the same
+# commit gives byte-identical files (SOURCE_DATE_EPOCH = the commit's time,
+# -trimpath, an empty build id, fixed modes, root ownership, no host names or
+# paths). Usage: packaging/build-deb.sh [-o DIR] [ARCH...]
+set -eu
+cd "$(dirname "$0")/.."
+out=dist
+if [ "${1:-}" = "-o" ]; then out=$2; shift 2; fi
+[ $# -gt 0 ] || set -- amd64 arm64
+go=${GO:-go}
+
+version=$(packaging/version.sh)
+commit=$(git rev-parse HEAD)
+SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)
+export SOURCE_DATE_EPOCH
+# The toolchain must not differ between two builds either.
+export GOFLAGS="-trimpath -buildvcs=false -mod=readonly"
+export CGO_ENABLED=0
+ldflags="-s -w -buildid= -X main.version=$version -X main.commit=$commit"
+# A maintainer from the environment would make two machines' builds differ:
+# it is set here, overridable on purpose only.
+maintainer=${DEB_MAINTAINER:-"diskdoctor maintainers <maintainers@diskdoctor.invalid>"}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+mkdir -p "$out"
+
+# Man pages and completions come from the cobra tree of a binary built for
+# this machine, with the same version (it is in the pages' header).
+$go build -ldflags "$ldflags" -o "$work/host/diskdoctor" ./cmd/diskdoctor
+"$work/host/diskdoctor" gen-docs "$work/docs"
+# -n: no name or time in the gzip header.
+gzip -9n "$work"/docs/man/*.8
+
+# The changelog of a native package: one entry for the commit it was built
+# from, dated with the commit.
+subject=$(git log -1 --format=%s | cut -c1-70)
+{
+	printf 'diskdoctor (%s) unstable; urgency=medium\n\n' "$version"
+	printf '  * Built from commit %s:\n    %s\n\n' "$commit" "$subject"
+	printf ' -- %s  %s\n' "$maintainer" "$(LC_ALL=C TZ=UTC date -d "@$SOURCE_DATE_EPOCH" -R)"
+} >"$work/changelog"
+gzip -9n <"$work/changelog" >"$work/changelog.gz"
+
+for arch in "$@"; do
+	stage=$work/$arch
+	mkdir -p "$stage"
+	GOARCH=$arch $go build -buildmode=pie -ldflags "$ldflags" -o "$stage/diskdoctor" ./cmd/diskdoctor
+	cp -r "$work/docs/man" "$work/docs/completions" "$work/changelog.gz" "$stage/"
+	# The deploy unit runs /usr/local/bin/diskdoctor (a binary installed by
+	# hand); the package's binary is /usr/bin/diskdoctor.
+	sed 's|^ExecStart=/usr/local/bin/diskdoctor |ExecStart=/usr/bin/diskdoctor |' docs/deploy/diskdoctor.service >"$stage/diskdoctor.service"
+	grep -q '^ExecStart=/usr/bin/diskdoctor ' "$stage/diskdoctor.service" || { echo "build-deb.sh: no ExecStart to rewrite in docs/deploy/diskdoctor.service" >&2; exit 1; }
+	packaging/copyright.sh "$stage/diskdoctor" >"$stage/copyright"
+	deb="$out/diskdoctor_${version}_${arch}.deb"
+	DEB_ARCH=$arch DEB_VERSION=$version DEB_STAGE=$stage DEB_MAINTAINER=$maintainer \
+		$go tool nfpm package --config packaging/nfpm.yaml --packager deb --target "$deb" >/dev/null
+	echo "$deb"
+done
