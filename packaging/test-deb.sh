@@ -102,6 +102,7 @@ repro() {
 	[ "$n" = 2 ]
 }
 step "reproducible: two builds byte-identical, $what" repro
+sed -e 's/^/      /' "$log"
 ls "$work"/a/*.deb >/dev/null 2>&1 || {
 	finish
 	exit 1

@@ -185,7 +185,7 @@ func exitStatusOf(cmd *cobra.Command) []exitCode {
 type manFile struct{ path, meaning string }
 
 func filesOf(cmd *cobra.Command) []manFile {
-	datasheets := manFile{"/etc/diskdoctor/datasheets.d/*.yaml", "The administrator's own drive datasheets (the format of --datasheets), read in name order after the built-in table; --datasheets takes precedence over them. Under --root or --snapshot, the recorded machine's files are read instead."}
+	datasheets := manFile{"/etc/diskdoctor/datasheets.d/*.yaml", "The administrator's own drive datasheets (the format of --datasheets), read in name order after the built-in table; --datasheets takes precedence over them. With --root or --snapshot, the recorded machine's are read instead (diskdoctor snapshot does not record them yet)."}
 	switch strings.TrimPrefix(cmd.CommandPath(), "diskdoctor") {
 	case "":
 		return []manFile{
