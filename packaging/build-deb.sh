@@ -27,10 +27,20 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 mkdir -p "$out"
 
-# Man pages and completions come from the cobra tree of a binary built for
-# this machine, with the same version (it is in the pages' header).
-$go build -ldflags "$ldflags" -o "$work/host/diskdoctor" ./cmd/diskdoctor
-"$work/host/diskdoctor" gen-docs "$work/docs"
+for arch in "$@"; do
+	mkdir -p "$work/$arch"
+	GOARCH=$arch $go build -buildmode=pie -ldflags "$ldflags" -o "$work/$arch/diskdoctor" ./cmd/diskdoctor
+done
+# Man pages and completions come from the cobra tree of the program itself:
+# the package's own binary when it runs here, else one built for here (the
+# same sources and version, so the same pages).
+host=$($go env GOHOSTARCH)
+if [ ! -x "$work/$host/diskdoctor" ]; then
+	mkdir -p "$work/host"
+	$go build -ldflags "$ldflags" -o "$work/host/diskdoctor" ./cmd/diskdoctor
+	host=host
+fi
+"$work/$host/diskdoctor" gen-docs "$work/docs"
 # -n: no name or time in the gzip header.
 gzip -9n "$work"/docs/man/*.8
 
@@ -46,8 +56,6 @@ gzip -9n <"$work/changelog" >"$work/changelog.gz"
 
 for arch in "$@"; do
 	stage=$work/$arch
-	mkdir -p "$stage"
-	GOARCH=$arch $go build -buildmode=pie -ldflags "$ldflags" -o "$stage/diskdoctor" ./cmd/diskdoctor
 	cp -r "$work/docs/man" "$work/docs/completions" "$work/changelog.gz" "$stage/"
 	# The deploy unit runs /usr/local/bin/diskdoctor (a binary installed by
 	# hand); the package's binary is /usr/bin/diskdoctor.
