@@ -153,3 +153,32 @@ func TestHostDatasheetsDirErrors(t *testing.T) {
 		t.Errorf("oversized datasheets.d file: err = %v", err)
 	}
 }
+
+// The Debian package ships a commented template as a conffile: as shipped it
+// adds nothing, and its example, uncommented, is a valid entry.
+func TestShippedDatasheetTemplate(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "packaging", "datasheets.d", "local.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := parseDatasheets(b)
+	if err != nil || len(ds.Models)+len(ds.Classes) != 0 {
+		t.Fatalf("as shipped: %v, %d models: it must parse and add nothing", err, len(ds.Models))
+	}
+	_, example, ok := strings.Cut(string(b), "\n# models:\n")
+	if !ok {
+		t.Fatal("no commented example (# models:) in the template")
+	}
+	var un strings.Builder
+	un.WriteString("models:\n")
+	for _, l := range strings.Split(strings.TrimSpace(example), "\n") {
+		un.WriteString(strings.TrimPrefix(strings.TrimPrefix(l, "#"), " ") + "\n")
+	}
+	ds, err = parseDatasheets([]byte(un.String()))
+	if err != nil || len(ds.Models) != 1 {
+		t.Fatalf("the template's example, uncommented: %v, %d models\n%s", err, len(ds.Models), un.String())
+	}
+	if m := ds.Models[0]; !m.re.MatchString(NormalizeModel("WDC_WDS200T1R0A-68A4W0")) || m.SeqWriteMBs != 410 {
+		t.Errorf("example entry: %+v", m)
+	}
+}
