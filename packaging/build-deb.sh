@@ -46,10 +46,11 @@ gzip -9n "$work"/docs/man/*.8
 
 # The changelog of a native package: one entry for the commit it was built
 # from, dated with the commit.
-subject=$(git log -1 --format=%s | cut -c1-70)
 {
 	printf 'diskdoctor (%s) unstable; urgency=medium\n\n' "$version"
-	printf '  * Built from commit %s:\n    %s\n\n' "$commit" "$subject"
+	printf '  * Built from commit %s:\n' "$commit"
+	git log -1 --format=%s | fold -s -w 70 | sed -e 's/[[:space:]]*$//' -e 's/^/    /'
+	printf '\n'
 	printf ' -- %s  %s\n' "$maintainer" "$(LC_ALL=C TZ=UTC date -d "@$SOURCE_DATE_EPOCH" -R)"
 } >"$work/changelog"
 gzip -9n <"$work/changelog" >"$work/changelog.gz"
