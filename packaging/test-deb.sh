@@ -70,6 +70,24 @@ elif [ -e /etc/diskdoctor ]; then
 	can_install=0
 fi
 
+# --- the version: git describe to a Debian version ------------------------
+versions() (
+	local c=$work/versions v0 v1 v2 v3
+	git clone -q "$repo" "$c" && cd "$c" || return 1
+	local g=(git -c user.name=test -c user.email=test@example.org)
+	v0=$(packaging/version.sh) && [[ $v0 =~ ^0\.0\.0~git[0-9]{8}\.[0-9a-f]{7}$ ]] || { echo "no tag: $v0"; return 1; }
+	"${g[@]}" tag v1.2.3 && v1=$(packaging/version.sh) && [ "$v1" = 1.2.3 ] || { echo "on v1.2.3: $v1"; return 1; }
+	"${g[@]}" commit -q --allow-empty -m next && v2=$(packaging/version.sh) &&
+		[[ $v2 =~ ^1\.2\.3\+git[0-9]{8}\.1\.[0-9a-f]{7}$ ]] || { echo "after v1.2.3: $v2"; return 1; }
+	"${g[@]}" tag v2.0.0-rc1 && v3=$(packaging/version.sh) && [ "$v3" = 2.0.0~rc1 ] || { echo "on v2.0.0-rc1: $v3"; return 1; }
+	echo x >>README.md && [ "$(packaging/version.sh)" = 2.0.0~rc1.dirty ] || { echo "dirty: $(packaging/version.sh)"; return 1; }
+	dpkg --compare-versions "$v0" lt "$v1" && dpkg --compare-versions "$v1" lt "$v2" &&
+		dpkg --compare-versions "$v3" lt 2.0.0 || { echo "order: $v0 $v1 $v2 $v3"; return 1; }
+	echo "$v0 < $v1 < $v2; $v3 < 2.0.0"
+)
+step "version: no tag, on a tag, after it, a release candidate, uncommitted changes" versions
+sed -e 's/^/      /' "$log"
+
 # --- build twice, compare byte for byte ---------------------------------
 # Build A is the working tree, what gets linted and installed. Build B is a
 # clone of the same commit at another path, under another umask and time
