@@ -7,7 +7,7 @@
 # machine back as it was, also when a step fails or the run is interrupted.
 # Ends with "deb-test: N passed, N failed" (a line CI reads).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 repo=$PWD
 start=$SECONDS
 passed=0
