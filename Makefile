@@ -2,6 +2,7 @@
 #   make run    install what the doctor uses (Debian packages), build it, examine this machine
 #   make test   install what the tests use, then vet, test, and fuzz each parser briefly
 #   make bench  a synthetic machine with 1,000 disks: wall time and peak memory of a full check
+#   make deb    dist/diskdoctor_<version>_{amd64,arm64}.deb (see packaging/)
 
 export PATH := $(PATH):/usr/local/go/bin
 GO      ?= go
@@ -16,8 +17,13 @@ DEBIAN_PACKAGES := hdparm smartmontools util-linux pciutils fio
 # sysstat's iostat for the live sampling test.
 TEST_PACKAGES := prometheus prometheus-node-exporter systemd sysstat udev
 FUZZTIME ?= 3s
+# The Debian package: the architectures built, and what its test uses
+# (lintian; man-db for man -w; bash-completion's loader; systemd-analyze
+# comes with TEST_PACKAGES' systemd).
+DEB_ARCHES ?= amd64 arm64
+DEB_TEST_PACKAGES := lintian man-db bash-completion
 
-.PHONY: all deps test-deps install-packages build run test vet fuzz bench docs clean
+.PHONY: all deps test-deps install-packages build run test vet fuzz bench docs clean deb deb-test
 
 all: build
 
@@ -50,7 +56,7 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt wants to change:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
 
-test: test-deps vet
+test: test-deps vet deb-test
 	$(GO) test -count=1 ./...
 	@$(MAKE) --no-print-directory fuzz
 
@@ -72,5 +78,16 @@ bench:
 docs:
 	$(GO) test ./rules -update
 
+# Reproducible: the same commit gives byte-identical files (deb-test checks).
+deb:
+	packaging/build-deb.sh -o dist $(DEB_ARCHES)
+
+# Builds the packages twice and compares them, lints them, installs the
+# native one with apt-get, uses it, purges it, and leaves the machine as it
+# was (packaging/test-deb.sh).
+deb-test:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_TEST_PACKAGES)"
+	packaging/test-deb.sh
+
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/diskdoctor/diskdoctor/probes"
 )
 
 //go:embed datasheets.yaml
@@ -46,12 +49,43 @@ type Datasheets struct {
 	Models  []*Datasheet `yaml:"models"`
 }
 
+// DatasheetsDir holds the administrator's own datasheet files (the Debian
+// package's conffiles): every *.yaml in it, read in name order.
+const DatasheetsDir = "/etc/diskdoctor/datasheets.d"
+
+const maxDatasheetFile = 4 << 20
+
 // LoadDatasheets parses the embedded table and, if given, a user's file
 // whose models take precedence.
 func LoadDatasheets(userFile string) (*Datasheets, error) {
+	return LoadHostDatasheets(context.Background(), nil, userFile)
+}
+
+// LoadHostDatasheets is LoadDatasheets with the examined machine's
+// DatasheetsDir added between the two: the recorded machine's files for a
+// recorded machine, this machine's for the live one. A later file's models
+// take precedence, so userFile (the command line) wins over the directory.
+// host may be nil: no directory.
+func LoadHostDatasheets(ctx context.Context, host *probes.Host, userFile string) (*Datasheets, error) {
 	ds, err := parseDatasheets(embeddedDatasheets)
 	if err != nil {
 		return nil, fmt.Errorf("embedded datasheets: %w", err)
+	}
+	if host != nil {
+		for _, p := range host.Glob(DatasheetsDir + "/*.yaml") {
+			// A recorded machine may be hostile: a datasheet file is a few
+			// kilobytes, never worth reading gigabytes for.
+			if st, err := os.Stat(host.Path(p)); err == nil && st.Size() > maxDatasheetFile {
+				return nil, fmt.Errorf("%s: %d bytes, more than a datasheet file may have (%d)", p, st.Size(), maxDatasheetFile)
+			}
+			b, err := host.ReadFile(ctx, p)
+			if err != nil {
+				return nil, err
+			}
+			if err := ds.add(b, p); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if userFile == "" {
 		return ds, nil
@@ -60,9 +94,18 @@ func LoadDatasheets(userFile string) (*Datasheets, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ds.add(b, userFile); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// add merges a user's file: its models go first, its classes replace the
+// defaults of the same name.
+func (ds *Datasheets) add(b []byte, name string) error {
 	user, err := parseDatasheets(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", userFile, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	ds.Models = append(user.Models, ds.Models...)
 	for _, c := range user.Classes {
@@ -72,7 +115,7 @@ func LoadDatasheets(userFile string) (*Datasheets, error) {
 			}
 		}
 	}
-	return ds, nil
+	return nil
 }
 
 func parseDatasheets(b []byte) (*Datasheets, error) {

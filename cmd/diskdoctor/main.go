@@ -100,7 +100,7 @@ Exit status: 0 no warning or critical finding, 1 warning, 2 critical,
   diskdoctor --sample 5s              # "the disk is slow": measure, then explain
   diskdoctor --format prometheus -o /var/lib/prometheus/node-exporter/diskdoctor.prom
   diskdoctor --format nagios          # a monitoring plugin: one status line, exit 0/1/2/3`,
-		Version:       version,
+		Version:       versionText(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
@@ -264,7 +264,7 @@ func examine(ctx context.Context, o options) (*rules.Report, error) {
 		}
 		host, rootLabel = h, o.snapshot
 	}
-	ds, err := rules.LoadDatasheets(o.datasheets)
+	ds, err := rules.LoadHostDatasheets(ctx, host, o.datasheets)
 	if err != nil {
 		return nil, err
 	}

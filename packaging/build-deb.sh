@@ -1,0 +1,70 @@
+#!/bin/sh
+# Builds dist/diskdoctor_<version>_<arch>.deb for each architecture given
+# (default: amd64 arm64) from the checked-out commit, reproducibly: the same
+# commit gives byte-identical files (SOURCE_DATE_EPOCH = the commit's time,
+# -trimpath, an empty build id, fixed modes, root ownership, no host names or
+# paths). Usage: packaging/build-deb.sh [-o DIR] [ARCH...]
+set -eu
+cd "$(dirname "$0")/.."
+out=dist
+if [ "${1:-}" = "-o" ]; then out=$2; shift 2; fi
+[ $# -gt 0 ] || set -- amd64 arm64
+go=${GO:-go}
+
+version=$(packaging/version.sh)
+commit=$(git rev-parse HEAD)
+SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)
+export SOURCE_DATE_EPOCH
+# The toolchain must not differ between two builds either.
+export GOFLAGS="-trimpath -buildvcs=false -mod=readonly"
+export CGO_ENABLED=0
+ldflags="-s -w -buildid= -X main.version=$version -X main.commit=$commit"
+# A maintainer from the environment would make two machines' builds differ:
+# it is set here, overridable on purpose only.
+maintainer=${DEB_MAINTAINER:-"diskdoctor maintainers <maintainers@diskdoctor.invalid>"}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+mkdir -p "$out"
+
+for arch in "$@"; do
+	mkdir -p "$work/$arch"
+	GOARCH=$arch $go build -buildmode=pie -ldflags "$ldflags" -o "$work/$arch/diskdoctor" ./cmd/diskdoctor
+done
+# Man pages and completions come from the cobra tree of the program itself:
+# the package's own binary when it runs here, else one built for here (the
+# same sources and version, so the same pages).
+host=$($go env GOHOSTARCH)
+if [ ! -x "$work/$host/diskdoctor" ]; then
+	mkdir -p "$work/host"
+	$go build -ldflags "$ldflags" -o "$work/host/diskdoctor" ./cmd/diskdoctor
+	host=host
+fi
+"$work/$host/diskdoctor" gen-docs "$work/docs"
+# -n: no name or time in the gzip header.
+gzip -9n "$work"/docs/man/*.8
+
+# The changelog of a native package: one entry for the commit it was built
+# from, dated with the commit.
+{
+	printf 'diskdoctor (%s) unstable; urgency=medium\n\n' "$version"
+	printf '  * Built from commit %s:\n' "$commit"
+	git log -1 --format=%s | fold -s -w 70 | sed -e 's/[[:space:]]*$//' -e 's/^/    /'
+	printf '\n'
+	printf ' -- %s  %s\n' "$maintainer" "$(LC_ALL=C TZ=UTC date -d "@$SOURCE_DATE_EPOCH" -R)"
+} >"$work/changelog"
+gzip -9n <"$work/changelog" >"$work/changelog.gz"
+
+for arch in "$@"; do
+	stage=$work/$arch
+	cp -r "$work/docs/man" "$work/docs/completions" "$work/changelog.gz" "$stage/"
+	# The deploy unit runs /usr/local/bin/diskdoctor (a binary installed by
+	# hand); the package's binary is /usr/bin/diskdoctor.
+	sed 's|^ExecStart=/usr/local/bin/diskdoctor |ExecStart=/usr/bin/diskdoctor |' docs/deploy/diskdoctor.service >"$stage/diskdoctor.service"
+	grep -q '^ExecStart=/usr/bin/diskdoctor ' "$stage/diskdoctor.service" || { echo "build-deb.sh: no ExecStart to rewrite in docs/deploy/diskdoctor.service" >&2; exit 1; }
+	packaging/copyright.sh "$stage/diskdoctor" >"$stage/copyright"
+	deb="$out/diskdoctor_${version}_${arch}.deb"
+	DEB_ARCH=$arch DEB_VERSION=$version DEB_STAGE=$stage DEB_MAINTAINER=$maintainer \
+		$go tool nfpm package --config packaging/nfpm.yaml --packager deb --target "$deb" >/dev/null
+	echo "$deb"
+done
