@@ -1,13 +1,16 @@
 package rules
 
 import (
+	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/diskdoctor/diskdoctor/probes"
 )
 
 //go:embed datasheets.yaml
@@ -56,13 +59,13 @@ func LoadDatasheets(userFile string) (*Datasheets, error) {
 	if userFile == "" {
 		return ds, nil
 	}
-	b, err := os.ReadFile(userFile)
+	b, err := probes.ReadUserFile(userFile, maxDatasheetsBytes)
 	if err != nil {
 		return nil, err
 	}
-	user, err := parseDatasheets(b)
+	user, err := parseUserDatasheets(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", userFile, err)
+		return nil, fmt.Errorf("%s: not a datasheet table (see rules/datasheets.yaml): %w", userFile, err)
 	}
 	ds.Models = append(user.Models, ds.Models...)
 	for _, c := range user.Classes {
@@ -75,11 +78,36 @@ func LoadDatasheets(userFile string) (*Datasheets, error) {
 	return ds, nil
 }
 
+// maxDatasheetsBytes bounds a user's datasheet file: the embedded table of
+// every model the project knows is a few tens of kB.
+const maxDatasheetsBytes = 4 << 20
+
+// parseUserDatasheets is parseDatasheets for a file a person gave: a field
+// the table does not have is a typo or a different file (/etc/shadow parses
+// as YAML too), and a table with no entry is not a table.
+func parseUserDatasheets(b []byte) (*Datasheets, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	var ds Datasheets
+	if err := dec.Decode(&ds); err != nil {
+		return nil, err
+	}
+	if len(ds.Models) == 0 && len(ds.Classes) == 0 {
+		return nil, errors.New("no models and no classes")
+	}
+	return finishDatasheets(&ds)
+}
+
 func parseDatasheets(b []byte) (*Datasheets, error) {
 	var ds Datasheets
 	if err := yaml.Unmarshal(b, &ds); err != nil {
 		return nil, err
 	}
+	return finishDatasheets(&ds)
+}
+
+// finishDatasheets checks each entry and compiles its model pattern.
+func finishDatasheets(ds *Datasheets) (*Datasheets, error) {
 	for i, m := range ds.Models {
 		if m.Match == "" || m.Source == "" || m.Class == "" {
 			return nil, fmt.Errorf("model entry %d (%s): match, class and source are required", i+1, m.Product)
@@ -96,7 +124,7 @@ func parseDatasheets(b []byte) (*Datasheets, error) {
 			c.Product = c.Name + " (class default)"
 		}
 	}
-	return &ds, nil
+	return ds, nil
 }
 
 var collapse = regexp.MustCompile(`[\s_]+`)

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -11,6 +11,13 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/rules"
 )
+
+func init() {
+	Register("text", func(w io.Writer, rep *rules.Report, run RunInfo) error {
+		renderText(w, rep, run.Color)
+		return nil
+	})
+}
 
 // maxEvidence bounds the evidence lines printed per finding; JSON has all.
 const maxEvidence = 10
@@ -244,6 +251,10 @@ func usage(d map[string]any) string {
 	return abbreviate(parts, 3)
 }
 
+// siStep is a step of the decimal size units (kB, MB, GB), as drive
+// datasheets count them.
+const siStep = 1000
+
 func size(v any) string {
 	b, ok := v.(uint64)
 	if !ok || b == 0 {
@@ -252,8 +263,8 @@ func size(v any) string {
 	units := []string{"B", "kB", "MB", "GB", "TB", "PB"}
 	f := float64(b)
 	i := 0
-	for f >= 1000 && i < len(units)-1 {
-		f /= 1000
+	for f >= siStep && i < len(units)-1 {
+		f /= siStep
 		i++
 	}
 	if f >= 100 {
