@@ -117,7 +117,8 @@ func NagiosUnknown(reason string) string {
 }
 
 // nagiosText keeps free text on one line and out of the performance data:
-// a "|" would start perfdata, a line feed a new line of output.
+// a "|" would start perfdata, a line feed a new line of output; control
+// characters are escaped (a web UI or a terminal shows the status line).
 func nagiosText(s string) string {
-	return strings.NewReplacer("|", "/", "\n", " ", "\r", " ").Replace(s)
+	return clean(strings.NewReplacer("|", "/", "\n", " ", "\r", " ").Replace(s))
 }

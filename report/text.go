@@ -3,10 +3,12 @@ package report
 import (
 	"fmt"
 	"io"
+	"path"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/table"
 	"github.com/muesli/termenv"
 
 	"github.com/diskdoctor/diskdoctor/rules"
@@ -14,9 +16,15 @@ import (
 
 func init() {
 	Register("text", func(w io.Writer, rep *rules.Report, run RunInfo) error {
-		renderText(w, rep, run.Color)
-		return nil
+		return renderText(w, rep, textOptions{color: run.Color, width: run.Width, verbose: run.Verbose})
 	})
+}
+
+// textOptions lay the text report out.
+type textOptions struct {
+	color   bool
+	width   int  // columns; 0: DefaultWidth
+	verbose bool // every finding in full: evidence, notes, every fix
 }
 
 // maxEvidence bounds the evidence lines printed per finding; JSON has all.
@@ -63,64 +71,372 @@ func (p palette) severity(s string) lipgloss.Style {
 	return p.info
 }
 
-// renderText prints the report for a person: the verdict first, then the
-// findings in rank order, the device table, and what was skipped.
-func renderText(w io.Writer, rep *rules.Report, color bool) {
-	p := newPalette(w, color)
-	out := &strings.Builder{}
-	h := rep.Host
-	fmt.Fprintf(out, "%s %s\n", p.bold.Render("diskdoctor"), p.dim.Render(hostLine(h)))
-	fmt.Fprintf(out, "%s\n\n", verdictLine(p, rep))
-
-	for i, f := range rep.Findings {
-		sev := p.severity(f.Severity).Render(strings.ToUpper(f.Severity))
-		fmt.Fprintf(out, "%d. %s %s %s\n", i+1, sev, p.bold.Render(f.Title), p.dim.Render("["+f.Rule+"]"))
-		field(out, p, "on", strings.Join(f.Subjects, ", "))
-		field(out, p, "observed", f.Observed)
-		field(out, p, "expected", f.Expected)
-		field(out, p, "impact", f.Impact)
-		if len(f.Evidence) > 0 {
-			fmt.Fprintf(out, "   %s\n", p.dim.Render("evidence:"))
-			for j, ev := range f.Evidence {
-				if j == maxEvidence {
-					fmt.Fprintf(out, "     … %d more (--format json lists all)\n", len(f.Evidence)-maxEvidence)
-					break
-				}
-				fmt.Fprintf(out, "     %s: %s\n", ev.Source, ev.Value)
-			}
-		}
-		for _, n := range f.Notes {
-			fmt.Fprintf(out, "   %s %s\n", p.dim.Render("note:"), n)
-		}
-		if len(f.Remediation) > 0 {
-			fmt.Fprintf(out, "   %s\n", p.dim.Render("fix:"))
-			for _, m := range f.Remediation {
-				label := fmt.Sprintf("%-13s", "["+m.Risk+"]")
-				fmt.Fprintf(out, "     %s %s\n", p.riskStyles[m.Risk].Render(label), m.Command)
-				if m.Note != "" {
-					fmt.Fprintf(out, "     %s %s\n", strings.Repeat(" ", 13), p.dim.Render(m.Note))
-				}
-			}
-		}
-		out.WriteString("\n")
+// renderText prints the report for a person. The default answers in one
+// screen: the verdict; one line per finding with the contrast that matters;
+// the fix of the top finding; the devices; what was skipped. With a
+// sampling window the answer to "why is it slow" and the window's iostat
+// and iotop tables come first. -v prints every finding in full. Nothing is
+// wider than o.width; every string from the examined machine is cleaned.
+func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
+	if o.width <= 0 {
+		o.width = DefaultWidth
 	}
+	o.width = max(o.width, minWidth)
+	t := &textWriter{p: newPalette(w, o.color), width: o.width}
+	t.wrapped(t.p.bold.Render("diskdoctor")+" ", width("diskdoctor "), 2, clean(strings.TrimPrefix(hostLine(rep.Host), "— ")), t.p.dim)
+	if rep.Sample != nil {
+		answer, st := triageAnswer(t.p, rep)
+		t.wrapped("", 0, 2, answer, st)
+	}
+	verdict, st := verdictLine(t.p, rep)
+	t.wrapped("", 0, 2, verdict, st)
+	if rep.Sample != nil {
+		t.blank()
+		triageTables(t, rep)
+	}
+	t.blank()
+	if o.verbose {
+		for i, f := range rep.Findings {
+			verboseFinding(t, i+1, f)
+			t.blank()
+		}
+	} else if len(rep.Findings) > 0 {
+		for i, f := range rep.Findings {
+			compactFinding(t, i+1, f)
+		}
+		t.blank()
+		fixFirst(t, rep.Findings[0])
+		t.blank()
+	}
+	t.line(t.p.heading.Render("Devices"))
+	deviceTable(t, rep)
+	skippedLines(t, rep, o.verbose)
+	if !o.verbose && len(rep.Findings) > 0 {
+		t.line(t.p.dim.Render(truncate("-v: every finding in full · diskdoctor explain RULE: why, and every fix", t.width)))
+	}
+	_, err := io.WriteString(w, t.b.String())
+	return err
+}
 
-	fmt.Fprintln(out, p.heading.Render("Devices"))
-	out.WriteString(deviceTable(p, rep))
-	out.WriteString("\n")
+// textWriter collects the report's lines within a width.
+type textWriter struct {
+	p     palette
+	width int
+	b     strings.Builder
+}
 
-	if len(rep.Skipped) > 0 {
-		fmt.Fprintf(out, "\n%s\n", p.heading.Render("Skipped checks"))
-		for _, s := range rep.Skipped {
-			subj := ""
-			if len(s.Subjects) > 0 {
-				subj = " (" + abbreviate(s.Subjects, 8) + ")"
-			}
-			fmt.Fprintf(out, "  %s%s: %s\n", p.bold.Render(s.Check), subj, s.Reason)
-			fmt.Fprintf(out, "    %s %s\n", p.dim.Render("hint:"), s.Hint)
+func (t *textWriter) line(s string) { t.b.WriteString(s + "\n") }
+
+func (t *textWriter) blank() {
+	if !strings.HasSuffix(t.b.String(), "\n\n") {
+		t.b.WriteString("\n")
+	}
+}
+
+// wrapped prints plain text after a styled prefix of prefixW columns,
+// wrapped at word boundaries with a hanging indent, in style st.
+func (t *textWriter) wrapped(prefix string, prefixW, indent int, text string, st lipgloss.Style) {
+	for i, l := range wrap(text, t.width, prefixW, indent) {
+		if i == 0 {
+			t.line(prefix + st.Render(l))
+			continue
+		}
+		t.line(strings.Repeat(" ", indent) + st.Render(strings.TrimLeft(l, " ")))
+	}
+}
+
+// compactIndent is the hanging indent of a finding's lines in the default
+// report: under the title's rank.
+const compactIndent = 4
+
+// compactFinding is one finding in two or three lines: rank, severity,
+// title, subjects; then what was seen against what was expected.
+func compactFinding(t *textWriter, rank int, f rules.Finding) {
+	sev := strings.ToUpper(f.Severity)
+	lead := fmt.Sprintf("%2d. %-8s ", rank, sev)
+	title := clean(f.Title)
+	if subj := compactSubjects(f.Subjects); subj != "" && subj != "host" {
+		title += " — " + clean(subj)
+	}
+	lines := wrap(title, t.width, width(lead), compactIndent)
+	t.line(strings.Replace(lead, sev, t.p.severity(f.Severity).Render(sev), 1) + t.p.bold.Render(lines[0]))
+	for _, l := range lines[1:] {
+		t.line(strings.Repeat(" ", compactIndent) + t.p.bold.Render(strings.TrimLeft(l, " ")))
+	}
+	if c := contrast(f); c != "" {
+		lines := wrap(c, t.width, compactIndent, compactIndent)
+		if len(lines) > 2 {
+			lines = []string{lines[0], truncate(strings.TrimLeft(lines[1], " ")+" "+strings.TrimLeft(lines[2], " "), t.width-compactIndent)}
+		}
+		for _, l := range lines {
+			t.line(strings.Repeat(" ", compactIndent) + t.p.dim.Render(strings.TrimLeft(l, " ")))
 		}
 	}
-	fmt.Fprint(w, out.String())
+}
+
+// contrast is a finding's observation against its expectation, in one
+// sentence: the first subject's part of each, without the parentheses.
+func contrast(f rules.Finding) string {
+	obs := firstPart(f.Observed, f.Subjects)
+	exp := firstPart(f.Expected, f.Subjects)
+	switch {
+	case obs == "" && exp == "":
+		return ""
+	case exp == "":
+		return clean(obs)
+	case obs == "":
+		return clean("expected: " + exp)
+	}
+	return clean(obs + " — expected: " + exp)
+}
+
+// firstPart shortens a per-subject text ("sda: …; sdb: …") to its first
+// part, without the subject's name and the parenthesised asides.
+func firstPart(s string, subjects []string) string {
+	s = stripSubjects(s, subjects)
+	s = dropParentheses(s)
+	if i := strings.Index(s, "; "); i > 0 {
+		s = s[:i]
+	}
+	s = stripSubjects(s, subjects)
+	return strings.TrimSpace(strings.Join(strings.Fields(s), " "))
+}
+
+// stripSubjects removes a leading "sda: " or "sda, sdb, sdc: ".
+func stripSubjects(s string, subjects []string) string {
+	head, rest, ok := strings.Cut(s, ": ")
+	if !ok {
+		return s
+	}
+	for _, name := range strings.Split(head, ", ") {
+		if !slices.Contains(subjects, name) {
+			return s
+		}
+	}
+	return rest
+}
+
+// dropParentheses removes balanced parenthesised asides.
+func dropParentheses(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(b.String(), " ,", ","), " :", ":")
+}
+
+// compactSubjects lists subjects with runs compacted: sda, sdb, sdc, sdd
+// is sda–sdd; at most 8 groups.
+func compactSubjects(subjects []string) string {
+	var groups []string
+	for i := 0; i < len(subjects); {
+		j := i
+		for j+1 < len(subjects) && follows(subjects[j], subjects[j+1]) {
+			j++
+		}
+		switch {
+		case j-i >= 2:
+			groups = append(groups, subjects[i]+"–"+subjects[j])
+		default:
+			groups = append(groups, subjects[i:j+1]...)
+		}
+		i = j + 1
+	}
+	return abbreviate(groups, 8)
+}
+
+// follows: b is the device after a (sda → sdb, nvme0n1 → nvme0n2,
+// loop7 → loop8).
+func follows(a, b string) bool {
+	pa, sa := splitTail(a)
+	pb, sb := splitTail(b)
+	if pa != pb || sa == "" || sb == "" {
+		return false
+	}
+	if na, err := strconv.Atoi(sa); err == nil {
+		nb, err := strconv.Atoi(sb)
+		return err == nil && nb == na+1
+	}
+	return len(sa) == 1 && len(sb) == 1 && sb[0] == sa[0]+1
+}
+
+// splitTail splits a name into its prefix and its last run of digits or
+// of letters.
+func splitTail(s string) (string, string) {
+	if n := len(s); n > 0 && s[n-1] >= 'a' && s[n-1] <= 'z' {
+		return s[:n-1], s[n-1:] // sda: the last letter counts
+	}
+	i := len(s)
+	digit := i > 0 && s[i-1] >= '0' && s[i-1] <= '9'
+	for i > 0 {
+		c := s[i-1]
+		isDigit := c >= '0' && c <= '9'
+		isLetter := c >= 'a' && c <= 'z'
+		if (digit && !isDigit) || (!digit && !isLetter) {
+			break
+		}
+		i--
+	}
+	return s[:i], s[i:]
+}
+
+// riskOrder is the order of a fix: look, change now, keep it, and only then
+// anything destructive.
+var riskOrder = []string{rules.RiskReadOnly, rules.RiskRuntime, rules.RiskPersistent, rules.RiskDestructive}
+
+// fixFirst prints the top finding's remediation, consolidated: one command
+// for all devices where the tool takes several, each command once.
+func fixFirst(t *textWriter, f rules.Finding) {
+	if len(f.Remediation) == 0 {
+		return
+	}
+	t.wrapped(t.p.heading.Render("Fix first")+" ", width("Fix first "), 2, "(1. "+clean(f.Rule)+"):", t.p.dim)
+	for _, risk := range riskOrder {
+		var cmds []string
+		note := ""
+		for _, m := range f.Remediation {
+			if m.Risk != risk {
+				continue
+			}
+			cmds = append(cmds, m.Command)
+			if note == "" {
+				note = m.Note
+			}
+		}
+		merged := consolidate(cmds)
+		for i, c := range merged {
+			if i == maxFixCommands && len(merged) > maxFixCommands+1 {
+				t.wrapped(strings.Repeat(" ", 16), 16, 16, fmt.Sprintf("… %d more like it, one per device: -v prints them", len(merged)-i), t.p.dim)
+				break
+			}
+			remediationLine(t, risk, c, "")
+		}
+		if note != "" && len(cmds) > 0 {
+			t.line(strings.Repeat(" ", 16) + t.p.dim.Render(truncate(clean(note), t.width-16)))
+		}
+	}
+}
+
+// maxFixCommands is how many commands of one risk the default report
+// prints before it says how many more -v prints: one per device of a
+// four-disk machine is a screen of its own.
+const maxFixCommands = 1
+
+// remediationLine prints "[risk]  command", the command wrapped so that
+// pasting it runs it as printed.
+func remediationLine(t *textWriter, risk, cmd, note string) {
+	label := fmt.Sprintf("  %-14s", "["+risk+"]")
+	lines := wrapCommand(strings.Join(cleanLines(cmd), "\n"), t.width, width(label), 16)
+	t.line(t.p.riskStyles[risk].Render(label) + lines[0])
+	for _, l := range lines[1:] {
+		t.line(l)
+	}
+	if note != "" {
+		t.wrapped(strings.Repeat(" ", 16), 16, 16, clean(note), t.p.dim)
+	}
+}
+
+// multiDevice are the tools that take several devices in one command.
+var multiDevice = map[string]bool{"hdparm": true, "blockdev": true, "lsblk": true, "iostat": true}
+
+// consolidate merges commands that differ only in their last argument
+// into one, for tools that take several (hdparm -W1 A B C), and drops
+// repeats. Anything with shell syntax beyond words is left as it is.
+func consolidate(cmds []string) []string {
+	var out []string
+	index := map[string]int{}
+	for _, c := range cmds {
+		f := strings.Fields(c)
+		simple := len(f) >= 2 && multiDevice[path.Base(f[0])] && !strings.ContainsAny(c, "'\"$`;&|<>()\\*?\n")
+		if !simple {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+			continue
+		}
+		key := strings.Join(f[:len(f)-1], " ")
+		if i, ok := index[key]; ok {
+			if !slices.Contains(strings.Fields(out[i])[len(f)-1:], f[len(f)-1]) {
+				out[i] += " " + f[len(f)-1]
+			}
+			continue
+		}
+		index[key] = len(out)
+		out = append(out, c)
+	}
+	return out
+}
+
+// verboseFinding is a finding in full, as the report was before -v existed.
+func verboseFinding(t *textWriter, rank int, f rules.Finding) {
+	sev := strings.ToUpper(f.Severity)
+	lead := fmt.Sprintf("%d. %s ", rank, sev)
+	text := clean(f.Title) + " [" + clean(f.Rule) + "]"
+	lines := wrap(text, t.width, width(lead), 3)
+	t.line(strings.Replace(lead, sev, t.p.severity(f.Severity).Render(sev), 1) + t.p.bold.Render(lines[0]))
+	for _, l := range lines[1:] {
+		t.line("   " + t.p.bold.Render(strings.TrimLeft(l, " ")))
+	}
+	field := func(name, value string) {
+		if value == "" {
+			return
+		}
+		t.wrapped("   "+t.p.dim.Render(fmt.Sprintf("%-9s", name+":"))+" ", 13, 13, clean(value), lipgloss.NewStyle())
+	}
+	field("on", strings.Join(f.Subjects, ", "))
+	field("observed", f.Observed)
+	field("expected", f.Expected)
+	field("impact", f.Impact)
+	if len(f.Evidence) > 0 {
+		t.line("   " + t.p.dim.Render("evidence:"))
+		for j, ev := range f.Evidence {
+			if j == maxEvidence {
+				t.line(fmt.Sprintf("     … %d more (--format json lists all)", len(f.Evidence)-maxEvidence))
+				break
+			}
+			t.wrapped("     ", 5, 7, clean(ev.Source)+": "+clean(ev.Value), lipgloss.NewStyle())
+		}
+	}
+	for _, n := range f.Notes {
+		t.wrapped("   "+t.p.dim.Render("note:")+" ", 9, 9, clean(n), lipgloss.NewStyle())
+	}
+	if len(f.Remediation) > 0 {
+		t.line("   " + t.p.dim.Render("fix:"))
+		for _, m := range f.Remediation {
+			remediationLine(t, m.Risk, m.Command, m.Note)
+		}
+	}
+}
+
+// skippedLines lists what could not be examined, one line each; -v adds
+// the hint.
+func skippedLines(t *textWriter, rep *rules.Report, verbose bool) {
+	if len(rep.Skipped) == 0 {
+		return
+	}
+	t.blank()
+	t.line(t.p.heading.Render("Skipped checks"))
+	for _, s := range rep.Skipped {
+		subj := ""
+		if len(s.Subjects) > 0 {
+			subj = " (" + compactSubjects(s.Subjects) + ")"
+		}
+		text := clean(s.Check+subj+": "+s.Reason) + " — " + clean(s.Hint)
+		if verbose {
+			t.wrapped("  ", 2, 4, clean(s.Check+subj+": "+s.Reason), lipgloss.NewStyle())
+			t.wrapped("    "+t.p.dim.Render("hint:")+" ", 10, 10, clean(s.Hint), lipgloss.NewStyle())
+			continue
+		}
+		t.line("  " + truncate(text, t.width-2))
+	}
 }
 
 func hostLine(h rules.Host) string {
@@ -144,7 +460,8 @@ func hostLine(h rules.Host) string {
 	return "— " + strings.Join(nonEmpty(parts), " · ")
 }
 
-func verdictLine(p palette, rep *rules.Report) string {
+// verdictLine is the verdict in words, and its style.
+func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 	count := map[string]int{}
 	for _, f := range rep.Findings {
 		count[f.Severity]++
@@ -161,56 +478,67 @@ func verdictLine(p palette, rep *rules.Report) string {
 		if count[rules.Warning] > 0 {
 			msg += ", " + plural(count[rules.Warning], "warning")
 		}
-		return p.critical.Render("NOT READY to benchmark: " + msg)
+		return "NOT READY to benchmark: " + msg, p.critical
 	case rules.VerdictWarning:
-		return p.warning.Render("CAUTION before benchmarking: " + plural(count[rules.Warning], "warning"))
+		return "CAUTION before benchmarking: " + plural(count[rules.Warning], "warning"), p.warning
 	}
 	msg := "READY: no warning or critical findings"
 	if count[rules.Info] > 0 {
 		msg += fmt.Sprintf(" (%d for information)", count[rules.Info])
 	}
-	return p.ok.Render(msg)
+	return msg, p.ok
 }
 
-func field(out *strings.Builder, p palette, name, value string) {
-	if value == "" {
-		return
+// deviceTable is the compact inventory of judged devices, fitted to the
+// width by cutting and then leaving out columns (the model last); virtual
+// devices are counted, not listed.
+func deviceTable(t *textWriter, rep *rules.Report) {
+	cols := []column{
+		{header: "DEVICE"},
+		{header: "MODEL", drop: 9, shrink: true, minW: 12},
+		{header: "BUS", drop: 3},
+		{header: "SIZE", drop: 5, right: true},
+		{header: "CLASS", drop: 2},
+		{header: "CACHE", drop: 8},
+		{header: "TRIM", drop: 7},
+		{header: "SCHED", drop: 1},
+		{header: "MOUNTS / POOLS", drop: 4, shrink: true, minW: 14},
 	}
-	fmt.Fprintf(out, "   %s %s\n", p.dim.Render(fmt.Sprintf("%-9s", name+":")), value)
-}
-
-// deviceTable is the compact inventory of judged devices; virtual devices
-// are counted, not listed.
-func deviceTable(p palette, rep *rules.Report) string {
-	t := table.New().Border(lipgloss.NormalBorder()).BorderStyle(p.dim).
-		Headers("DEVICE", "MODEL", "BUS", "SIZE", "CLASS", "CACHE", "TRIM", "SCHED", "MOUNTS / POOLS")
+	var rows [][]string
 	var skipped []string
-	rows := 0
+	judged := 0
 	for _, d := range rep.Devices {
 		name, _ := d["name"].(string)
-		if judged, _ := d["judged"].(bool); !judged {
-			skipped = append(skipped, name)
+		if j, _ := d["judged"].(bool); !j {
+			skipped = append(skipped, clean(name))
 			continue
 		}
-		rows++
-		if rows > 50 {
+		judged++
+		if judged > maxDeviceRows {
 			continue
 		}
-		t.Row(name, s(d["model"]), s(d["transport"]), size(d["size_bytes"]), s(d["class"]), cache(d), trimCell(d), s(d["scheduler"]), usage(d))
+		rows = append(rows, []string{clean(name), clean(s(d["model"])), clean(s(d["transport"])), size(d["size_bytes"]), clean(s(d["class"])), cache(d), trimCell(d), clean(s(d["scheduler"])), clean(usage(d))})
 	}
-	var b strings.Builder
-	if rows > 0 {
-		b.WriteString(t.String())
-		b.WriteString("\n")
-	}
-	if rows > 50 {
-		fmt.Fprintf(&b, "… %d more devices (--format json lists all)\n", rows-50)
+	if judged > 0 {
+		header, lines, omitted := fitTable(cols, rows, t.width)
+		t.line(t.p.bold.Render(header))
+		for _, l := range lines {
+			t.line(l)
+		}
+		if judged > maxDeviceRows {
+			t.line(fmt.Sprintf("… %d more devices (--format json lists all)", judged-maxDeviceRows))
+		}
+		if len(omitted) > 0 {
+			t.wrapped("", 0, 2, "(left out at this width: "+strings.Join(omitted, ", ")+"; --width or -v)", t.p.dim)
+		}
 	}
 	if len(skipped) > 0 {
-		fmt.Fprintf(&b, "%s\n", p.dim.Render(fmt.Sprintf("not judged (virtual, or NVMe paths; name one with --device): %s", abbreviate(skipped, 12))))
+		t.wrapped("", 0, 2, "not judged (virtual, or NVMe paths; name one with --device): "+abbreviate(skipped, 12), t.p.dim)
 	}
-	return b.String()
 }
+
+// maxDeviceRows bounds the device table; JSON has every device.
+const maxDeviceRows = 50
 
 func cache(d map[string]any) string {
 	switch d["wc_on"] {

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/diskdoctor/diskdoctor/checks"
@@ -28,6 +30,8 @@ type options struct {
 	context      string
 	disable      []string
 	color        string
+	width        int  // --width; 0: the terminal's, 80 when not a terminal
+	verbose      bool // -v: every finding in full
 	output       string
 	sample       time.Duration
 	progress     func(elapsed time.Duration) // the sampling window's progress line, on a terminal
@@ -84,6 +88,8 @@ labelled by risk. It never changes the machine.`,
 	f.StringVar(&o.context, "context", "auto", "what the machine is for: "+strings.Join(doctor.Contexts, ", ")+" (decides how much a power-saving governor matters)")
 	f.StringSliceVar(&o.disable, "disable-check", nil, "checks not to run (see 'diskdoctor checks')")
 	f.StringVar(&o.color, "color", "auto", "colour: auto (terminal and no NO_COLOR), always, never")
+	f.IntVar(&o.width, "width", 0, "lay the text report out for this many columns (default: the terminal's, 80 when not a terminal)")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "text: every finding in full (evidence, notes, every fix)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(report.Formats(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("context", cobra.FixedCompletions(doctor.Contexts, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions(colorModes, cobra.ShellCompDirectiveNoFileComp))
@@ -115,6 +121,9 @@ func validateFlags(cmd *cobra.Command, o options) error {
 	}
 	if err := doctor.OneOf("--color", o.color, colorModes); err != nil {
 		return err
+	}
+	if o.width != 0 && o.width < minTextWidth {
+		return fmt.Errorf("--width %d: at least %d columns", o.width, minTextWidth)
 	}
 	for _, name := range []string{"probe-timeout", "sample", "deadline"} {
 		if fl := cmd.Flags().Lookup(name); fl.Changed {
@@ -164,7 +173,10 @@ func runDoctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, e
 		return rules.ExitUnknown, err
 	}
 	render, _ := report.Lookup(o.format)
-	run := report.RunInfo{Start: start, Duration: time.Since(start), Color: o.output == "" && colorWanted(o.color, stdout)}
+	run := report.RunInfo{Start: start, Duration: time.Since(start), Color: o.output == "" && colorWanted(o.color, stdout), Verbose: o.verbose, Width: o.width}
+	if run.Width == 0 && o.output == "" {
+		run.Width = terminalWidth(stdout)
+	}
 	if o.output == "" {
 		if err := render(stdout, rep, run); err != nil {
 			return rules.ExitUnknown, err
@@ -183,6 +195,26 @@ func progressLine(w io.Writer, total time.Duration) func(time.Duration) {
 		left := max(total-elapsed, 0).Round(100 * time.Millisecond)
 		fmt.Fprintf(w, "\r\033[Ksampling /proc/diskstats, /proc/pressure, /proc/*/io: %s left of %s", left, total)
 	}
+}
+
+// minTextWidth is the narrowest --width: below it a finding's title alone
+// no longer fits beside its rank and severity.
+const minTextWidth = 40
+
+// terminalWidth is the width of the terminal w is, from COLUMNS or the
+// tty; 0 (the report's 80) when w is not a terminal.
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !isTerminal(w) {
+		return 0
+	}
+	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
+		return c
+	}
+	if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
+		return cols
+	}
+	return 0
 }
 
 func isTerminal(w io.Writer) bool {
