@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -65,7 +66,7 @@ labelled by risk. It never changes the machine.`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          unknownCommand,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := validateFlags(cmd, o); err != nil {
 				return err
@@ -110,6 +111,25 @@ labelled by risk. It never changes the machine.`,
 	cmd.InitDefaultCompletionCmd()
 	addExitStatusHelp(cmd)
 	return cmd
+}
+
+// unknownCommand refuses arguments to the root command: a word there is a
+// mistyped subcommand, answered with the closest one.
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q (commands: %s)", args[0], strings.Join(names, ", "))
+	if s := doctor.Suggest(args[0], names); s != "" {
+		msg = fmt.Sprintf("unknown command %q: did you mean %q?", args[0], s)
+	}
+	return errors.New(msg)
 }
 
 // validateFlags rejects what a person can get wrong before anything runs:
