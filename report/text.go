@@ -89,6 +89,14 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 		t.wrapped("", 0, 2, answer, st)
 	}
 	verdict, st := verdictLine(t.p, rep)
+	if rep.Sample != nil && rep.Verdict == rules.VerdictOK {
+		// READY is about benchmarking: a device busy in the window (a loop
+		// device, say, which no rule judges) makes a benchmark lie too.
+		if busy := busiest(rep.Sample); busy != nil && busy.UtilPct >= busyUtil {
+			verdict = fmt.Sprintf("NOT IDLE: no warning or critical finding, but %s was %s %% busy in the window; a benchmark now would measure that load too", clean(busy.Name), num(busy.UtilPct))
+			st = t.p.warning
+		}
+	}
 	t.wrapped("", 0, 2, verdict, st)
 	if rep.Sample != nil {
 		t.blank()
@@ -312,12 +320,20 @@ func fixFirst(t *textWriter, f rules.Finding) {
 			}
 		}
 		merged := consolidate(cmds)
+		alike := 0 // commands after the first that only differ in their values
+		for _, c := range merged[min(1, len(merged)):] {
+			if sameShape(merged[0], c) {
+				alike++
+			}
+		}
 		for i, c := range merged {
-			if i == maxFixCommands && len(merged) > maxFixCommands+1 {
-				t.wrapped(strings.Repeat(" ", 16), 16, 16, fmt.Sprintf("… %d more like it, one per device: -v prints them", len(merged)-i), t.p.dim)
-				break
+			if i > 0 && alike > 1 && sameShape(merged[0], c) {
+				continue
 			}
 			remediationLine(t, risk, c, "")
+		}
+		if alike > 1 {
+			t.wrapped(strings.Repeat(" ", 16), 16, 16, fmt.Sprintf("… and %d more like it, one per device: -v prints them", alike), t.p.dim)
 		}
 		if note != "" && len(cmds) > 0 {
 			t.line(strings.Repeat(" ", 16) + t.p.dim.Render(truncate(clean(note), t.width-16)))
@@ -325,10 +341,14 @@ func fixFirst(t *textWriter, f rules.Finding) {
 	}
 }
 
-// maxFixCommands is how many commands of one risk the default report
-// prints before it says how many more -v prints: one per device of a
-// four-disk machine is a screen of its own.
-const maxFixCommands = 1
+// sameShape: two commands of one fix that differ only in the values
+// of the device they are for (the same tool and options, the same first
+// words): the default report prints the first and counts the others, one
+// per device of a four-disk machine being a screen of its own.
+func sameShape(a, b string) bool {
+	fa, fb := strings.Fields(a), strings.Fields(b)
+	return len(fa) > 2 && len(fa) == len(fb) && fa[0] == fb[0] && fa[1] == fb[1] && a != b
+}
 
 // remediationLine prints "[risk]  command", the command wrapped so that
 // pasting it runs it as printed.

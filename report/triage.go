@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/probes"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -26,13 +27,7 @@ const (
 func triageAnswer(p palette, rep *rules.Report) (string, lipgloss.Style) {
 	s := rep.Sample
 	secs := strconv.FormatFloat(s.Seconds, 'f', -1, 64)
-	var top *probes.DeviceRates
-	for i := range s.Devices {
-		d := &s.Devices[i]
-		if top == nil || d.UtilPct > top.UtilPct || (d.UtilPct == top.UtilPct && d.RMBs+d.WMBs > top.RMBs+top.WMBs) {
-			top = d
-		}
-	}
+	top := busiest(s)
 	if top == nil || top.RS+top.WS == 0 {
 		return "QUIET: no device did I/O in the " + secs + " s window", p.ok
 	}
@@ -58,6 +53,19 @@ func triageAnswer(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		msg += " — not a judged disk (name it with --device " + name + ")"
 	}
 	return msg, style
+}
+
+// busiest is the device with the highest %util in the window (then the
+// most MB/s), or nil.
+func busiest(s *checks.Sample) *probes.DeviceRates {
+	var top *probes.DeviceRates
+	for i := range s.Devices {
+		d := &s.Devices[i]
+		if top == nil || d.UtilPct > top.UtilPct || (d.UtilPct == top.UtilPct && d.RMBs+d.WMBs > top.RMBs+top.WMBs) {
+			top = d
+		}
+	}
+	return top
 }
 
 // num prints a measured figure the way iostat does: one decimal, none
