@@ -13,8 +13,8 @@ VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 DEBIAN_PACKAGES := hdparm smartmontools util-linux pciutils fio
 # What the tests use beyond that: the real consumers of the fleet formats
 # (node_exporter's textfile collector, promtool), systemd-analyze, and fio with
-# sysstat's iostat for the live sampling test.
-TEST_PACKAGES := prometheus prometheus-node-exporter systemd sysstat
+# sysstat's iostat for the live sampling test, tmux for the real-terminal test.
+TEST_PACKAGES := prometheus prometheus-node-exporter systemd sysstat tmux
 FUZZTIME ?= 3s
 
 .PHONY: all deps test-deps install-packages build run test vet fuzz bench docs clean
