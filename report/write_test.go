@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -77,5 +78,32 @@ func TestWriteAtomicallyMissingDirectory(t *testing.T) {
 	err := WriteAtomically(path, 0o644, func(io.Writer) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "does not exist") || !strings.Contains(err.Error(), "mkdir -p '") {
 		t.Errorf("error %v; want the missing directory named, with mkdir -p", err)
+	}
+}
+
+// TestWriteAtomicallyKeepsOwner: a report that belongs to another user
+// (node_exporter's textfile directory, say) keeps its owner when root
+// rewrites it.
+func TestWriteAtomicallyKeepsOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root can give a file to another user")
+	}
+	path := filepath.Join(t.TempDir(), "r.prom")
+	if err := os.WriteFile(path, []byte("old"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(path, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteAtomically(path, 0o644, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := st.Sys().(*syscall.Stat_t)
+	if sys.Uid != 65534 || sys.Gid != 65534 || st.Mode().Perm() != 0o640 {
+		t.Errorf("owner %d:%d mode %v; want 65534:65534 0640 kept", sys.Uid, sys.Gid, st.Mode().Perm())
 	}
 }
