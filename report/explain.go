@@ -53,7 +53,7 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 		section("What to do")
 		for _, m := range r.Remediation {
 			for _, alt := range alternatives(m.Command) {
-				remediationLine(t, m.Risk, alt.text, "")
+				remediationLine(t, 2, m.Risk, alt.text, "")
 				if alt.when != "" {
 					t.wrapped(strings.Repeat(" ", 16), 16, 16, "when "+alt.when, t.p.dim)
 				}

@@ -330,7 +330,7 @@ func fixFirst(t *textWriter, f rules.Finding) {
 			if i > 0 && alike > 1 && sameShape(merged[0], c) {
 				continue
 			}
-			remediationLine(t, risk, c, "")
+			remediationLine(t, 2, risk, c, "")
 		}
 		if alike > 1 {
 			t.wrapped(strings.Repeat(" ", 16), 16, 16, fmt.Sprintf("… and %d more like it, one per device: -v prints them", alike), t.p.dim)
@@ -352,15 +352,18 @@ func sameShape(a, b string) bool {
 
 // remediationLine prints "[risk]  command", the command wrapped so that
 // pasting it runs it as printed.
-func remediationLine(t *textWriter, risk, cmd, note string) {
-	label := fmt.Sprintf("  %-14s", "["+risk+"]")
-	lines := wrapCommand(strings.Join(cleanLines(cmd), "\n"), t.width, width(label), 16)
+// lead is the label's indent; the command and its note hang under the
+// command's first column.
+func remediationLine(t *textWriter, lead int, risk, cmd, note string) {
+	label := fmt.Sprintf("%s%-14s", strings.Repeat(" ", lead), "["+risk+"]")
+	indent := width(label)
+	lines := wrapCommand(strings.Join(cleanLines(cmd), "\n"), t.width, indent, indent)
 	t.line(t.p.riskStyles[risk].Render(label) + lines[0])
 	for _, l := range lines[1:] {
 		t.line(l)
 	}
 	if note != "" {
-		t.wrapped(strings.Repeat(" ", 16), 16, 16, clean(note), t.p.dim)
+		t.wrapped(strings.Repeat(" ", indent), indent, indent, clean(note), t.p.dim)
 	}
 }
 
@@ -422,7 +425,10 @@ func verboseFinding(t *textWriter, rank int, f rules.Finding) {
 				t.line(fmt.Sprintf("     … %d more (--format json lists all)", len(f.Evidence)-maxEvidence))
 				break
 			}
-			t.wrapped("     ", 5, 7, clean(ev.Source)+": "+clean(ev.Value), lipgloss.NewStyle())
+			// Evidence is printed verbatim: its spacing is part of it.
+			for _, l := range wrapVerbatim(clean(ev.Source)+": "+clean(ev.Value), t.width, 5, 7) {
+				t.line(l)
+			}
 		}
 	}
 	for _, n := range f.Notes {
@@ -431,7 +437,7 @@ func verboseFinding(t *textWriter, rank int, f rules.Finding) {
 	if len(f.Remediation) > 0 {
 		t.line("   " + t.p.dim.Render("fix:"))
 		for _, m := range f.Remediation {
-			remediationLine(t, m.Risk, m.Command, m.Note)
+			remediationLine(t, 5, m.Risk, m.Command, m.Note)
 		}
 	}
 }
@@ -449,13 +455,20 @@ func skippedLines(t *textWriter, rep *rules.Report, verbose bool) {
 		if len(s.Subjects) > 0 {
 			subj = " (" + compactSubjects(s.Subjects) + ")"
 		}
-		text := clean(s.Check+subj+": "+s.Reason) + " — " + clean(s.Hint)
 		if verbose {
 			t.wrapped("  ", 2, 4, clean(s.Check+subj+": "+s.Reason), lipgloss.NewStyle())
 			t.wrapped("    "+t.p.dim.Render("hint:")+" ", 10, 10, clean(s.Hint), lipgloss.NewStyle())
 			continue
 		}
-		t.line("  " + truncate(text, t.width-2))
+		// One line: the reason is shortened before the hint, which says
+		// how to make the check work.
+		head, hint := clean(s.Check+subj)+": ", " — "+clean(s.Hint)
+		room := t.width - 2 - width(head) - width(hint)
+		reason := clean(s.Reason)
+		if room >= 12 {
+			reason = truncate(reason, room)
+		}
+		t.line("  " + truncate(head+reason+hint, t.width-2))
 	}
 }
 

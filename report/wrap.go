@@ -116,6 +116,33 @@ func wrap(text string, w, firstIndent, indent int) []string {
 	return lines
 }
 
+// wrapVerbatim is wrap for text whose spacing matters (evidence: a log
+// line, a command's output): every character is kept; a line is broken at
+// its last space that fits (that space is dropped), else at the width. The
+// first line follows a prefix of firstIndent columns that the result
+// includes as spaces; the others are indented by indent.
+func wrapVerbatim(text string, w, firstIndent, indent int) []string {
+	var out []string
+	lead := strings.Repeat(" ", firstIndent)
+	avail := w - firstIndent
+	for {
+		if width(text) <= avail || avail <= 0 {
+			return append(out, lead+text)
+		}
+		head, _ := splitAtWidth(text, avail)
+		cut := strings.LastIndexByte(head, ' ')
+		switch {
+		case cut > 0:
+			out = append(out, lead+head[:cut])
+			text = text[cut+1:]
+		default:
+			out = append(out, lead+head)
+			text = text[len(head):]
+		}
+		lead, avail = strings.Repeat(" ", indent), w-indent
+	}
+}
+
 // splitAtWidth cuts s after at most w columns (at least one rune).
 func splitAtWidth(s string, w int) (string, string) {
 	cw := 0
