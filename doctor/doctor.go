@@ -56,9 +56,10 @@ const DefaultProbeTimeout = 5 * time.Second
 var ErrDeadline = errors.New("the examination exceeded its deadline")
 
 // RunDeadline is the deadline of a run with these options: the given one,
-// or enough for the sampling window and a generous number of probe
-// timeouts in a row (probes run concurrently; a run that needs more is
-// stuck).
+// or the sampling window plus runProbeTimeouts probe timeouts plus a
+// minute. Probes run concurrently, per-device commands eight at a time: a
+// machine where every one of hundreds of disks lets its hdparm time out
+// still finishes; a run that needs more is stuck, and says so.
 func (o Options) RunDeadline() time.Duration {
 	if o.Deadline > 0 {
 		return o.Deadline
@@ -67,8 +68,11 @@ func (o Options) RunDeadline() time.Duration {
 	if pt <= 0 {
 		pt = DefaultProbeTimeout
 	}
-	return o.Sample + 24*pt + 30*time.Second
+	return o.Sample + runProbeTimeouts*pt + time.Minute
 }
+
+// runProbeTimeouts: see RunDeadline (6 minutes with the default 5 s).
+const runProbeTimeouts = 60
 
 // Validate rejects options a person can get wrong: an unknown context or
 // check, a window or timeout that is not positive. It is the one place

@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 )
 
 // ReadUserFile reads a file a person named on the command line (a
 // datasheet table, say): a regular file of at most limit bytes. A FIFO or a
 // device would hang or never end, so it is refused before it is read.
 func ReadUserFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	// O_NONBLOCK: opening a FIFO for reading would wait for a writer.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}

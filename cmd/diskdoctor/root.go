@@ -83,7 +83,7 @@ labelled by risk. It never changes the machine.`,
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically: a temporary file renamed into place) instead of standard output")
 	f.StringSliceVarP(&o.devices, "device", "d", nil, "judge only these devices (name or /dev/name; virtual devices included when named)")
 	f.DurationVar(&o.probeTimeout, "probe-timeout", doctor.DefaultProbeTimeout, "how long one probe (a file read or a command) may take")
-	f.DurationVar(&o.deadline, "deadline", 0, "how long the whole run may take (default: the sampling window plus 24 probe timeouts plus 30s)")
+	f.DurationVar(&o.deadline, "deadline", 0, "how long the whole run may take (default: the sampling window plus 60 probe timeouts plus 1m)")
 	f.DurationVar(&o.sample, "sample", 0, "watch the machine for this long (e.g. 5s) like iostat -x, iotop and PSI together, and judge what the devices do against their datasheets; a recorded machine replays its recorded window")
 	f.StringVar(&o.datasheets, "datasheets", "", "a YAML file of your own drive datasheets (same format as rules/datasheets.yaml); its models take precedence")
 	f.StringVar(&o.context, "context", "auto", "what the machine is for: "+strings.Join(doctor.Contexts, ", ")+" (decides how much a power-saving governor matters)")
