@@ -14,6 +14,7 @@ type column struct {
 	// left out.
 	shrink bool
 	minW   int
+	maxW   int  // cut to this even when there is room (0: no bound)
 	right  bool // numbers: aligned right
 }
 
@@ -30,6 +31,9 @@ func fitTable(cols []column, rows [][]string, w int) (header string, lines []str
 		widths[i] = width(c.header)
 		for _, r := range rows {
 			widths[i] = max(widths[i], width(r[i]))
+		}
+		if c.maxW > 0 {
+			widths[i] = min(widths[i], max(c.maxW, width(c.header)))
 		}
 	}
 	total := func() int {

@@ -201,13 +201,17 @@ func triageTables(t *textWriter, rep *rules.Report) {
 	t.line(t.p.heading.Render("Processes doing I/O") + t.p.dim.Render("  (iotop -o)"))
 	var prows [][]string
 	for _, p := range s.Processes {
-		prows = append(prows, []string{strconv.Itoa(p.PID), clean(p.Comm), clean(unitOf(p.Cgroup)), num(p.ReadBytesPerS / bytesPerMB), num(p.WriteBytesPerS / bytesPerMB)})
+		command := p.Comm
+		if p.Cmdline != "" {
+			command = p.Cmdline // iotop's COMMAND; cut to the width below
+		}
+		prows = append(prows, []string{strconv.Itoa(p.PID), clean(command), clean(unitOf(p.Cgroup)), num(p.ReadBytesPerS / bytesPerMB), num(p.WriteBytesPerS / bytesPerMB)})
 	}
 	if len(prows) == 0 {
 		t.line("  no process did storage I/O that could be read")
 	} else {
 		cols := []column{
-			{header: "PID", right: true}, {header: "COMMAND", shrink: true, minW: 10},
+			{header: "PID", right: true}, {header: "COMMAND", shrink: true, minW: 16, maxW: 40},
 			{header: "UNIT / CGROUP", shrink: true, minW: 12, drop: 1},
 			{header: "READ MB/s", right: true}, {header: "WRITE MB/s", right: true},
 		}
@@ -217,7 +221,9 @@ func triageTables(t *textWriter, rep *rules.Report) {
 			t.line(l)
 		}
 	}
-	if n := s.ProcessesUnreadable; n > 0 {
+	// Said when most processes could not be read: the check then left the
+	// skipped entry sample-processes (a few unreadable ones are normal).
+	if n := s.ProcessesUnreadable; n > 0 && slices.ContainsFunc(rep.Skipped, func(sk checks.Skipped) bool { return sk.Check == "sample-processes" }) {
 		t.wrapped("", 0, 2, fmt.Sprintf("%d processes' /proc/PID/io could not be read (another user's, without root): their I/O is not in this table; run as root to see every process.", n), t.p.warning)
 	}
 }
