@@ -1,6 +1,7 @@
 package archtest
 
 import (
+	"flag"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -11,6 +12,10 @@ import (
 	"strings"
 	"testing"
 )
+
+// update is accepted so that `go test ./... -update` works; no golden
+// files here.
+var _ = flag.Bool("update", false, "accepted for go test ./... -update; nothing to rewrite")
 
 // moduleRoot is the repository root, from this package's directory.
 const moduleRoot = "../.."
