@@ -14,8 +14,9 @@ VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 DEBIAN_PACKAGES := hdparm smartmontools util-linux pciutils fio
 # What the tests use beyond that: the real consumers of the fleet formats
 # (node_exporter's textfile collector, promtool), systemd-analyze, and fio with
-# sysstat's iostat for the live sampling test.
-TEST_PACKAGES := prometheus prometheus-node-exporter systemd sysstat udev
+# sysstat's iostat for the live sampling test, udev for udevadm test of the
+# generated rules, tmux for the real-terminal test.
+TEST_PACKAGES := prometheus prometheus-node-exporter systemd sysstat udev tmux
 FUZZTIME ?= 3s
 # The Debian package: the architectures built, and what its test uses
 # (lintian; man-db for man -w; bash-completion's loader; systemd-analyze

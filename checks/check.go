@@ -5,7 +5,9 @@ package checks
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -107,6 +109,7 @@ func Run(ctx context.Context, h *probes.Host, opts Options) (*Result, error) {
 		opts.ProbeTimeout = 5 * time.Second
 	}
 	env := newEnv(h, opts)
+	env.run = ctx
 	// The inventory is what every device check stands on: without it the
 	// machine cannot be examined at all.
 	if _, err := env.Devices(ctx); err != nil {
@@ -123,15 +126,26 @@ func Run(ctx context.Context, h *probes.Host, opts Options) (*Result, error) {
 		}
 	}
 	results := make([][]*Observation, len(checks))
+	crashes := make([]error, len(checks))
 	var wg sync.WaitGroup
 	for i, c := range checks {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// A check that panics is a bug; the run cannot say what the
+			// check would have found, so it ends without a verdict.
+			defer func() {
+				if r := recover(); r != nil {
+					crashes[i] = fmt.Errorf("check %s crashed (a bug in diskdoctor; please report it): %v\n%s", c.Name, r, debug.Stack())
+				}
+			}()
 			results[i] = c.Run(ctx, env)
 		}()
 	}
 	wg.Wait()
+	if err := errors.Join(crashes...); err != nil {
+		return nil, err
+	}
 	res := &Result{Skipped: env.skipped()}
 	for _, r := range results {
 		for _, o := range r {
@@ -145,49 +159,6 @@ func Run(ctx context.Context, h *probes.Host, opts Options) (*Result, error) {
 	res.Devices, _ = env.Devices(ctx)
 	res.Platform, _ = env.Platform(ctx)
 	return res, nil
-}
-
-// skipLog groups skipped probes by (check, reason), so a missing hdparm on
-// 1,000 disks is one entry with 1,000 subjects.
-type skipLog struct {
-	mu      sync.Mutex
-	entries map[string]*Skipped
-}
-
-func (s *skipLog) add(sk Skipped, subject string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	k := sk.Check + "\x00" + sk.Reason
-	e, ok := s.entries[k]
-	if !ok {
-		e = &sk
-		s.entries[k] = e
-	}
-	if subject != "" {
-		for _, x := range e.Subjects {
-			if x == subject {
-				return
-			}
-		}
-		e.Subjects = append(e.Subjects, subject)
-	}
-}
-
-func (s *skipLog) list() []Skipped {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]Skipped, 0, len(s.entries))
-	for _, e := range s.entries {
-		sortNatural(e.Subjects)
-		out = append(out, *e)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Check != out[j].Check {
-			return out[i].Check < out[j].Check
-		}
-		return out[i].Reason < out[j].Reason
-	})
-	return out
 }
 
 func sortNatural(s []string) {

@@ -16,36 +16,93 @@ type Env struct {
 	Host *probes.Host
 	Opts Options
 
+	// run is the context of the run as a whole (its deadline, Ctrl-C). A
+	// shared probe is computed under it, not under the context of whichever
+	// check asked first: that check's cancellation must not become every
+	// other check's error.
+	run   context.Context
 	skips skipLog
 	// Per-device commands run a few at a time: a thousand hdparm processes
 	// at once would hurt the machine the doctor is examining.
-	cmdSlots chan struct{}
+	cmdSlots semaphore
 
-	devices     memo[[]*probes.BlockDevice]
-	platform    memo[*probes.Platform]
-	kernLog     memo[*probes.KernelLog]
-	mounts      memo[[]probes.Mount]
-	mountsByDev memo[map[string][]probes.Mount]
-	autotrim    memo[map[string]string]
-	zstatus     memo[*probes.ZpoolStatus]
-	ziostat     memo[[]*probes.ZIostatRow]
-	zfsProps    memo[probes.ZFSProps]
-	mdstat      memo[[]probes.MDArray]
+	devices     shared[[]*probes.BlockDevice]
+	platform    shared[*probes.Platform]
+	kernLog     shared[*probes.KernelLog]
+	mounts      shared[[]probes.Mount]
+	mountsByDev shared[map[string][]probes.Mount]
+	autotrim    shared[map[string]string]
+	zstatus     shared[*probes.ZpoolStatus]
+	ziostat     shared[[]*probes.ZIostatRow]
+	zfsProps    shared[probes.ZFSProps]
+	mdstat      shared[[]probes.MDArray]
 }
 
-type memo[T any] struct {
-	once sync.Once
-	v    T
-	err  error
-}
-
-func (m *memo[T]) get(f func() (T, error)) (T, error) {
-	m.once.Do(func() { m.v, m.err = f() })
-	return m.v, m.err
-}
+// maxCommands is how many per-device commands run at once.
+const maxCommands = 8
 
 func newEnv(h *probes.Host, opts Options) *Env {
-	return &Env{Host: h, Opts: opts, skips: skipLog{entries: map[string]*Skipped{}}, cmdSlots: make(chan struct{}, 8)}
+	return &Env{Host: h, Opts: opts, run: context.Background(), skips: newSkipLog(), cmdSlots: newSemaphore(maxCommands)}
+}
+
+// shared is a value computed once per run and read by every check. The
+// computation runs under the run's context; each caller waits under its
+// own, so a caller that gives up returns its own error and leaves the
+// value to the others.
+type shared[T any] struct {
+	once   sync.Once
+	done   chan struct{}
+	v      T
+	err    error
+	panicV any // a panic of the computation, raised again in each caller
+}
+
+func (s *shared[T]) get(ctx, run context.Context, compute func(run context.Context) (T, error)) (T, error) {
+	s.once.Do(func() {
+		s.done = make(chan struct{})
+		go func() {
+			defer close(s.done)
+			defer func() { s.panicV = recover() }()
+			s.v, s.err = compute(run)
+		}()
+	})
+	select {
+	case <-s.done:
+		if s.panicV != nil {
+			panic(s.panicV) // in the caller's goroutine, where Run recovers it
+		}
+		return s.v, s.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}
+
+// reader is a probe that reads one thing from the host.
+type reader[T any] func(ctx context.Context, h *probes.Host) (T, error)
+
+// valueOnly drops the raw output a command probe also returns.
+func valueOnly[T, R any](f func(ctx context.Context, h *probes.Host) (T, R, error)) reader[T] {
+	return func(ctx context.Context, h *probes.Host) (T, error) {
+		v, _, err := f(ctx, h)
+		return v, err
+	}
+}
+
+// probeOnce reads a shared probe once per run under timeout (0: the probe
+// timeout). A failure is one skipped entry named skipAs, unless skipAs is
+// "" or absentOK and the probe found nothing to read.
+func probeOnce[T any](ctx context.Context, env *Env, s *shared[T], skipAs string, timeout time.Duration, absentOK bool, read reader[T]) (T, error) {
+	if timeout == 0 {
+		timeout = env.Opts.ProbeTimeout
+	}
+	return s.get(ctx, env.run, func(run context.Context) (T, error) {
+		v, err := ProbeWithin(run, env, timeout, func(ctx context.Context) (T, error) { return read(ctx, env.Host) })
+		if err != nil && skipAs != "" && !(absentOK && errors.Is(err, probes.ErrNotAvailable)) {
+			env.Skip(skipAs, "", err)
+		}
+		return v, err
+	})
 }
 
 // Probe runs f under the probe timeout. A probe that ignores its context
@@ -60,43 +117,48 @@ func ProbeWithin[T any](ctx context.Context, env *Env, timeout time.Duration, f 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type result struct {
-		v   T
-		err error
+		v      T
+		err    error
+		panicV any
 	}
 	ch := make(chan result, 1)
 	go func() {
-		v, err := f(ctx)
-		ch <- result{v, err}
+		var r result
+		defer func() {
+			r.panicV = recover()
+			ch <- r
+		}()
+		r.v, r.err = f(ctx)
 	}()
 	select {
 	case r := <-ch:
+		if r.panicV != nil {
+			panic(r.panicV) // in the check's goroutine, where Run recovers it
+		}
 		return r.v, r.err
 	case <-ctx.Done():
 		var zero T
-		return zero, fmt.Errorf("%w after %s", probes.ErrTimeout, timeout)
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return zero, fmt.Errorf("%w after %s", probes.ErrTimeout, timeout)
+		}
+		return zero, ctx.Err()
 	}
 }
 
 // RunCommand runs a per-device command under the probe timeout, a few at a
 // time.
 func RunCommand[T any](ctx context.Context, env *Env, f func(ctx context.Context) (T, error)) (T, error) {
-	select {
-	case env.cmdSlots <- struct{}{}:
-	case <-ctx.Done():
+	if err := env.cmdSlots.acquire(ctx); err != nil {
 		var zero T
-		return zero, ctx.Err()
+		return zero, err
 	}
-	defer func() { <-env.cmdSlots }()
+	defer env.cmdSlots.release()
 	return Probe(ctx, env, f)
 }
 
 // Devices is the block-device inventory.
 func (env *Env) Devices(ctx context.Context) ([]*probes.BlockDevice, error) {
-	return env.devices.get(func() ([]*probes.BlockDevice, error) {
-		return Probe(ctx, env, func(ctx context.Context) ([]*probes.BlockDevice, error) {
-			return probes.ReadBlockDevices(ctx, env.Host)
-		})
-	})
+	return probeOnce(ctx, env, &env.devices, "", 0, false, probes.ReadBlockDevices)
 }
 
 // Judged returns the devices that findings are made about: every real disk,
@@ -127,44 +189,24 @@ func (env *Env) IsJudged(d *probes.BlockDevice) bool {
 
 // Platform is DMI, kernel and distribution.
 func (env *Env) Platform(ctx context.Context) (*probes.Platform, error) {
-	return env.platform.get(func() (*probes.Platform, error) {
-		return Probe(ctx, env, func(ctx context.Context) (*probes.Platform, error) {
-			return probes.ReadPlatform(ctx, env.Host)
-		})
-	})
+	return probeOnce(ctx, env, &env.platform, "", 0, false, probes.ReadPlatform)
 }
 
 // KernelLog is dmesg; a failure is recorded once as a skipped entry.
 func (env *Env) KernelLog(ctx context.Context) (*probes.KernelLog, error) {
-	return env.kernLog.get(func() (*probes.KernelLog, error) {
-		l, err := Probe(ctx, env, func(ctx context.Context) (*probes.KernelLog, error) {
-			return probes.ReadKernelLog(ctx, env.Host)
-		})
-		if err != nil {
-			env.Skip("kernel-log", "", err)
-		}
-		return l, err
-	})
+	return probeOnce(ctx, env, &env.kernLog, "kernel-log", 0, false, probes.ReadKernelLog)
 }
 
 // Mounts is /proc/self/mountinfo.
 func (env *Env) Mounts(ctx context.Context) ([]probes.Mount, error) {
-	return env.mounts.get(func() ([]probes.Mount, error) {
-		m, err := Probe(ctx, env, func(ctx context.Context) ([]probes.Mount, error) {
-			return probes.ReadMounts(ctx, env.Host)
-		})
-		if err != nil {
-			env.Skip("mounts", "", err)
-		}
-		return m, err
-	})
+	return probeOnce(ctx, env, &env.mounts, "mounts", 0, false, probes.ReadMounts)
 }
 
 // MountsByDevNo is the mount table by "major:minor", for finding what is
 // mounted from a device or partition.
 func (env *Env) MountsByDevNo(ctx context.Context) map[string][]probes.Mount {
-	m, _ := env.mountsByDev.get(func() (map[string][]probes.Mount, error) {
-		mounts, _ := env.Mounts(ctx)
+	m, _ := env.mountsByDev.get(ctx, env.run, func(run context.Context) (map[string][]probes.Mount, error) {
+		mounts, _ := env.Mounts(run)
 		by := map[string][]probes.Mount{}
 		for _, m := range mounts {
 			by[m.DevNo] = append(by[m.DevNo], m)
@@ -176,31 +218,13 @@ func (env *Env) MountsByDevNo(ctx context.Context) map[string][]probes.Mount {
 
 // ZFSAutotrim is `zpool get autotrim` by pool.
 func (env *Env) ZFSAutotrim(ctx context.Context) (map[string]string, error) {
-	return env.autotrim.get(func() (map[string]string, error) {
-		m, err := Probe(ctx, env, func(ctx context.Context) (map[string]string, error) {
-			v, _, err := probes.ZFSAutotrim(ctx, env.Host)
-			return v, err
-		})
-		if err != nil {
-			env.Skip("zfs-autotrim", "", err)
-		}
-		return m, err
-	})
+	return probeOnce(ctx, env, &env.autotrim, "zfs-autotrim", 0, false, valueOnly(probes.ZFSAutotrim))
 }
 
 // ZpoolStatus is `zpool status -P -t`; a failure (a hang included) is
 // recorded once as a skipped entry.
 func (env *Env) ZpoolStatus(ctx context.Context) (*probes.ZpoolStatus, error) {
-	return env.zstatus.get(func() (*probes.ZpoolStatus, error) {
-		st, err := Probe(ctx, env, func(ctx context.Context) (*probes.ZpoolStatus, error) {
-			v, _, err := probes.ReadZpoolStatus(ctx, env.Host)
-			return v, err
-		})
-		if err != nil {
-			env.Skip("zpool-status", "", err)
-		}
-		return st, err
-	})
+	return probeOnce(ctx, env, &env.zstatus, "zpool-status", 0, false, valueOnly(probes.ReadZpoolStatus))
 }
 
 // ZpoolIostatInterval is the sampling interval of probes.ZpoolIostatArgv:
@@ -210,102 +234,16 @@ const ZpoolIostatInterval = time.Second
 // ZpoolIostat is one interval of `zpool iostat -H -p -P -v -l -y 1 1`. It
 // gets the probe timeout on top of its interval.
 func (env *Env) ZpoolIostat(ctx context.Context) ([]*probes.ZIostatRow, error) {
-	return env.ziostat.get(func() ([]*probes.ZIostatRow, error) {
-		rows, err := ProbeWithin(ctx, env, env.Opts.ProbeTimeout+2*ZpoolIostatInterval, func(ctx context.Context) ([]*probes.ZIostatRow, error) {
-			v, _, err := probes.ReadZpoolIostat(ctx, env.Host)
-			return v, err
-		})
-		if err != nil {
-			env.Skip("zpool-iostat", "", err)
-		}
-		return rows, err
-	})
+	return probeOnce(ctx, env, &env.ziostat, "zpool-iostat", env.Opts.ProbeTimeout+2*ZpoolIostatInterval, false, valueOnly(probes.ReadZpoolIostat))
 }
 
 // ZFSProps is `zfs get` of compression, sync, logbias and recordsize.
 func (env *Env) ZFSProps(ctx context.Context) (probes.ZFSProps, error) {
-	return env.zfsProps.get(func() (probes.ZFSProps, error) {
-		p, err := Probe(ctx, env, func(ctx context.Context) (probes.ZFSProps, error) {
-			v, _, err := probes.ReadZfsGet(ctx, env.Host)
-			return v, err
-		})
-		if err != nil {
-			env.Skip("zfs-get", "", err)
-		}
-		return p, err
-	})
+	return probeOnce(ctx, env, &env.zfsProps, "zfs-get", 0, false, valueOnly(probes.ReadZfsGet))
 }
 
 // MDStat is /proc/mdstat. A machine without the md driver has none: that
 // is not a skipped entry.
 func (env *Env) MDStat(ctx context.Context) ([]probes.MDArray, error) {
-	return env.mdstat.get(func() ([]probes.MDArray, error) {
-		a, err := Probe(ctx, env, func(ctx context.Context) ([]probes.MDArray, error) {
-			return probes.ReadMDStat(ctx, env.Host)
-		})
-		if err != nil && !errors.Is(err, probes.ErrNotAvailable) {
-			env.Skip("mdstat", "", err)
-		}
-		return a, err
-	})
-}
-
-// Skip records a probe that could not run, with a hint that would make it
-// work. subject may be "" for host-wide probes.
-func (env *Env) Skip(probe, subject string, err error) {
-	reason, hint := explain(probe, err, env.Opts.ProbeTimeout)
-	env.skips.add(Skipped{Check: probe, Reason: reason, Hint: hint}, subject)
-}
-
-func (env *Env) skipped() []Skipped { return env.skips.list() }
-
-// installHints names the Debian package of each external program.
-var installHints = map[string]string{
-	"hdparm":   "apt-get install hdparm",
-	"dmesg":    "apt-get install util-linux",
-	"zpool":    "apt-get install zfsutils-linux",
-	"zfs":      "apt-get install zfsutils-linux",
-	"smartctl": "apt-get install smartmontools",
-}
-
-// hinted carries the hint a check knows better than the generic one.
-type hinted struct {
-	error
-	hint string
-}
-
-func (h hinted) Unwrap() error { return h.error }
-
-// withHint attaches a specific hint to a probe error.
-func withHint(err error, hint string) error { return hinted{err, hint} }
-
-// explain turns a probe error into a reason and a hint.
-func explain(probe string, err error, timeout time.Duration) (string, string) {
-	var h hinted
-	if errors.As(err, &h) {
-		return err.Error(), h.hint
-	}
-	switch {
-	case errors.Is(err, probes.ErrToolMissing):
-		tool := probe
-		var te *probes.ToolError
-		if errors.As(err, &te) {
-			tool = te.Tool
-		}
-		hint := installHints[tool]
-		if hint == "" {
-			hint = "install " + tool
-		}
-		return err.Error(), hint
-	case errors.Is(err, probes.ErrPermission):
-		if probe == "kernel-log" {
-			return err.Error(), "run as root, or allow it with: sysctl kernel.dmesg_restrict=0"
-		}
-		return err.Error(), "run diskdoctor as root"
-	case errors.Is(err, probes.ErrTimeout):
-		return err.Error(), fmt.Sprintf("it did not answer within %s; a command that hangs is itself a symptom (a stuck pool or device); retry with --probe-timeout %s", timeout, 4*timeout)
-	case errors.Is(err, probes.ErrNotAvailable):
-		return err.Error(), "the kernel does not expose this here (virtual machine, container, or a missing driver)"
-	}
-	return err.Error(), "see the reason; report it if it persists"
+	return probeOnce(ctx, env, &env.mdstat, "mdstat", 0, true, probes.ReadMDStat)
 }

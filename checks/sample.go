@@ -78,8 +78,31 @@ func sample(ctx context.Context, env *Env) []*Observation {
 		o.Set("sample_seconds", s.Seconds)
 		out = append(out, o)
 	}
+	// Devices that are not judged (loop, dm, md, zram) but did I/O in the
+	// window are measured too: a writer on a loop device is load on the
+	// disks beneath it, and the triage view shows it.
+	if devs, err := env.Devices(ctx); err == nil {
+		for _, d := range devs {
+			if env.IsJudged(d) {
+				continue
+			}
+			a, okA := w.Start.Disks[d.Name]
+			b, okB := w.End.Disks[d.Name]
+			if !okA || !okB {
+				continue
+			}
+			if r := roundRates(probes.Rates(d.Name, a, b, w.Seconds)); r.RS+r.WS > 0 {
+				s.Devices = append(s.Devices, r)
+			}
+		}
+	}
 	if s.Devices == nil {
 		s.Devices = []probes.DeviceRates{}
+	}
+	// Without root, other users' /proc/PID/io cannot be read: when that is
+	// most processes, the process table is not the machine's.
+	if readable := len(w.End.Procs); w.End.ProcsDenied > readable {
+		env.Skip("sample-processes", "", fmt.Errorf("%w: /proc/PID/io of %d of %d processes could not be read; the processes doing I/O may be among them", probes.ErrPermission, w.End.ProcsDenied, w.End.ProcsDenied+readable))
 	}
 	host := NewObservation("sample", KindHost, "host")
 	if w.Start.PSI != nil && w.End.PSI != nil {

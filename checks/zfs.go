@@ -13,6 +13,17 @@ import (
 	"github.com/diskdoctor/diskdoctor/probes"
 )
 
+// Units: zpool iostat -p prints exact values, bytes and nanoseconds
+// (zpool-iostat(8)); the facts are in µs and MB/s (decimal megabytes, as
+// drive datasheets count them).
+const (
+	nsPerUs     = 1e3
+	nsPerMs     = 1e6
+	usPerS      = 1e6
+	bytesPerMB  = 1e6
+	bytesPerKiB = 1024
+)
+
 func init() {
 	Register(Check{Name: "zfs", Description: "ZFS pools: state, errors, scrub/resilver/trim in progress (zpool status -P -t), per-member latency over one interval (zpool iostat -l), dataset sync/logbias/recordsize, members mapped to block devices", Run: zfsCheck})
 }
@@ -120,6 +131,30 @@ type member struct {
 	row  *probes.ZIostatRow
 }
 
+// zfsRun is one run of the zfs check: what the pools' members resolve to,
+// gathered pool by pool and then judged disk by disk.
+type zfsRun struct {
+	env                  *Env
+	ix                   *memberIndex
+	statusCmd, iostatCmd string
+	byDisk               map[string][]*member
+	diskOrder            []string
+}
+
+// hangLog collects the zpool/zfs commands that did not answer: a hung
+// command is itself a symptom (a stuck pool).
+type hangLog struct {
+	commands []string
+	evidence []Evidence
+}
+
+func (h *hangLog) note(argv []string, err error) {
+	if errors.Is(err, probes.ErrTimeout) {
+		h.commands = append(h.commands, argvString(argv))
+		h.evidence = append(h.evidence, Evidence{argvString(argv), "no answer: " + err.Error()})
+	}
+}
+
 func zfsCheck(ctx context.Context, env *Env) []*Observation {
 	devs, _ := env.Devices(ctx)
 	if !zfsPresent(ctx, env, devs) {
@@ -127,16 +162,9 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 	}
 	host := NewObservation("zfs", KindHost, "host")
 	out := []*Observation{host}
-	var hung []string
-	var hungEv []Evidence
-	noteHang := func(argv []string, err error) {
-		if errors.Is(err, probes.ErrTimeout) {
-			hung = append(hung, argvString(argv))
-			hungEv = append(hungEv, Evidence{argvString(argv), "no answer: " + err.Error()})
-		}
-	}
+	var hangs hangLog
 	defer func() {
-		host.Set("zfs_hung_commands", nonNil(hung), hungEv...)
+		host.Set("zfs_hung_commands", nonNil(hangs.commands), hangs.evidence...)
 	}()
 	if v, p, err := probes.ZFSModuleParam(ctx, env.Host, "zfs_immediate_write_sz"); err == nil {
 		host.Set("zfs_immediate_write_sz", v, Evidence{p, strconv.FormatFloat(v, 'f', -1, 64)})
@@ -146,11 +174,11 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 
 	st, err := env.ZpoolStatus(ctx)
 	if err != nil {
-		noteHang(probes.ZpoolStatusArgv, err)
+		hangs.note(probes.ZpoolStatusArgv, err)
 		// A pool that hangs `zpool status` hangs `zpool get` too; the
 		// trim check asked already, and the answer is memoised.
 		if _, err := env.ZFSAutotrim(ctx); err != nil {
-			noteHang(probes.ZpoolAutotrimArgv, err)
+			hangs.note(probes.ZpoolAutotrimArgv, err)
 		}
 		return out
 	}
@@ -159,202 +187,235 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 		names = append(names, p.Name)
 	}
 	rows, ioErr := env.ZpoolIostat(ctx)
-	noteHang(probes.ZpoolIostatArgv, ioErr)
+	hangs.note(probes.ZpoolIostatArgv, ioErr)
 	probes.AssignPools(rows, names)
 	props, propErr := env.ZFSProps(ctx)
-	noteHang(probes.ZfsGetArgv, propErr)
+	hangs.note(probes.ZfsGetArgv, propErr)
 	autotrim, _ := env.ZFSAutotrim(ctx)
 
-	ix := newMemberIndex(ctx, env, devs)
-	statusCmd := argvString(probes.ZpoolStatusArgv)
-	iostatCmd := argvString(probes.ZpoolIostatArgv)
-	byDisk := map[string][]*member{}
-	var diskOrder []string
-
+	z := &zfsRun{
+		env: env, ix: newMemberIndex(ctx, env, devs),
+		statusCmd: argvString(probes.ZpoolStatusArgv), iostatCmd: argvString(probes.ZpoolIostatArgv),
+		byDisk: map[string][]*member{},
+	}
 	for _, p := range st.Pools {
 		o := NewObservation("zfs", KindPool, p.Name)
 		out = append(out, o)
 		o.Set("zfs_pool", p.Name)
-		o.Set("zfs_state", p.State, Evidence{statusCmd, p.StateLine})
+		o.Set("zfs_state", p.State, Evidence{z.statusCmd, p.StateLine})
 		o.Set("zfs_status", p.Status)
-		o.Set("zfs_data_errors", p.DataErrors, Evidence{statusCmd, "errors: " + p.Errors})
-		var vdevErrs, unavailable []string
-		var errEv []Evidence
-		var members []*member
-		var unresolved []string
-		for _, v := range p.Vdevs {
-			if v.Leaf && v.Read+v.Write+v.Cksum > 0 {
-				vdevErrs = append(vdevErrs, fmt.Sprintf("%s: %d read, %d write, %d checksum errors", v.Name, v.Read, v.Write, v.Cksum))
-				errEv = append(errEv, Evidence{statusCmd, v.Line})
-			}
-			if v.Leaf && v.State != "" && v.State != "ONLINE" && v.State != "AVAIL" && v.State != "INUSE" {
-				unavailable = append(unavailable, v.Name+" "+v.State)
-				errEv = append(errEv, Evidence{statusCmd, v.Line})
-			}
-			if !v.Leaf || v.Class == "spares" {
-				continue
-			}
-			d, part := ix.resolve(env, v.Name)
-			if d == nil && v.Was != "" {
-				d, part = ix.resolve(env, v.Was)
-			}
-			if d == nil {
-				unresolved = append(unresolved, v.Name)
-				continue
-			}
-			m := &member{pool: p, vdev: v, disk: d, part: part}
-			members = append(members, m)
-			if _, ok := byDisk[d.Name]; !ok {
-				diskOrder = append(diskOrder, d.Name)
-			}
-			byDisk[d.Name] = append(byDisk[d.Name], m)
-		}
-		o.Set("zfs_vdev_problems", nonNil(unavailable))
-		o.Set("zfs_vdev_errors", nonNil(vdevErrs), errEv...)
-		o.Set("zfs_unresolved_members", nonNil(unresolved))
+		o.Set("zfs_data_errors", p.DataErrors, Evidence{z.statusCmd, "errors: " + p.Errors})
+		members := z.poolMembers(o, p)
+		z.poolBackground(o, p)
+		poolMemberFacts(o, p, members, autotrim)
+		poolDatasetFacts(o, p, props)
+		z.poolLatency(o, p, members, rows)
+	}
+	return append(out, z.deviceObservations()...)
+}
 
-		// Background work: scan (scrub, resilver) and trim.
-		var background []string
-		var bgEv []Evidence
-		sc := p.Scan
-		o.Set("zfs_scan_function", sc.Function)
-		o.Set("zfs_scan_in_progress", sc.InProgress)
-		if sc.InProgress {
-			for _, l := range sc.Lines {
-				bgEv = append(bgEv, Evidence{statusCmd, "scan: " + l})
-			}
+// poolMembers maps a pool's leaf vdevs to disks and records their errors
+// and states.
+func (z *zfsRun) poolMembers(o *Observation, p *probes.ZPool) []*member {
+	var vdevErrs, unavailable []string
+	var errEv []Evidence
+	var members []*member
+	var unresolved []string
+	for _, v := range p.Vdevs {
+		if v.Leaf && v.Read+v.Write+v.Cksum > 0 {
+			vdevErrs = append(vdevErrs, fmt.Sprintf("%s: %d read, %d write, %d checksum errors", v.Name, v.Read, v.Write, v.Cksum))
+			errEv = append(errEv, Evidence{z.statusCmd, v.Line})
 		}
-		if sc.InProgress {
-			desc := sc.Function + " in progress"
-			if sc.HasPercent {
-				desc += fmt.Sprintf(", %s done", trimFloat(sc.Percent)+" %")
-				o.Set("zfs_scan_percent", sc.Percent)
-			}
-			if sc.RateText != "" {
-				desc += " at " + sc.RateText
-			}
-			if sc.ToGo != "" {
-				if sc.ToGo == "no estimated completion time" {
-					desc += ", " + sc.ToGo
-				} else {
-					desc += ", " + sc.ToGo + " to go"
-				}
-			}
-			if sc.Since != "" {
-				desc += " (since " + sc.Since + ")"
-			}
-			background = append(background, desc)
+		if v.Leaf && v.State != "" && v.State != "ONLINE" && v.State != "AVAIL" && v.State != "INUSE" {
+			unavailable = append(unavailable, v.Name+" "+v.State)
+			errEv = append(errEv, Evidence{z.statusCmd, v.Line})
 		}
-		var trimming []string
-		minPct := 101
-		for _, v := range p.Vdevs {
-			if v.Trim.State != "active" {
-				continue
-			}
-			name := v.Name
-			if d, part := ix.resolve(env, v.Name); d != nil {
-				name = d.Name
-				if part != "" {
-					name = part
-				}
-			}
-			trimming = append(trimming, name)
-			minPct = min(minPct, v.Trim.Percent)
-			bgEv = append(bgEv, Evidence{statusCmd, v.Name + " " + v.Trim.Text})
+		if !v.Leaf || v.Class == "spares" {
+			continue
 		}
-		o.Set("zfs_trim_active", len(trimming) > 0)
-		if len(trimming) > 0 {
-			o.Set("zfs_trim_percent", float64(minPct))
-			desc := fmt.Sprintf("trim in progress on %s, %d %% done", strings.Join(trimming, ", "), minPct)
-			background = append(background, desc)
+		d, part := z.ix.resolve(z.env, v.Name)
+		if d == nil && v.Was != "" {
+			d, part = z.ix.resolve(z.env, v.Was)
 		}
-		o.Set("zfs_background", nonNil(background), bgEv...)
+		if d == nil {
+			unresolved = append(unresolved, v.Name)
+			continue
+		}
+		m := &member{pool: p, vdev: v, disk: d, part: part}
+		members = append(members, m)
+		if _, ok := z.byDisk[d.Name]; !ok {
+			z.diskOrder = append(z.diskOrder, d.Name)
+		}
+		z.byDisk[d.Name] = append(z.byDisk[d.Name], m)
+	}
+	o.Set("zfs_vdev_problems", nonNil(unavailable))
+	o.Set("zfs_vdev_errors", nonNil(vdevErrs), errEv...)
+	o.Set("zfs_unresolved_members", nonNil(unresolved))
+	return members
+}
 
-		// Member devices, by kernel name.
-		var devNames []string
-		seen := map[string]bool{}
-		for _, m := range members {
-			if !seen[m.disk.Name] {
-				seen[m.disk.Name] = true
-				devNames = append(devNames, m.disk.Name)
+// poolBackground records the pool's background work: a scan (scrub,
+// resilver) and trims in progress.
+func (z *zfsRun) poolBackground(o *Observation, p *probes.ZPool) {
+	var background []string
+	var bgEv []Evidence
+	sc := p.Scan
+	o.Set("zfs_scan_function", sc.Function)
+	o.Set("zfs_scan_in_progress", sc.InProgress)
+	if sc.InProgress {
+		for _, l := range sc.Lines {
+			bgEv = append(bgEv, Evidence{z.statusCmd, "scan: " + l})
+		}
+		if sc.HasPercent {
+			o.Set("zfs_scan_percent", sc.Percent)
+		}
+		background = append(background, scanDescription(sc))
+	}
+	var trimming []string
+	minPct := 101
+	for _, v := range p.Vdevs {
+		if v.Trim.State != "active" {
+			continue
+		}
+		name := v.Name
+		if d, part := z.ix.resolve(z.env, v.Name); d != nil {
+			name = d.Name
+			if part != "" {
+				name = part
 			}
 		}
-		o.Set("zfs_member_devices", nonNil(devNames))
-		var logs []string
-		for _, m := range members {
-			if m.vdev.Class == "logs" {
-				logs = append(logs, m.disk.Name)
-			}
-		}
-		o.Set("zfs_log_devices", nonNil(logs))
-		if v, ok := autotrim[p.Name]; ok {
-			o.Set("zfs_autotrim", v, Evidence{argvString(probes.ZpoolAutotrimArgv), p.Name + "\t" + v})
+		trimming = append(trimming, name)
+		minPct = min(minPct, v.Trim.Percent)
+		bgEv = append(bgEv, Evidence{z.statusCmd, v.Name + " " + v.Trim.Text})
+	}
+	o.Set("zfs_trim_active", len(trimming) > 0)
+	if len(trimming) > 0 {
+		o.Set("zfs_trim_percent", float64(minPct))
+		desc := fmt.Sprintf("trim in progress on %s, %d %% done", strings.Join(trimming, ", "), minPct)
+		background = append(background, desc)
+	}
+	o.Set("zfs_background", nonNil(background), bgEv...)
+}
+
+// scanDescription is a scan in progress in words: "resilver in progress,
+// 12 % done at 300M/s, 01:02:03 to go (since …)".
+func scanDescription(sc probes.ZScan) string {
+	desc := sc.Function + " in progress"
+	if sc.HasPercent {
+		desc += fmt.Sprintf(", %s done", trimFloat(sc.Percent)+" %")
+	}
+	if sc.RateText != "" {
+		desc += " at " + sc.RateText
+	}
+	if sc.ToGo != "" {
+		if sc.ToGo == "no estimated completion time" {
+			desc += ", " + sc.ToGo
 		} else {
-			o.Set("zfs_autotrim", nil)
+			desc += ", " + sc.ToGo + " to go"
 		}
+	}
+	if sc.Since != "" {
+		desc += " (since " + sc.Since + ")"
+	}
+	return desc
+}
 
-		// Datasets: sync and logbias decide whether a log device is used.
-		var syncAlways, throughput []string
-		var dsEv []Evidence
-		var maxRecord float64
-		for _, ds := range props.ByPool()[p.Name] {
-			pr := props[ds]
-			if pr["sync"] == "always" {
-				syncAlways = append(syncAlways, ds)
-				dsEv = append(dsEv, Evidence{argvString(probes.ZfsGetArgv), ds + "\tsync\talways"})
-			}
-			if pr["logbias"] == "throughput" {
-				throughput = append(throughput, ds)
-				dsEv = append(dsEv, Evidence{argvString(probes.ZfsGetArgv), ds + "\tlogbias\tthroughput"})
-			}
-			if rs, err := strconv.ParseFloat(pr["recordsize"], 64); err == nil && rs > maxRecord {
-				maxRecord = rs
-			}
+// poolMemberFacts records the pool's member and log devices by kernel
+// name, and its autotrim property.
+func poolMemberFacts(o *Observation, p *probes.ZPool, members []*member, autotrim map[string]string) {
+	var devNames []string
+	seen := map[string]bool{}
+	for _, m := range members {
+		if !seen[m.disk.Name] {
+			seen[m.disk.Name] = true
+			devNames = append(devNames, m.disk.Name)
 		}
-		o.Set("zfs_sync_always_datasets", nonNil(syncAlways), dsEv...)
-		o.Set("zfs_logbias_throughput_datasets", nonNil(throughput))
-		if maxRecord > 0 {
-			o.Set("zfs_max_recordsize", maxRecord)
-		} else {
-			o.Set("zfs_max_recordsize", nil)
+	}
+	o.Set("zfs_member_devices", nonNil(devNames))
+	var logs []string
+	for _, m := range members {
+		if m.vdev.Class == "logs" {
+			logs = append(logs, m.disk.Name)
 		}
+	}
+	o.Set("zfs_log_devices", nonNil(logs))
+	if v, ok := autotrim[p.Name]; ok {
+		o.Set("zfs_autotrim", v, Evidence{argvString(probes.ZpoolAutotrimArgv), p.Name + "\t" + v})
+	} else {
+		o.Set("zfs_autotrim", nil)
+	}
+}
 
-		// Latency over the interval: the pool row and each member's row.
-		o.Set("zfs_total_wait_write_us", nil)
-		o.Set("zfs_disk_wait_write_us", nil)
-		for _, r := range rows {
-			if r.Pool != p.Name {
-				continue
-			}
-			if r.Name == p.Name {
-				ev := Evidence{iostatCmd, iostatSummary(r)}
-				setUs(o, "zfs_total_wait_write_us", r.TotalWaitWrite, ev)
-				setUs(o, "zfs_disk_wait_write_us", r.DiskWaitWrite, ev)
-				setUs(o, "zfs_total_wait_read_us", r.TotalWaitRead, ev)
-				setUs(o, "zfs_disk_wait_read_us", r.DiskWaitRead, ev)
-				continue
-			}
-			for _, m := range members {
-				if m.row == nil && (r.Name == m.vdev.Name) {
-					m.row = r
-				}
+// poolDatasetFacts records the datasets' sync and logbias (they decide
+// whether a log device is used) and the largest recordsize.
+func poolDatasetFacts(o *Observation, p *probes.ZPool, props probes.ZFSProps) {
+	var syncAlways, throughput []string
+	var dsEv []Evidence
+	var maxRecord float64
+	for _, ds := range props.ByPool()[p.Name] {
+		pr := props[ds]
+		if pr["sync"] == "always" {
+			syncAlways = append(syncAlways, ds)
+			dsEv = append(dsEv, Evidence{argvString(probes.ZfsGetArgv), ds + "\tsync\talways"})
+		}
+		if pr["logbias"] == "throughput" {
+			throughput = append(throughput, ds)
+			dsEv = append(dsEv, Evidence{argvString(probes.ZfsGetArgv), ds + "\tlogbias\tthroughput"})
+		}
+		if rs, err := strconv.ParseFloat(pr["recordsize"], 64); err == nil && rs > maxRecord {
+			maxRecord = rs
+		}
+	}
+	o.Set("zfs_sync_always_datasets", nonNil(syncAlways), dsEv...)
+	o.Set("zfs_logbias_throughput_datasets", nonNil(throughput))
+	if maxRecord > 0 {
+		o.Set("zfs_max_recordsize", maxRecord)
+	} else {
+		o.Set("zfs_max_recordsize", nil)
+	}
+}
+
+// poolLatency records the pool row's latency over the interval and hands
+// each member its own row.
+func (z *zfsRun) poolLatency(o *Observation, p *probes.ZPool, members []*member, rows []*probes.ZIostatRow) {
+	o.Set("zfs_total_wait_write_us", nil)
+	o.Set("zfs_disk_wait_write_us", nil)
+	for _, r := range rows {
+		if r.Pool != p.Name {
+			continue
+		}
+		if r.Name == p.Name {
+			ev := Evidence{z.iostatCmd, iostatSummary(r)}
+			setUs(o, "zfs_total_wait_write_us", r.TotalWaitWrite, ev)
+			setUs(o, "zfs_disk_wait_write_us", r.DiskWaitWrite, ev)
+			setUs(o, "zfs_total_wait_read_us", r.TotalWaitRead, ev)
+			setUs(o, "zfs_disk_wait_read_us", r.DiskWaitRead, ev)
+			continue
+		}
+		for _, m := range members {
+			if m.row == nil && (r.Name == m.vdev.Name) {
+				m.row = r
 			}
 		}
 	}
+}
 
-	// Per-device facts: pool membership and the member's latency.
+// deviceObservations are the per-disk facts: pool membership and the
+// member's latency.
+func (z *zfsRun) deviceObservations() []*Observation {
 	poolDevs := map[string][]string{}
-	for _, name := range diskOrder {
-		for _, m := range byDisk[name] {
+	for _, name := range z.diskOrder {
+		for _, m := range z.byDisk[name] {
 			if !contains(poolDevs[m.pool.Name], name) {
 				poolDevs[m.pool.Name] = append(poolDevs[m.pool.Name], name)
 			}
 		}
 	}
-	for _, name := range diskOrder {
-		ms := byDisk[name]
+	var out []*Observation
+	for _, name := range z.diskOrder {
+		ms := z.byDisk[name]
 		d := ms[0].disk
-		if !env.IsJudged(d) {
+		if !z.env.IsJudged(d) {
 			continue
 		}
 		o := NewObservation("zfs", KindDevice, d.Name)
@@ -371,7 +432,7 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 		for _, x := range ms {
 			roles = append(roles, fmt.Sprintf("%s %s %s", x.pool.Name, classWord(x.vdev.Class), x.vdev.TopLevel))
 		}
-		o.Set("zfs_member_of", m.pool.Name, Evidence{statusCmd, m.vdev.Line})
+		o.Set("zfs_member_of", m.pool.Name, Evidence{z.statusCmd, m.vdev.Line})
 		o.Set("zfs_roles", roles)
 		o.Set("zfs_vdev", m.vdev.TopLevel)
 		o.Set("zfs_vdev_class", m.vdev.Class)
@@ -380,7 +441,7 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 		o.Set("zfs_pool_devices", poolDevs[m.pool.Name])
 		o.Set("zfs_pool_member_count", len(poolDevs[m.pool.Name]))
 		o.Set("zfs_trim_state", m.vdev.Trim.State)
-		zfsLatencyFacts(o, m, byDisk, iostatCmd)
+		zfsLatencyFacts(o, m, z.byDisk, z.iostatCmd)
 	}
 	return out
 }
@@ -402,10 +463,10 @@ func zfsLatencyFacts(o *Observation, m *member, byDisk map[string][]*member, ios
 		o.Set("zfs_write_iops", round(*r.WriteOps, 1), ev)
 	}
 	if r.WriteBytes != nil {
-		o.Set("zfs_write_mbs", round(*r.WriteBytes/1e6, 2))
+		o.Set("zfs_write_mbs", round(*r.WriteBytes/bytesPerMB, 2))
 		if r.WriteOps != nil && *r.WriteOps > 0 {
 			o.Set("zfs_write_size_bytes", math.Round(*r.WriteBytes / *r.WriteOps))
-			o.Set("zfs_write_size_kib", round(*r.WriteBytes / *r.WriteOps / 1024, 1))
+			o.Set("zfs_write_size_kib", round(*r.WriteBytes / *r.WriteOps / bytesPerKiB, 1))
 		}
 	}
 	setUs(o, "zfs_disk_wait_write_us", r.DiskWaitWrite, ev)
@@ -415,12 +476,12 @@ func zfsLatencyFacts(o *Observation, m *member, byDisk map[string][]*member, ios
 	o.Set("zfs_disk_wait_write", humanNs(r.DiskWaitWrite))
 	o.Set("zfs_total_wait_write", humanNs(r.TotalWaitWrite))
 	if r.TotalWaitWrite != nil && r.DiskWaitWrite != nil && *r.TotalWaitWrite > *r.DiskWaitWrite {
-		o.Set("zfs_above_device_write_us", round((*r.TotalWaitWrite-*r.DiskWaitWrite)/1000, 1))
+		o.Set("zfs_above_device_write_us", round((*r.TotalWaitWrite-*r.DiskWaitWrite)/nsPerUs, 1))
 		o.Set("zfs_above_device_write", humanNs(ptrF(*r.TotalWaitWrite-*r.DiskWaitWrite)))
 	}
 	if e := eff(r); e > 0 {
 		o.Set("zfs_effective_write_us", round(e, 1))
-		o.Set("zfs_effective_write", humanNs(ptrF(e*1000)))
+		o.Set("zfs_effective_write", humanNs(ptrF(e*nsPerUs)))
 	}
 	// Peers: the other members of the same pool and class with a sample,
 	// compared per direction (a failing disk shows in reads first).
@@ -432,7 +493,7 @@ func zfsLatencyFacts(o *Observation, m *member, byDisk map[string][]*member, ios
 					continue
 				}
 				if w, ops := wait(x.row); w != nil && ops != nil && *ops > 0 {
-					out = append(out, *w/1000)
+					out = append(out, *w/nsPerUs)
 				}
 			}
 		}
@@ -468,19 +529,19 @@ func zfsLatencyFacts(o *Observation, m *member, byDisk map[string][]*member, ios
 		if mine == nil || ops == nil {
 			return med, false
 		}
-		w := *mine / 1000
+		w := *mine / nsPerUs
 		return med, *ops >= 10 && w >= 4*med && w-med >= 500
 	}
 	o.Set("zfs_peer_disk_wait_read", nil)
 	o.Set("zfs_slow_read_vs_peers", false)
 	if med, slow := slower(r.DiskWaitWrite, r.WriteOps, peers); len(peers) > 0 {
 		o.Set("zfs_peer_disk_wait_write_us", round(med, 1))
-		o.Set("zfs_peer_disk_wait_write", humanNs(ptrF(med*1000)))
+		o.Set("zfs_peer_disk_wait_write", humanNs(ptrF(med*nsPerUs)))
 		o.Set("zfs_slow_vs_peers", slow)
 	}
 	if rp := peerWaits(reads); len(rp) > 0 {
 		med, slow := slower(r.DiskWaitRead, r.ReadOps, rp)
-		o.Set("zfs_peer_disk_wait_read", humanNs(ptrF(med*1000)))
+		o.Set("zfs_peer_disk_wait_read", humanNs(ptrF(med*nsPerUs)))
 		o.Set("zfs_slow_read_vs_peers", slow)
 		if slow {
 			o.Evidence["zfs_slow_read_vs_peers"] = []Evidence{{iostatCmd, iostatSummary(r)}}
@@ -496,8 +557,8 @@ func eff(r *probes.ZIostatRow) float64 {
 	if r == nil || r.DiskWaitWrite == nil || r.WriteOps == nil || *r.WriteOps <= 0 {
 		return 0
 	}
-	wait := *r.DiskWaitWrite / 1000
-	return math.Min(wait, 1e6 / *r.WriteOps)
+	wait := *r.DiskWaitWrite / nsPerUs
+	return math.Min(wait, usPerS / *r.WriteOps)
 }
 
 func setUs(o *Observation, fact string, ns *float64, ev ...Evidence) {
@@ -505,7 +566,7 @@ func setUs(o *Observation, fact string, ns *float64, ev ...Evidence) {
 		o.Set(fact, nil)
 		return
 	}
-	o.Set(fact, round(*ns/1000, 1), ev...)
+	o.Set(fact, round(*ns/nsPerUs, 1), ev...)
 }
 
 func ptrF(f float64) *float64 { return &f }
@@ -519,10 +580,10 @@ func humanNs(ns *float64) string {
 	switch {
 	case v >= 1e9:
 		return trimFloat(round(v/1e9, 1)) + " s"
-	case v >= 1e6:
-		return trimFloat(round(v/1e6, 1)) + " ms"
-	case v >= 1e3:
-		return trimFloat(round(v/1e3, 0)) + " µs"
+	case v >= nsPerMs:
+		return trimFloat(round(v/nsPerMs, 1)) + " ms"
+	case v >= nsPerUs:
+		return trimFloat(round(v/nsPerUs, 0)) + " µs"
 	}
 	return trimFloat(v) + " ns"
 }
@@ -541,7 +602,7 @@ func iostatSummary(r *probes.ZIostatRow) string {
 		if p == nil {
 			return "-"
 		}
-		return trimFloat(round(*p/1e6, 2)) + " MB/s"
+		return trimFloat(round(*p/bytesPerMB, 2)) + " MB/s"
 	}
 	return fmt.Sprintf("%s: write %s/s %s, total_wait %s, disk_wait %s; read %s/s %s, total_wait %s, disk_wait %s",
 		r.Name, num(r.WriteOps), mbs(r.WriteBytes), humanNs(r.TotalWaitWrite), humanNs(r.DiskWaitWrite),

@@ -32,6 +32,7 @@ type Counters struct {
 type ProcCounters struct {
 	PID                   int
 	Comm, Cgroup          string
+	Cmdline               string // live only: see ReadCounters
 	ReadBytes, WriteBytes uint64
 }
 
@@ -72,6 +73,12 @@ func ReadCounters(ctx context.Context, h *Host) (*Counters, error) {
 		}
 		pc := ProcCounters{PID: p.PID, ReadBytes: io.ReadBytes, WriteBytes: io.WriteBytes}
 		pc.Comm, _ = p.Comm()
+		// The command line is for the person at the terminal (iotop shows
+		// it). It is not declared to the tracer: a command line can hold a
+		// password, and a snapshot is meant to be shared.
+		if args, err := p.CmdLine(); err == nil {
+			pc.Cmdline = strings.Join(args, " ")
+		}
 		if cgs, err := p.Cgroups(); err == nil && len(cgs) > 0 {
 			pc.Cgroup = cgs[len(cgs)-1].Path
 		}
@@ -212,6 +219,7 @@ func Rates(name string, a, b blockdevice.IOStats, secs float64) DeviceRates {
 type ProcRates struct {
 	PID            int     `json:"pid"`
 	Comm           string  `json:"comm"`
+	Cmdline        string  `json:"cmdline,omitempty"`
 	Cgroup         string  `json:"cgroup,omitempty"`
 	ReadBytesPerS  float64 `json:"read_bytes_s"`
 	WriteBytesPerS float64 `json:"write_bytes_s"`
@@ -237,7 +245,7 @@ func TopProcesses(w *Window, limit int) []ProcRates {
 		if rd == 0 && wr == 0 {
 			continue
 		}
-		out = append(out, ProcRates{PID: pid, Comm: e.Comm, Cgroup: e.Cgroup, ReadBytesPerS: rd / w.Seconds, WriteBytesPerS: wr / w.Seconds})
+		out = append(out, ProcRates{PID: pid, Comm: e.Comm, Cmdline: e.Cmdline, Cgroup: e.Cgroup, ReadBytesPerS: rd / w.Seconds, WriteBytesPerS: wr / w.Seconds})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].WriteBytesPerS != out[j].WriteBytesPerS {

@@ -1,10 +1,11 @@
 package rules
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 
@@ -53,8 +54,6 @@ type Datasheets struct {
 // package's conffiles): every *.yaml in it, read in name order.
 const DatasheetsDir = "/etc/diskdoctor/datasheets.d"
 
-const maxDatasheetFile = 4 << 20
-
 // LoadDatasheets parses the embedded table and, if given, a user's file
 // whose models take precedence.
 func LoadDatasheets(userFile string) (*Datasheets, error) {
@@ -75,9 +74,6 @@ func LoadHostDatasheets(ctx context.Context, host *probes.Host, userFile string)
 		for _, p := range host.Glob(DatasheetsDir + "/*.yaml") {
 			// A recorded machine may be hostile: a datasheet file is a few
 			// kilobytes, never worth reading gigabytes for.
-			if st, err := os.Stat(host.Path(p)); err == nil && st.Size() > maxDatasheetFile {
-				return nil, fmt.Errorf("%s: %d bytes, more than a datasheet file may have (%d)", p, st.Size(), maxDatasheetFile)
-			}
 			b, err := host.ReadFile(ctx, p)
 			if err != nil {
 				return nil, err
@@ -90,7 +86,7 @@ func LoadHostDatasheets(ctx context.Context, host *probes.Host, userFile string)
 	if userFile == "" {
 		return ds, nil
 	}
-	b, err := os.ReadFile(userFile)
+	b, err := probes.ReadUserFile(userFile, maxDatasheetsBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -103,9 +99,9 @@ func LoadHostDatasheets(ctx context.Context, host *probes.Host, userFile string)
 // add merges a user's file: its models go first, its classes replace the
 // defaults of the same name.
 func (ds *Datasheets) add(b []byte, name string) error {
-	user, err := parseDatasheets(b)
+	user, err := parseUserDatasheets(b)
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: not a datasheet table (see rules/datasheets.yaml): %w", name, err)
 	}
 	ds.Models = append(user.Models, ds.Models...)
 	for _, c := range user.Classes {
@@ -118,11 +114,36 @@ func (ds *Datasheets) add(b []byte, name string) error {
 	return nil
 }
 
+// maxDatasheetsBytes bounds a user's datasheet file: the embedded table of
+// every model the project knows is a few tens of kB.
+const maxDatasheetsBytes = 4 << 20
+
+// parseUserDatasheets is parseDatasheets for a file a person gave: a field
+// the table does not have is a typo or a different file (/etc/shadow parses
+// as YAML too), and a table with no entry is not a table.
+func parseUserDatasheets(b []byte) (*Datasheets, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	var ds Datasheets
+	if err := dec.Decode(&ds); err != nil {
+		return nil, err
+	}
+	if len(ds.Models) == 0 && len(ds.Classes) == 0 {
+		return nil, errors.New("no models and no classes")
+	}
+	return finishDatasheets(&ds)
+}
+
 func parseDatasheets(b []byte) (*Datasheets, error) {
 	var ds Datasheets
 	if err := yaml.Unmarshal(b, &ds); err != nil {
 		return nil, err
 	}
+	return finishDatasheets(&ds)
+}
+
+// finishDatasheets checks each entry and compiles its model pattern.
+func finishDatasheets(ds *Datasheets) (*Datasheets, error) {
 	for i, m := range ds.Models {
 		if m.Match == "" || m.Source == "" || m.Class == "" {
 			return nil, fmt.Errorf("model entry %d (%s): match, class and source are required", i+1, m.Product)
@@ -139,7 +160,7 @@ func parseDatasheets(b []byte) (*Datasheets, error) {
 			c.Product = c.Name + " (class default)"
 		}
 	}
-	return &ds, nil
+	return ds, nil
 }
 
 var collapse = regexp.MustCompile(`[\s_]+`)

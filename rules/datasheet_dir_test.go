@@ -141,7 +141,7 @@ func TestHostDatasheetsDirErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(maxDatasheetFile + 1); err != nil {
+	if err := f.Truncate(maxDatasheetsBytes + 1); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

@@ -135,7 +135,7 @@ func TestSyntheticMachine(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	code, err := doctor(context.Background(), options{root: dir, format: "json", context: "auto", color: "never"}, &out, &errb)
+	code, err := runDoctor(context.Background(), options{root: dir, format: "json", context: "auto", color: "never"}, &out, &errb)
 	if err != nil {
 		t.Fatalf("doctor: %v (stderr %s)", err, errb.String())
 	}
@@ -189,7 +189,7 @@ func BenchmarkFullCheck1000Disks(b *testing.B) {
 	}
 	o := options{root: dir, format: "json", context: "auto", color: "never", probeTimeout: 5 * time.Second}
 	var out bytes.Buffer
-	if code, err := doctor(context.Background(), o, &out, io.Discard); err != nil || code == 3 {
+	if code, err := runDoctor(context.Background(), o, &out, io.Discard); err != nil || code == 3 {
 		b.Fatalf("doctor: exit %d, %v", code, err)
 	}
 	if err := benchCheckReport(out.Bytes(), benchDisks); err != nil {
@@ -197,7 +197,7 @@ func BenchmarkFullCheck1000Disks(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if code, err := doctor(context.Background(), o, io.Discard, io.Discard); err != nil || code == 3 {
+		if code, err := runDoctor(context.Background(), o, io.Discard, io.Discard); err != nil || code == 3 {
 			b.Fatalf("doctor: exit %d, %v", code, err)
 		}
 	}

@@ -2,18 +2,14 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
-
-	"github.com/diskdoctor/diskdoctor/rules"
 )
 
-var update = flag.Bool("update", false, "rewrite the fixtures' expected.json and expected.txt")
+var update = flag.Bool("update", false, "rewrite golden files (the fixtures' expected.json is doctor/'s, their text reports report/'s)")
 
 const fixturesDir = "../../fixtures"
 
@@ -42,47 +38,6 @@ func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 // files are made with --sample.
 func hasWindow(name string) bool {
 	return exists(filepath.Join(fixturesDir, name, "samples", "window.yaml"))
-}
-
-// report examines a fixture in-process, strictly: a rule that cannot be
-// evaluated on the fixture's facts fails the test.
-func report(t *testing.T, name string) *rules.Report {
-	t.Helper()
-	o := options{root: filepath.Join(fixturesDir, name), format: "json", probeTimeout: time.Second, context: "auto", strict: true}
-	if hasWindow(name) {
-		o.sample = 5 * time.Second // replayed from the recording, whatever its length
-	}
-	rep, err := examine(t.Context(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The golden files name the fixture as the README does, from the
-	// repository root.
-	rep.Host.Root = "fixtures/" + name
-	return rep
-}
-
-func TestGoldenFindings(t *testing.T) {
-	for _, name := range fixtures(t) {
-		t.Run(name, func(t *testing.T) {
-			var got bytes.Buffer
-			enc := json.NewEncoder(&got)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(report(t, name)); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, filepath.Join(fixturesDir, name, "expected.json"), got.Bytes())
-		})
-	}
-}
-
-// The text report of the HPE MicroServer is a golden file too: it is what an
-// admin reads first.
-func TestGoldenTextReport(t *testing.T) {
-	const name = "hpe-microserver-writethrough"
-	var got bytes.Buffer
-	renderText(&got, report(t, name), false)
-	golden(t, filepath.Join(fixturesDir, name, "expected.txt"), got.Bytes())
 }
 
 func golden(t *testing.T, path string, got []byte) {

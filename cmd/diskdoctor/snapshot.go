@@ -11,6 +11,7 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/report"
 )
 
 func init() {
@@ -132,7 +133,7 @@ func snapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) 
 		err = write(stdout)
 	} else {
 		// A snapshot describes the machine: readable by its owner only.
-		err = writeAtomically(o.output, 0o600, write)
+		err = report.WriteAtomically(o.output, 0o600, write)
 	}
 	if progress != nil {
 		fmt.Fprint(stderr, "\r\x1b[K")

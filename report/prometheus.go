@@ -1,4 +1,4 @@
-package main
+package report
 
 // --format prometheus: the text exposition format, for node_exporter's
 // textfile collector (--output /var/lib/prometheus/node-exporter/diskdoctor.prom,
@@ -18,8 +18,11 @@ import (
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
+// msPerS: the timestamp is in seconds since the epoch, to the millisecond.
+const msPerS = 1000
+
 func init() {
-	registerFormat("prometheus", renderPrometheus)
+	Register("prometheus", renderPrometheus)
 }
 
 // promFamily is one metric family: HELP, TYPE and its series, printed in
@@ -125,7 +128,7 @@ func renderPrometheus(w io.Writer, rep *rules.Report, run RunInfo) error {
 	}
 
 	last := family("diskdoctor_last_run_timestamp_seconds", "When this report's run started, in seconds since the Unix epoch.")
-	last.add(float64(run.Start.UnixMilli()) / 1000)
+	last.add(float64(run.Start.UnixMilli()) / msPerS)
 	dur := family("diskdoctor_run_duration_seconds", "How long the examination took, in seconds.")
 	dur.add(run.Duration.Seconds())
 

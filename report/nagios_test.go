@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -96,7 +96,7 @@ func TestNagiosEveryFixture(t *testing.T) {
 	words := map[string]string{rules.VerdictOK: "OK", rules.VerdictWarning: "WARNING", rules.VerdictCritical: "CRITICAL"}
 	for _, name := range fixtures(t) {
 		t.Run(name, func(t *testing.T) {
-			rep := report(t, name)
+			rep := fixtureReport(t, name)
 			var b bytes.Buffer
 			if err := renderNagios(&b, rep, RunInfo{}); err != nil {
 				t.Fatal(err)

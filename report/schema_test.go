@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/diskdoctor/diskdoctor/doctor"
 )
 
-const schemaPath = "../../docs/schema/diskdoctor-v1.schema.json"
+const schemaPath = "../docs/schema/diskdoctor-v1.schema.json"
 
 func compileSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
@@ -49,7 +51,7 @@ func TestSchemaFixtures(t *testing.T) {
 					t.Errorf("expected.json does not match the schema:\n%v", err)
 				}
 			}
-			live, err := json.Marshal(report(t, name))
+			live, err := json.Marshal(fixtureReport(t, name))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,7 +68,7 @@ func TestSchemaLiveMachine(t *testing.T) {
 		t.Skip("-short: not examining the live machine")
 	}
 	sch := compileSchema(t)
-	rep, err := examine(t.Context(), options{format: "json", probeTimeout: 2 * time.Second, context: "auto"})
+	rep, err := doctor.Examine(t.Context(), doctor.Options{ProbeTimeout: 2 * time.Second, Context: "auto"})
 	if err != nil {
 		t.Skipf("this machine cannot be examined here: %v", err)
 	}

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -244,9 +244,9 @@ func TestPrometheusFixtures(t *testing.T) {
 	run := RunInfo{Start: start, Duration: 1234 * time.Millisecond}
 	for _, name := range fixtures(t) {
 		t.Run(name, func(t *testing.T) {
-			rep := report(t, name)
+			rep := fixtureReport(t, name)
 			out := renderProm(t, rep, run)
-			if again := renderProm(t, report(t, name), run); !bytes.Equal(out, again) {
+			if again := renderProm(t, fixtureReport(t, name), run); !bytes.Equal(out, again) {
 				t.Errorf("two renderings differ:\n%s", firstDiff(out, again))
 			}
 			fams, err := parseTextfile(out)
@@ -341,7 +341,7 @@ func TestPrometheusFixtures(t *testing.T) {
 
 // TestPrometheusHPE pins what the alerts need from the HPE MicroServer.
 func TestPrometheusHPE(t *testing.T) {
-	out := string(renderProm(t, report(t, "hpe-microserver-writethrough"), RunInfo{Start: time.Unix(1795962300, 0)}))
+	out := string(renderProm(t, fixtureReport(t, "hpe-microserver-writethrough"), RunInfo{Start: time.Unix(1795962300, 0)}))
 	for _, line := range []string{
 		"diskdoctor_verdict 2",
 		`diskdoctor_finding{rule="write-cache-disabled",severity="critical",subject="sda"} 1`,
@@ -447,7 +447,7 @@ func TestPrometheusEscaping(t *testing.T) {
 func TestPrometheusPromtoolLint(t *testing.T) {
 	promtool := lookTool(t, "promtool", "prometheus")
 	for _, name := range fixtures(t) {
-		out := renderProm(t, report(t, name), RunInfo{Start: time.Unix(1795962300, 0), Duration: time.Second})
+		out := renderProm(t, fixtureReport(t, name), RunInfo{Start: time.Unix(1795962300, 0), Duration: time.Second})
 		cmd := exec.Command(promtool, "check", "metrics")
 		cmd.Stdin = bytes.NewReader(out)
 		if msg, err := cmd.CombinedOutput(); err != nil || len(bytes.TrimSpace(msg)) > 0 {
@@ -496,52 +496,4 @@ func TestPrometheusOutputFile(t *testing.T) {
 		t.Errorf("temporary files left beside the textfile: %v", ents)
 	}
 	t.Logf("HPE MicroServer textfile: %d bytes, %d lines", len(b), bytes.Count(b, []byte("\n")))
-}
-
-// TestPrometheusManyDisks bounds the cardinality on the synthetic machine
-// of `make bench`: a fixed number of series per judged device and per
-// finding subject, and the textfile parses. 20 disks by default, 1,000
-// with DISKDOCTOR_BENCH=1 (tens of seconds, mostly writing the machine).
-func TestPrometheusManyDisks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skipping the synthetic machine")
-	}
-	n := 20
-	if os.Getenv("DISKDOCTOR_BENCH") != "" {
-		n = 1000
-	}
-	dir := t.TempDir()
-	t0 := time.Now()
-	if err := writeSyntheticMachine(dir, n); err != nil {
-		t.Fatal(err)
-	}
-	t1 := time.Now()
-	rep, err := examine(t.Context(), options{root: dir, format: "prometheus", probeTimeout: 5 * time.Second, context: "auto"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("machine written in %s, examined in %s", t1.Sub(t0).Round(time.Millisecond), time.Since(t1).Round(time.Millisecond))
-	start := time.Now()
-	out := renderProm(t, rep, RunInfo{Start: time.Unix(1795962300, 0)})
-	elapsed := time.Since(start)
-	fams, err := parseTextfile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	series, judged, subjects := 0, 0, 0
-	for _, f := range fams {
-		series += len(f.samples)
-	}
-	for _, d := range rep.Devices {
-		if d["judged"] == true {
-			judged++
-		}
-	}
-	for _, f := range rep.Findings {
-		subjects += len(f.Subjects)
-	}
-	if limit := 16 + (1+len(deviceGauges))*judged + subjects + len(rep.Skipped); series > limit {
-		t.Errorf("%d series for %d judged devices and %d finding subjects; the bound is %d", series, judged, subjects, limit)
-	}
-	t.Logf("%d disks: %d judged devices, %d finding subjects, %d series, %d bytes, rendered in %s", n, judged, subjects, series, len(out), elapsed.Round(time.Microsecond))
 }

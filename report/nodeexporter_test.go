@@ -1,4 +1,4 @@
-package main
+package report
 
 // The fleet formats with their real consumers: Debian's node_exporter reads
 // the textfile, promtool checks and unit-tests the alert rules, and
@@ -28,7 +28,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
-const deployDir = "../../docs/deploy"
+const deployDir = "../docs/deploy"
 
 // lockedBuffer collects a child's stderr while the test reads it.
 type lockedBuffer struct {
@@ -258,7 +258,7 @@ func regenerateSeries(t *testing.T, path string) {
 		m := generatedBlock.FindSubmatch(block)
 		indent, fixture, instance, n := string(m[1]), string(m[2]), string(m[3]), string(m[4])
 		var body strings.Builder
-		text := renderProm(t, report(t, fixture), RunInfo{})
+		text := renderProm(t, fixtureReport(t, fixture), RunInfo{})
 		for _, line := range strings.Split(strings.TrimSpace(string(text)), "\n") {
 			if strings.HasPrefix(line, "#") {
 				continue
@@ -327,7 +327,7 @@ func TestPromtoolRules(t *testing.T) {
 		groups++
 		t.Run(fixture, func(t *testing.T) {
 			want := map[string]float64{}
-			fams, err := parseTextfile(renderProm(t, report(t, fixture), RunInfo{}))
+			fams, err := parseTextfile(renderProm(t, fixtureReport(t, fixture), RunInfo{}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -503,7 +503,7 @@ func TestSystemdUnits(t *testing.T) {
 			t.Fatal(err)
 		}
 		// verify wants ExecStart's program to exist: use the built binary.
-		b = bytes.ReplaceAll(b, []byte("ExecStart=/usr/local/bin/diskdoctor "), []byte("ExecStart="+binary+" "))
+		b = bytes.ReplaceAll(b, []byte("ExecStart=/usr/local/bin/diskdoctor "), []byte("ExecStart="+builtBinary(t)+" "))
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -520,7 +520,7 @@ func TestSystemdUnits(t *testing.T) {
 	// with exit status 0, so the output counts, not just the status).
 	var ours []string
 	for _, line := range strings.Split(string(msg), "\n") {
-		if strings.Contains(line, "diskdoctor.service") || strings.Contains(line, "diskdoctor.timer") || strings.Contains(line, binary) {
+		if strings.Contains(line, "diskdoctor.service") || strings.Contains(line, "diskdoctor.timer") || strings.Contains(line, builtBinary(t)) {
 			ours = append(ours, line)
 		}
 	}

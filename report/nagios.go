@@ -1,4 +1,4 @@
-package main
+package report
 
 // --format nagios: a monitoring plugin's output (Nagios, Icinga, Naemon,
 // Sensu, any check runner). Line 1 is the status line, self-contained:
@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	registerFormat("nagios", renderNagios)
+	Register("nagios", renderNagios)
 }
 
 // Bounds that keep the status line short enough for any plugin runner
@@ -110,8 +110,15 @@ func nagiosSubjects(subjects []string) string {
 	return strings.Join(subjects[:nagiosMaxSubjects], ",") + fmt.Sprintf(",+%d more", len(subjects)-nagiosMaxSubjects)
 }
 
+// NagiosUnknown is the status line of a run that could not judge: the
+// machine could not be examined, or the run was interrupted.
+func NagiosUnknown(reason string) string {
+	return fmt.Sprintf("DISKDOCTOR UNKNOWN - %s", nagiosText(reason))
+}
+
 // nagiosText keeps free text on one line and out of the performance data:
-// a "|" would start perfdata, a line feed a new line of output.
+// a "|" would start perfdata, a line feed a new line of output; control
+// characters are escaped (a web UI or a terminal shows the status line).
 func nagiosText(s string) string {
-	return strings.NewReplacer("|", "/", "\n", " ", "\r", " ").Replace(s)
+	return clean(strings.NewReplacer("|", "/", "\n", " ", "\r", " ").Replace(s))
 }

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/doctor"
+	"github.com/diskdoctor/diskdoctor/report"
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+// options are the root command's flags.
+type options struct {
+	root         string
+	snapshot     string // --snapshot: a snapshot archive, unpacked privately for the run
+	format       string
+	devices      []string
+	probeTimeout time.Duration
+	deadline     time.Duration
+	datasheets   string
+	context      string
+	disable      []string
+	color        string
+	width        int  // --width; 0: the terminal's, 80 when not a terminal
+	verbose      bool // -v: every finding in full
+	output       string
+	sample       time.Duration
+	progress     func(elapsed time.Duration) // the sampling window's progress line, on a terminal
+	strict       bool                        // tests: a rule that cannot be evaluated is an error
+}
+
+// colorModes are the values of --color.
+var colorModes = []string{"auto", "always", "never"}
+
+// subcommands is the registry of subcommands, filled at init() by the file
+// of each.
+var subcommands []func() *cobra.Command
+
+func newRootCmd(exit *int) *cobra.Command {
+	var o options
+	cmd := &cobra.Command{
+		Use:   "diskdoctor",
+		Short: "Diagnose Linux storage: ranked findings with the commands that fix them",
+		Long: `diskdoctor reads sysfs, procfs, udev's database, the kernel log and drive
+state (hdparm), compares what it sees with the drives' datasheets, and prints
+ranked findings: evidence, expected value, impact, and remediation commands
+labelled by risk. It never changes the machine.`,
+		Example: `  diskdoctor                          # this machine
+  diskdoctor --format json            # the diskdoctor/v1 JSON contract
+  diskdoctor --format json -o /var/lib/diskdoctor/report.json
+  diskdoctor --root fixtures/hpe-microserver-writethrough
+  diskdoctor --device loop0 --format json
+  diskdoctor --sample 5s              # "the disk is slow": measure, then explain
+  diskdoctor --format prometheus -o /var/lib/prometheus/node-exporter/diskdoctor.prom
+  diskdoctor --format nagios          # a monitoring plugin: one status line, exit 0/1/2/3`,
+		Version:       versionText(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          unknownCommand,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := validateFlags(cmd, o); err != nil {
+				return err
+			}
+			code, err := runDoctor(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			*exit = code
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.root, "root", "", "examine a recorded machine (a fixture or unpacked snapshot directory) instead of this one")
+	f.StringVar(&o.snapshot, "snapshot", "", "examine a snapshot archive written by 'diskdoctor snapshot' instead of this machine")
+	f.StringVarP(&o.format, "format", "f", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically: a temporary file renamed into place) instead of standard output")
+	f.StringSliceVarP(&o.devices, "device", "d", nil, "judge only these devices (name or /dev/name; virtual devices included when named)")
+	f.DurationVar(&o.probeTimeout, "probe-timeout", doctor.DefaultProbeTimeout, "how long one probe (a file read or a command) may take")
+	f.DurationVar(&o.deadline, "deadline", 0, "how long the whole run may take (default: the sampling window plus 60 probe timeouts plus 1m)")
+	f.DurationVar(&o.sample, "sample", 0, "watch the machine for this long (e.g. 5s) like iostat -x, iotop and PSI together, and judge what the devices do against their datasheets; a recorded machine replays its recorded window")
+	f.StringVar(&o.datasheets, "datasheets", "", "a YAML file of your own drive datasheets (same format as rules/datasheets.yaml); its models take precedence")
+	f.StringVar(&o.context, "context", "auto", "what the machine is for: "+strings.Join(doctor.Contexts, ", ")+" (decides how much a power-saving governor matters)")
+	f.StringSliceVar(&o.disable, "disable-check", nil, "checks not to run (see 'diskdoctor checks')")
+	f.StringVar(&o.color, "color", "auto", "colour: auto (terminal and no NO_COLOR), always, never")
+	f.IntVar(&o.width, "width", 0, "lay the text report out for this many columns (default: the terminal's, 80 when not a terminal)")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "text: every finding in full (evidence, notes, every fix)")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(report.Formats(), cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("context", cobra.FixedCompletions(doctor.Contexts, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions(colorModes, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("disable-check", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		var names []string
+		for _, c := range checks.All() {
+			names = append(names, c.Name+"\t"+c.Description)
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	})
+	cmd.AddCommand(newRulesCmd(), newExplainCmd(), newChecksCmd())
+	for _, sub := range subcommands {
+		cmd.AddCommand(sub())
+	}
+	// help and completion are added at Execute; add them now so that they
+	// get their EXIT STATUS too.
+	cmd.InitDefaultHelpCmd()
+	cmd.InitDefaultCompletionCmd()
+	addExitStatusHelp(cmd)
+	return cmd
+}
+
+// unknownCommand refuses arguments to the root command: a word there is a
+// mistyped subcommand, answered with the closest one.
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q (commands: %s)", args[0], strings.Join(names, ", "))
+	if s := doctor.Suggest(args[0], names); s != "" {
+		msg = fmt.Sprintf("unknown command %q: did you mean %q?", args[0], s)
+	}
+	return errors.New(msg)
+}
+
+// validateFlags rejects what a person can get wrong before anything runs:
+// the enumerations, and durations given explicitly as zero or less. The
+// rest (contexts, checks, negative durations) is doctor.Options.Validate.
+func validateFlags(cmd *cobra.Command, o options) error {
+	if err := doctor.OneOf("--format", o.format, report.Formats()); err != nil {
+		return err
+	}
+	if err := doctor.OneOf("--color", o.color, colorModes); err != nil {
+		return err
+	}
+	if o.width != 0 && o.width < minTextWidth {
+		return fmt.Errorf("--width %d: at least %d columns", o.width, minTextWidth)
+	}
+	for _, name := range []string{"probe-timeout", "sample", "deadline"} {
+		if fl := cmd.Flags().Lookup(name); fl.Changed {
+			d, _ := cmd.Flags().GetDuration(name)
+			if err := doctor.Positive("--"+name, d); err != nil {
+				return err
+			}
+		}
+	}
+	return o.doctorOptions().Validate()
+}
+
+func (o options) doctorOptions() doctor.Options {
+	return doctor.Options{
+		Root: o.root, Snapshot: o.snapshot, Devices: o.devices,
+		ProbeTimeout: o.probeTimeout, Deadline: o.deadline, Datasheets: o.datasheets,
+		Context: o.context, Disabled: o.disable, Sample: o.sample, Progress: o.progress, Strict: o.strict,
+	}
+}
+
+// examine is doctor.Examine for the root command's options.
+func examine(ctx context.Context, o options) (*rules.Report, error) {
+	if o.format != "" {
+		if err := doctor.OneOf("--format", o.format, report.Formats()); err != nil {
+			return nil, err
+		}
+	}
+	return doctor.Examine(ctx, o.doctorOptions())
+}
+
+// runDoctor examines, renders and returns the exit status.
+func runDoctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, error) {
+	start := time.Now()
+	clearProgress := func() {}
+	if o.sample > 0 && o.format == "text" && isTerminal(stderr) {
+		o.progress = progressLine(stderr, o.sample)
+		clearProgress = func() { fmt.Fprint(stderr, "\r\033[K") }
+	}
+	rep, err := examine(ctx, o)
+	// The report must not start on the progress line.
+	clearProgress()
+	if err != nil {
+		// A monitoring plugin must say UNKNOWN on its one line of output.
+		if o.format == "nagios" {
+			fmt.Fprintln(stdout, report.NagiosUnknown(err.Error()))
+		}
+		return rules.ExitUnknown, err
+	}
+	render, _ := report.Lookup(o.format)
+	run := report.RunInfo{Start: start, Duration: time.Since(start), Color: o.output == "" && colorWanted(o.color, stdout), Verbose: o.verbose, Width: o.width}
+	if run.Width == 0 && o.output == "" {
+		run.Width = terminalWidth(stdout)
+	}
+	if o.output == "" {
+		if err := render(stdout, rep, run); err != nil {
+			return rules.ExitUnknown, err
+		}
+		return rep.ExitCode(), nil
+	}
+	if err := report.WriteAtomically(o.output, 0o644, func(w io.Writer) error { return render(w, rep, run) }); err != nil {
+		return rules.ExitUnknown, err
+	}
+	return rep.ExitCode(), nil
+}
+
+// progressLine prints what is being sampled and the time left, in place.
+func progressLine(w io.Writer, total time.Duration) func(time.Duration) {
+	return func(elapsed time.Duration) {
+		left := max(total-elapsed, 0).Round(100 * time.Millisecond)
+		fmt.Fprintf(w, "\r\033[Ksampling /proc/diskstats, /proc/pressure, /proc/*/io: %s left of %s", left, total)
+	}
+}
+
+// minTextWidth is the narrowest --width: below it a finding's title alone
+// no longer fits beside its rank and severity.
+const minTextWidth = 40
+
+// terminalWidth is the width of the terminal w is, from COLUMNS or the
+// tty; 0 (the report's 80) when w is not a terminal.
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !isTerminal(w) {
+		return 0
+	}
+	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
+		return c
+	}
+	if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
+		return cols
+	}
+	return 0
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func colorWanted(mode string, w io.Writer) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return os.Getenv("NO_COLOR") == "" && isTerminal(w)
+}

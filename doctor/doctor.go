@@ -1,0 +1,247 @@
+// Package doctor is one examination of a machine: it opens the Host (this
+// machine, a recorded root or a snapshot archive), runs the checks and
+// judges their observations with the rules, and returns the report.
+//
+// It owns the run as a whole (its deadline, the validation of what a person
+// asked for) and nothing else: it does not render (that is report/), read
+// the machine itself (that is probes/, through the Host), or know about
+// flags and exit statuses (that is cmd/diskdoctor).
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+// Options say what to examine and how.
+type Options struct {
+	// Host is the machine to examine; nil means Root, Snapshot, or else this
+	// machine.
+	Host *probes.Host
+	// Root is a recorded machine (a fixture or unpacked snapshot directory).
+	Root string
+	// Snapshot is a snapshot archive, unpacked privately for the run.
+	Snapshot string
+	// Label names the machine in the report when Host is given.
+	Label string
+
+	Devices      []string      // judge only these (name or /dev/name)
+	ProbeTimeout time.Duration // one probe: a file read or a command
+	// Deadline bounds the run as a whole (0: ProbeTimeout-derived default,
+	// see RunDeadline): a machine whose every probe hangs still gets an
+	// answer.
+	Deadline   time.Duration
+	Datasheets string // a user's datasheet YAML, its models first
+	Context    string // auto, server, desktop, laptop, vm, benchmark
+	Disabled   []string
+	Sample     time.Duration               // a measuring window; 0: configuration only
+	Progress   func(elapsed time.Duration) // told how far the window has come
+	Strict     bool                        // tests: a rule that cannot be evaluated is an error
+}
+
+// Contexts are the values Options.Context may take.
+var Contexts = []string{"auto", "server", "desktop", "laptop", "vm", "benchmark"}
+
+// DefaultProbeTimeout is a probe's timeout when Options leave it at zero.
+const DefaultProbeTimeout = 5 * time.Second
+
+// ErrDeadline is the whole run exceeding its deadline.
+var ErrDeadline = errors.New("the examination exceeded its deadline")
+
+// RunDeadline is the deadline of a run with these options: the given one,
+// or the sampling window plus runProbeTimeouts probe timeouts plus a
+// minute. Probes run concurrently, per-device commands eight at a time: a
+// machine where every one of hundreds of disks lets its hdparm time out
+// still finishes; a run that needs more is stuck, and says so.
+func (o Options) RunDeadline() time.Duration {
+	if o.Deadline > 0 {
+		return o.Deadline
+	}
+	pt := o.ProbeTimeout
+	if pt <= 0 {
+		pt = DefaultProbeTimeout
+	}
+	return o.Sample + runProbeTimeouts*pt + time.Minute
+}
+
+// runProbeTimeouts: see RunDeadline (6 minutes with the default 5 s).
+const runProbeTimeouts = 60
+
+// Validate rejects options a person can get wrong: an unknown context or
+// check, a window or timeout that is not positive. It is the one place
+// these are checked; the CLI reports its error as is.
+func (o Options) Validate() error {
+	if err := OneOf("--context", o.Context, Contexts); err != nil {
+		return err
+	}
+	// Zero is "the default" (no window, the default timeouts); a negative
+	// duration is a mistake.
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"--probe-timeout", o.ProbeTimeout}, {"--sample", o.Sample}, {"--deadline", o.Deadline}} {
+		if d.v != 0 {
+			if err := Positive(d.flag, d.v); err != nil {
+				return err
+			}
+		}
+	}
+	if o.Root != "" && o.Snapshot != "" {
+		return errors.New("--root and --snapshot exclude each other")
+	}
+	return CheckNames(o.Disabled)
+}
+
+// Positive rejects a duration a person gave that is not longer than zero
+// (the CLI calls it for flags given explicitly, where 0 is a mistake, not
+// the default).
+func Positive(flag string, d time.Duration) error {
+	if d <= 0 {
+		return fmt.Errorf("%s %s: must be longer than zero (e.g. 5s)", flag, d)
+	}
+	return nil
+}
+
+// OneOf is the error for a value outside an enumeration, with the valid
+// values and the closest one when the value looks like a typo of it.
+func OneOf(flag, value string, valid []string) error {
+	for _, v := range valid {
+		if v == value {
+			return nil
+		}
+	}
+	msg := fmt.Sprintf("%s %q: not one of %s", flag, value, strings.Join(valid, ", "))
+	if s := Suggest(value, valid); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return errors.New(msg)
+}
+
+// CheckNames rejects names that are not checks.
+func CheckNames(names []string) error {
+	var all []string
+	for _, c := range checks.All() {
+		all = append(all, c.Name)
+	}
+	for _, n := range names {
+		if err := OneOf("--disable-check", n, all); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Examine runs the pipeline: Host → checks → rules.
+func Examine(ctx context.Context, o Options) (*rules.Report, error) {
+	if o.Context == "" {
+		o.Context = "auto"
+	}
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, o.RunDeadline(), fmt.Errorf("%w (%s)", ErrDeadline, o.RunDeadline()))
+	defer cancel()
+
+	host, label, cleanup, err := o.host()
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	ds, err := rules.LoadHostDatasheets(ctx, host, o.Datasheets)
+	if err != nil {
+		return nil, fmt.Errorf("datasheets: %w", err)
+	}
+	engine, err := rules.NewEngine(ds)
+	if err != nil {
+		return nil, err
+	}
+	engine.Strict = o.Strict
+	res, err := checks.Run(ctx, host, checks.Options{
+		ProbeTimeout: o.ProbeTimeout, Devices: o.Devices, Disabled: o.Disabled,
+		Context: o.Context, Sample: o.Sample, Progress: o.Progress,
+	})
+	if ierr := Interrupted(ctx); ierr != nil {
+		return nil, ierr // what failed, failed because the run ended
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := namedDevicesExist(o.Devices, res.Devices); err != nil {
+		return nil, err
+	}
+	return engine.Build(res, label)
+}
+
+// Interrupted is the reason a run's context ended (SIGINT, the deadline),
+// or nil while it lives: checks that were cut short return partial
+// observations, and a report made of them must not be mistaken for a
+// verdict.
+func Interrupted(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause
+	}
+	return ErrInterrupted
+}
+
+// ErrInterrupted is a run stopped before it could judge (Ctrl-C, SIGTERM).
+var ErrInterrupted = errors.New("interrupted before the examination was complete")
+
+// host opens the machine the options name.
+func (o Options) host() (*probes.Host, string, func(), error) {
+	nothing := func() {}
+	switch {
+	case o.Host != nil:
+		label := o.Label
+		if label == "" {
+			label = "/"
+		}
+		return o.Host, label, nothing, nil
+	case o.Snapshot != "":
+		dir, cleanup, err := probes.OpenSnapshot(o.Snapshot)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		h, err := probes.Recorded(dir)
+		if err != nil {
+			cleanup()
+			return nil, "", nil, fmt.Errorf("snapshot %s: %w", o.Snapshot, err)
+		}
+		return h, o.Snapshot, cleanup, nil
+	case o.Root != "":
+		h, err := probes.Recorded(o.Root)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		return h, o.Root, nothing, nil
+	}
+	return probes.Live(), "/", nothing, nil
+}
+
+func namedDevicesExist(named []string, devs []*probes.BlockDevice) error {
+	have := map[string]bool{}
+	var names []string
+	for _, d := range devs {
+		have[d.Name] = true
+		names = append(names, d.Name)
+	}
+	for _, n := range named {
+		if !have[strings.TrimPrefix(n, "/dev/")] {
+			msg := fmt.Sprintf("--device %s: no such block device in /sys/block", n)
+			if s := Suggest(strings.TrimPrefix(n, "/dev/"), names); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			return errors.New(msg)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,176 @@
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite the fixtures' expected.json")
+
+const fixturesDir = "../fixtures"
+
+// fixtures lists every recorded machine under fixtures/.
+func fixtures(t *testing.T) []string {
+	t.Helper()
+	ents, err := os.ReadDir(fixturesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if _, err := os.Stat(filepath.Join(fixturesDir, e.Name(), "sys")); e.IsDir() && err == nil {
+			out = append(out, e.Name())
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no fixtures")
+	}
+	return out
+}
+
+// fixtureReport examines a fixture strictly: a rule that cannot be
+// evaluated on the fixture's facts fails the test. A fixture with a
+// recorded window is examined with --sample (replayed, whatever its length).
+func fixtureReport(t *testing.T, name string) *rules.Report {
+	t.Helper()
+	o := Options{Root: filepath.Join(fixturesDir, name), ProbeTimeout: time.Second, Context: "auto", Strict: true}
+	if _, err := os.Stat(filepath.Join(fixturesDir, name, "samples", "window.yaml")); err == nil {
+		o.Sample = 5 * time.Second
+	}
+	rep, err := Examine(t.Context(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The golden files name the fixture as the README does, from the
+	// repository root.
+	rep.Host.Root = "fixtures/" + name
+	return rep
+}
+
+// TestGoldenFindings: every fixture's findings are its expected.json.
+func TestGoldenFindings(t *testing.T) {
+	for _, name := range fixtures(t) {
+		t.Run(name, func(t *testing.T) {
+			var got bytes.Buffer
+			enc := json.NewEncoder(&got)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(fixtureReport(t, name)); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(fixturesDir, name, "expected.json")
+			if *update {
+				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (write it with: go test ./doctor -update, then review the diff)", err)
+			}
+			if !bytes.Equal(want, got.Bytes()) {
+				t.Errorf("%s differs from the doctor's output; if the change is intended, run go test ./... -update and review the diff\n%s", path, firstDiff(want, got.Bytes()))
+			}
+		})
+	}
+}
+
+// firstDiff shows the first differing line, enough to see what changed.
+func firstDiff(want, got []byte) string {
+	wl, gl := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return "line " + itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
+		}
+	}
+	return ""
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestValidate: each mistake a person makes is refused with the valid
+// values, and a typo gets the closest one (issue #16 item 11, #11).
+func TestValidate(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Context: "Server"}, `--context "Server": not one of auto, server, desktop, laptop, vm, benchmark (did you mean "server"?)`},
+		{Options{Context: "sever"}, `(did you mean "server"?)`},
+		{Options{Context: "bogus"}, `not one of auto, server`},
+		{Options{Context: "auto", Sample: -5 * time.Second}, "--sample -5s: must be longer than zero"},
+		{Options{Context: "auto", ProbeTimeout: -time.Second}, "--probe-timeout -1s: must be longer than zero"},
+		{Options{Context: "auto", Disabled: []string{"writecahce"}}, `--disable-check "writecahce": not one of`},
+		{Options{Context: "auto", Root: "a", Snapshot: "b"}, "exclude each other"},
+	} {
+		err := c.o.Validate()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want one containing %q", c.o, err, c.want)
+		}
+	}
+	if err := (Options{Context: "auto"}).Validate(); err != nil {
+		t.Errorf("the defaults are refused: %v", err)
+	}
+}
+
+// TestInterruptedIsNotAVerdict: a run whose context ends (Ctrl-C) or that
+// runs past its deadline returns an error, never a report (issue #16 item 9).
+func TestInterruptedIsNotAVerdict(t *testing.T) {
+	root := filepath.Join(fixturesDir, "hpe-microserver-writethrough")
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if rep, err := Examine(ctx, Options{Root: root}); !errors.Is(err, ErrInterrupted) || rep != nil {
+		t.Errorf("cancelled run: report %v, error %v; want no report and ErrInterrupted", rep != nil, err)
+	}
+	if rep, err := Examine(t.Context(), Options{Root: root, Deadline: time.Nanosecond}); !errors.Is(err, ErrDeadline) || rep != nil {
+		t.Errorf("run past its deadline: report %v, error %v; want no report and ErrDeadline", rep != nil, err)
+	}
+}
+
+// TestDatasheetsNotYAML: --datasheets naming a file that is not a datasheet
+// table (a password file, an empty file, a table with a typo) is refused
+// before anything runs (issue #16 item 11).
+func TestDatasheetsNotYAML(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"shadow":  "root:$y$j9T$abc$def:19800:0:99999:7:::\ndaemon:*:19800:0:99999:7:::\n",
+		"empty":   "",
+		"typo":    "models:\n  - match: '^X'\n    clas: sata-ssd\n    source: me\n",
+		"mapping": "hello: world\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Examine(t.Context(), Options{Root: filepath.Join(fixturesDir, "healthy-workstation"), Datasheets: p})
+		if err == nil || !strings.Contains(err.Error(), "--datasheets") {
+			t.Errorf("--datasheets %s (%s): error %v, want a refusal", p, name, err)
+		}
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	cands := []string{"checks", "rules", "explain", "snapshot", "diff", "bench"}
+	for word, want := range map[string]string{"chekcs": "checks", "rulse": "rules", "explian": "explain", "xyz": "", "snapshto": "snapshot", "banana": ""} {
+		if got := Suggest(word, cands); got != want {
+			t.Errorf("Suggest(%q) = %q, want %q", word, got, want)
+		}
+	}
+}

@@ -1,0 +1,150 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+// Explain prints one rule for a person: what it is about, why it matters,
+// when it holds, what it reads, and what to do, the commands laid out as a
+// report prints them (wrapped so that pasting runs them) with the device's
+// values shown as placeholders (DEVICE, DEV_PATH, …).
+func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
+	if cols <= 0 {
+		cols = DefaultWidth
+	}
+	t := &textWriter{p: newPalette(w, color), width: max(cols, minWidth)}
+	plain := lipgloss.NewStyle()
+	sev := strings.ToUpper(r.Severity)
+	t.wrapped(t.p.severity(r.Severity).Render(sev)+" ", width(sev)+1, 2, r.Title+" ("+r.ID+")", t.p.bold)
+	about := map[string]string{"device": "Judged for each device.", "host": "Judged once for the machine.", "pool": "Judged for each ZFS pool or md array."}[r.Subject]
+	for _, c := range r.SeverityWhen {
+		about += fmt.Sprintf(" It is %s when %s.", c.Severity, oneLine(c.When))
+	}
+	if about != "" {
+		t.wrapped("", 0, 0, strings.TrimSpace(about), plain)
+	}
+	section := func(title string) {
+		t.blank()
+		t.line(t.p.heading.Render(title))
+	}
+	section("Why it matters")
+	for _, para := range strings.Split(strings.TrimSpace(r.Why), "\n\n") {
+		t.wrapped("  ", 2, 2, oneLine(para), plain)
+	}
+	if r.Impact != "" {
+		t.wrapped("  "+t.p.dim.Render("Impact:")+" ", 10, 4, placeholders(r.Impact), plain)
+	}
+	section("When it holds")
+	t.wrapped("  ", 2, 4, oneLine(r.When), plain)
+	if r.Expected != "" {
+		t.wrapped("  "+t.p.dim.Render("Expected instead:")+" ", 20, 4, placeholders(r.Expected), plain)
+	}
+	if len(r.Evidence) > 0 {
+		t.wrapped("  "+t.p.dim.Render("Evidence cited:")+" ", 18, 4, strings.Join(r.Evidence, ", "), plain)
+	}
+	if len(r.Remediation) > 0 {
+		section("What to do")
+		for _, m := range r.Remediation {
+			for _, alt := range alternatives(m.Command) {
+				remediationLine(t, 2, m.Risk, alt.text, "")
+				if alt.when != "" {
+					t.wrapped(strings.Repeat(" ", 16), 16, 16, "when "+alt.when, t.p.dim)
+				}
+			}
+			cond := oneLine(m.When)
+			if m.ForEach != "" {
+				cond = strings.TrimSpace(cond + " (once for each of " + m.ForEach + ")")
+			}
+			if cond != "" {
+				t.wrapped(strings.Repeat(" ", 16), 16, 16, "only when "+cond, t.p.dim)
+			}
+			if m.Note != "" {
+				t.wrapped(strings.Repeat(" ", 16), 16, 16, placeholders(m.Note), t.p.dim)
+			}
+		}
+		t.wrapped("", 0, 0, "DEVICE, DEV_PATH and the other capitals stand for the values of what the finding is about; a report prints them filled in and quoted.", t.p.dim)
+	}
+	if len(r.Notes) > 0 {
+		section("Notes")
+		for _, n := range r.Notes {
+			text := placeholders(n.Text)
+			if n.When != "" {
+				text += " (when " + oneLine(n.When) + ")"
+			}
+			t.wrapped("  - ", 4, 4, text, plain)
+		}
+	}
+	if len(r.References) > 0 {
+		section("References")
+		for _, ref := range r.References {
+			t.wrapped("  - ", 4, 4, ref, plain)
+		}
+	}
+	_, err := io.WriteString(w, t.b.String())
+	return err
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+var (
+	action    = regexp.MustCompile(`{{-?\s*(.*?)\s*-?}}`)
+	lastField = regexp.MustCompile(`\.([A-Za-z_][A-Za-z0-9_]*)\s*$`)
+	anyField  = regexp.MustCompile(`\.([A-Za-z_][A-Za-z0-9_]*)`)
+)
+
+// friendly names some placeholders better than their fact names.
+var friendly = map[string]string{"subject": "DEVICE", "item": "ITEM", "product": "DATASHEET_PRODUCT", "source": "DATASHEET_SOURCE"}
+
+// placeholders replaces each template action of a rule text with the name
+// of what it prints, in capitals ({{quoted .dev_path}} is DEV_PATH); the
+// words of conditions are dropped, their texts kept.
+func placeholders(s string) string {
+	return action.ReplaceAllStringFunc(s, func(a string) string {
+		inner := action.FindStringSubmatch(a)[1]
+		switch f := strings.Fields(inner); {
+		case len(f) == 0:
+			return ""
+		case f[0] == "else":
+			return " / " // one text or the other, by a condition
+		case f[0] == "if" || f[0] == "end" || f[0] == "range" || f[0] == "with":
+			return ""
+		}
+		m := lastField.FindStringSubmatch(inner)
+		if m == nil {
+			m = anyField.FindStringSubmatch(inner)
+		}
+		if m == nil {
+			return "VALUE"
+		}
+		if n, ok := friendly[m[1]]; ok {
+			return n
+		}
+		return strings.ToUpper(m[1])
+	})
+}
+
+// alternative is one form of a command: {{if C}}A{{else}}B{{end}} is A
+// when C and B otherwise.
+type alternative struct{ text, when string }
+
+var ifElse = regexp.MustCompile(`(?s)^(.*?){{-?\s*if\s+(.*?)\s*-?}}(.*?)(?:{{-?\s*else\s*-?}}(.*?))?{{-?\s*end\s*-?}}(.*)$`)
+
+func alternatives(cmd string) []alternative {
+	m := ifElse.FindStringSubmatch(cmd)
+	if m == nil {
+		return []alternative{{text: placeholders(cmd)}}
+	}
+	cond := oneLine(m[2])
+	out := []alternative{{text: placeholders(m[1] + m[3] + m[5]), when: cond}}
+	if strings.TrimSpace(m[1]+m[4]+m[5]) != "" {
+		out = append(out, alternative{text: placeholders(m[1] + m[4] + m[5]), when: "not " + cond})
+	}
+	return out
+}

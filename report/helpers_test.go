@@ -1,0 +1,155 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/doctor"
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite the fixtures' golden text reports and the promtool series")
+
+const fixturesDir = "../fixtures"
+
+// fixtures lists every recorded machine under fixtures/.
+func fixtures(t *testing.T) []string {
+	t.Helper()
+	ents, err := os.ReadDir(fixturesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() && exists(filepath.Join(fixturesDir, e.Name(), "sys")) {
+			out = append(out, e.Name())
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no fixtures")
+	}
+	return out
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// hasWindow reports whether a fixture recorded a sampling window; its golden
+// files are made with --sample.
+func hasWindow(name string) bool {
+	return exists(filepath.Join(fixturesDir, name, "samples", "window.yaml"))
+}
+
+// fixtureReport examines a fixture in-process, strictly: a rule that
+// cannot be evaluated on the fixture's facts fails the test.
+func fixtureReport(t *testing.T, name string) *rules.Report {
+	t.Helper()
+	o := doctor.Options{Root: filepath.Join(fixturesDir, name), ProbeTimeout: time.Second, Context: "auto", Strict: true}
+	if hasWindow(name) {
+		o.Sample = 5 * time.Second // replayed from the recording, whatever its length
+	}
+	rep, err := doctor.Examine(t.Context(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The golden files name the fixture as the README does, from the
+	// repository root.
+	rep.Host.Root = "fixtures/" + name
+	return rep
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (write it with: go test ./report -update, then review the diff)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs from the doctor's output; if the change is intended, run go test ./... -update and review the diff\n%s", path, firstDiff(want, got))
+	}
+}
+
+// firstDiff shows the first differing line, enough to see what changed.
+func firstDiff(want, got []byte) string {
+	wl, gl := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g []byte
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if !bytes.Equal(w, g) {
+			return "line " + strconv.Itoa(i+1) + ":\n  want: " + string(w) + "\n  got:  " + string(g)
+		}
+	}
+	return ""
+}
+
+var (
+	buildOnce sync.Once
+	binary    string
+	buildErr  error
+)
+
+// builtBinary is diskdoctor built once for the tests that hand its output
+// or its path to a real consumer (node_exporter, systemd-analyze).
+func builtBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "diskdoctor-report-test")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binary = filepath.Join(dir, "diskdoctor")
+		if out, err := exec.Command("go", "build", "-o", binary, "../cmd/diskdoctor").CombinedOutput(); err != nil {
+			buildErr = errors.New(string(out))
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binary
+}
+
+// runBinary runs the built doctor from the repository root, so that
+// --root fixtures/NAME is printed as the golden files have it.
+func runBinary(t *testing.T, args ...string) (stdout, stderr []byte, code int) {
+	t.Helper()
+	cmd := exec.Command(builtBinary(t), args...)
+	cmd.Dir = ".."
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		code = exitErr.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return o.Bytes(), e.Bytes(), code
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binary != "" {
+		os.RemoveAll(filepath.Dir(binary))
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,157 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/doctor"
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+// plainReport examines a fixture as a person would by default: no
+// sampling window.
+func plainReport(t *testing.T, name string) *rules.Report {
+	t.Helper()
+	rep, err := doctor.Examine(t.Context(), doctor.Options{Root: filepath.Join(fixturesDir, name), ProbeTimeout: time.Second, Context: "auto", Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Host.Root = "fixtures/" + name
+	return rep
+}
+
+func textOf(t *testing.T, rep *rules.Report, o textOptions) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := renderText(&b, rep, o); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// checkWidth fails on a line wider than w columns.
+func checkWidth(t *testing.T, what string, text []byte, w int) {
+	t.Helper()
+	sc := bufio.NewScanner(bytes.NewReader(text))
+	for n := 1; sc.Scan(); n++ {
+		if lw := width(sc.Text()); lw > w {
+			t.Errorf("%s line %d is %d columns wide (> %d):\n%s", what, n, lw, w, sc.Text())
+		}
+	}
+}
+
+// TestGoldenTextReports: every fixture's text report at 80 columns, the
+// default (expected.txt) and -v (expected-v.txt); with its recorded window,
+// the triage view (expected-sample.txt); the HPE MicroServer also at 120
+// columns. None is wider than its width.
+func TestGoldenTextReports(t *testing.T) {
+	for _, name := range fixtures(t) {
+		t.Run(name, func(t *testing.T) {
+			rep := plainReport(t, name)
+			dir := filepath.Join(fixturesDir, name)
+			for file, o := range map[string]textOptions{
+				"expected.txt":   {width: 80},
+				"expected-v.txt": {width: 80, verbose: true},
+			} {
+				got := textOf(t, rep, o)
+				checkWidth(t, file, got, o.width)
+				golden(t, filepath.Join(dir, file), got)
+			}
+			if hasWindow(name) {
+				got := textOf(t, fixtureReport(t, name), textOptions{width: 80})
+				checkWidth(t, "expected-sample.txt", got, 80)
+				golden(t, filepath.Join(dir, "expected-sample.txt"), got)
+			}
+			if name == "hpe-microserver-writethrough" {
+				got := textOf(t, rep, textOptions{width: 120})
+				checkWidth(t, "expected-120.txt", got, 120)
+				golden(t, filepath.Join(dir, "expected-120.txt"), got)
+			}
+		})
+	}
+}
+
+// TestTextBudget: the HPE MicroServer's default report fits 60 lines of 80
+// columns with every finding visible, and so does every fixture's default
+// report at any width from 40 to 200 stay within its width (issue #11).
+func TestTextBudget(t *testing.T) {
+	rep := plainReport(t, "hpe-microserver-writethrough")
+	out := textOf(t, rep, textOptions{width: 80})
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) > 60 {
+		t.Errorf("HPE default report: %d lines, budget 60", len(lines))
+	}
+	for i, f := range rep.Findings {
+		head := fmt.Sprintf("%2d. %-8s %s", i+1, strings.ToUpper(f.Severity), f.Title)
+		if !strings.Contains(string(out), head[:min(len(head), 60)]) {
+			t.Errorf("finding %d (%s) is not visible in the default report", i+1, f.Rule)
+		}
+	}
+	if !strings.HasPrefix(lines[3], "NOT READY") && !strings.HasPrefix(lines[2], "NOT READY") {
+		t.Errorf("the verdict is not among the first lines:\n%s", strings.Join(lines[:5], "\n"))
+	}
+	for _, name := range fixtures(t) {
+		rep := plainReport(t, name)
+		for _, w := range []int{40, 57, 80, 100, 200} {
+			checkWidth(t, fmt.Sprintf("%s at %d", name, w), textOf(t, rep, textOptions{width: w}), w)
+			checkWidth(t, fmt.Sprintf("%s -v at %d", name, w), textOf(t, rep, textOptions{width: w, verbose: true}), w)
+		}
+	}
+	t.Logf("HPE default report at 80 columns: %d lines", len(lines))
+}
+
+// TestControlCharactersNeverReachTheTerminal: a recorded root whose
+// hostname is "x\033[2J\033[HREADY" (clear the screen, print a fake
+// verdict) is printed escaped, in every text format of the report
+// (issue #16 item 3).
+func TestControlCharactersNeverReachTheTerminal(t *testing.T) {
+	src := filepath.Join(fixturesDir, "hpe-microserver-writethrough")
+	root := filepath.Join(t.TempDir(), "root")
+	if out, err := exec.Command("cp", "-a", src, root).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	hostile := "x\033[2J\033[HREADY\r\a\u202e"
+	if err := os.WriteFile(filepath.Join(root, "proc/sys/kernel/hostname"), []byte(hostile+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := doctor.Examine(t.Context(), doctor.Options{Root: root, ProbeTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Host.Hostname, "\033[2J") {
+		t.Fatalf("the recorded hostname did not reach the report (%q): the test would prove nothing", rep.Host.Hostname)
+	}
+	// Hostile strings everywhere else a machine's text is printed.
+	rep.Findings[0].Title += "\033]0;pwned\a"
+	rep.Findings[0].Evidence[0].Value += "\033[31m"
+	rep.Skipped = append(rep.Skipped, checks.Skipped{Check: "x\033[1mcheck", Reason: "reason\033[0m", Hint: "h\033[0m"})
+	for _, o := range []textOptions{{width: 80}, {width: 80, verbose: true}} {
+		out := textOf(t, rep, o)
+		for _, b := range []byte{0x1b, '\r', '\a'} {
+			if bytes.IndexByte(out, b) >= 0 {
+				t.Errorf("verbose=%v: a raw %q reached the output", o.verbose, b)
+			}
+		}
+		if bytes.Contains(out, []byte("\u202e")) {
+			t.Errorf("verbose=%v: a raw bidi override reached the output", o.verbose)
+		}
+		if !bytes.Contains(out, []byte(`x\x1b[2J\x1b[HREADY`)) {
+			t.Errorf("verbose=%v: the hostname is not shown escaped:\n%s", o.verbose, out[:200])
+		}
+	}
+	var nag bytes.Buffer
+	if err := renderNagios(&nag, rep, RunInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.IndexByte(nag.Bytes(), 0x1b) >= 0 {
+		t.Errorf("nagios: a raw ESC reached the output")
+	}
+}

@@ -1,0 +1,260 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/lipgloss"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+// Thresholds of the triage answer, in %util over the window (iostat -x):
+// a device busy nearly all the window is where requests queue.
+const (
+	bottleneckUtil = 90
+	busyUtil       = 50
+	bytesPerMB     = 1e6 // MB/s as datasheets count, decimal
+)
+
+// triageAnswer is the first line of a sampled report: what held the
+// machine back in the window, and the finding that explains it.
+func triageAnswer(p palette, rep *rules.Report) (string, lipgloss.Style) {
+	s := rep.Sample
+	secs := strconv.FormatFloat(s.Seconds, 'f', -1, 64)
+	top := busiest(s)
+	if top == nil || top.RS+top.WS == 0 {
+		return "QUIET: no device did I/O in the " + secs + " s window", p.ok
+	}
+	name := clean(top.Name)
+	figures := fmt.Sprintf("%s %% busy, %s MB/s", num(top.UtilPct), num(top.RMBs+top.WMBs))
+	if pct, ok := datasheetShare(rep, *top); ok {
+		figures += fmt.Sprintf(" = %s %% of its datasheet", num(pct))
+	}
+	var msg string
+	style := p.warning
+	switch {
+	case top.UtilPct >= bottleneckUtil:
+		msg = "BOTTLENECK " + name + ": " + figures
+		style = p.critical
+	case top.UtilPct >= busyUtil:
+		msg = "BUSY " + name + ": " + figures
+	default:
+		return fmt.Sprintf("NO BOTTLENECK in the %s s window: the busiest device, %s, was %s", secs, name, figures), p.ok
+	}
+	if rank, f, ok := causeOf(rep, top.Name); ok {
+		msg += fmt.Sprintf(" — cause: %s (finding %d)", strings.ToLower(clean(f.Title[:1]))+clean(f.Title[1:]), rank)
+	} else if j := isJudged(rep, top.Name); !j {
+		msg += " — not a judged disk (name it with --device " + name + ")"
+	}
+	return msg, style
+}
+
+// busiest is the device with the highest %util in the window (then the
+// most MB/s), or nil.
+func busiest(s *checks.Sample) *probes.DeviceRates {
+	var top *probes.DeviceRates
+	for i := range s.Devices {
+		d := &s.Devices[i]
+		if top == nil || d.UtilPct > top.UtilPct || (d.UtilPct == top.UtilPct && d.RMBs+d.WMBs > top.RMBs+top.WMBs) {
+			top = d
+		}
+	}
+	return top
+}
+
+// num prints a measured figure the way iostat does: one decimal, none
+// for large values.
+func num(v float64) string {
+	if v >= 100 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
+// causeOf is the finding that explains a device's load: the best-ranked
+// finding on the device that explains others (the engine notes "explains
+// …"), else the best-ranked warning or critical finding on it.
+func causeOf(rep *rules.Report, dev string) (int, rules.Finding, bool) {
+	fallback := -1
+	for i, f := range rep.Findings {
+		if !slices.Contains(f.Subjects, dev) || f.Severity == rules.Info {
+			continue
+		}
+		for _, n := range f.Notes {
+			if strings.HasPrefix(n, "explains ") {
+				return i + 1, f, true
+			}
+		}
+		if fallback < 0 {
+			fallback = i
+		}
+	}
+	if fallback >= 0 {
+		return fallback + 1, rep.Findings[fallback], true
+	}
+	return 0, rules.Finding{}, false
+}
+
+func isJudged(rep *rules.Report, dev string) bool {
+	for _, d := range rep.Devices {
+		if d["name"] == dev {
+			j, _ := d["judged"].(bool)
+			return j
+		}
+	}
+	return false
+}
+
+// datasheetShare is the device's throughput as a share of its datasheet's
+// sequential figure (write when it mostly wrote), from the datasheet the
+// report names for it.
+func datasheetShare(rep *rules.Report, r probes.DeviceRates) (float64, bool) {
+	ds := datasheetOf(rep, r.Name)
+	if ds == nil {
+		return 0, false
+	}
+	rated, moved := ds.SeqReadMBs, r.RMBs
+	if r.WMBs >= r.RMBs {
+		rated, moved = ds.SeqWriteMBs, r.WMBs
+	}
+	if rated <= 0 {
+		return 0, false
+	}
+	return 100 * moved / rated, true
+}
+
+// datasheetOf looks a device's model up in the embedded datasheets, as the
+// engine did (a user's --datasheets is not known here: the share is then
+// left out rather than guessed).
+func datasheetOf(rep *rules.Report, dev string) *rules.Datasheet {
+	for _, d := range rep.Devices {
+		if d["name"] != dev {
+			continue
+		}
+		named, _ := d["datasheet"].(map[string]any)
+		product, _ := named["product"].(string)
+		model, _ := d["model"].(string)
+		class, _ := d["class"].(string)
+		if product == "" || model == "" {
+			return nil
+		}
+		table, err := rules.LoadDatasheets("")
+		if err != nil {
+			return nil
+		}
+		if ds := table.Lookup(model, class); ds != nil && ds.Product == product {
+			return ds
+		}
+	}
+	return nil
+}
+
+// triageTables are the window's iostat -x and iotop -o: every device that
+// did I/O (a stacked one with the disks beneath it), then the processes.
+func triageTables(t *textWriter, rep *rules.Report) {
+	s := rep.Sample
+	t.line(t.p.heading.Render(fmt.Sprintf("Devices in the %s s window", strconv.FormatFloat(s.Seconds, 'f', -1, 64))) + t.p.dim.Render("  (iostat -x)"))
+	devs := append([]probes.DeviceRates(nil), s.Devices...)
+	sort.SliceStable(devs, func(i, j int) bool { return devs[i].UtilPct > devs[j].UtilPct })
+	var rows [][]string
+	for _, d := range devs {
+		if d.RS+d.WS == 0 {
+			continue
+		}
+		name := clean(d.Name)
+		if under := beneath(rep, d.Name); len(under) > 0 {
+			name += " (on " + clean(compactSubjects(under)) + ")"
+		}
+		share := "-"
+		if pct, ok := datasheetShare(rep, d); ok {
+			share = num(pct)
+		}
+		rows = append(rows, []string{name, num(d.RS), num(d.WS), num(d.RMBs), num(d.WMBs), num(d.RAwaitMs), num(d.WAwaitMs), num(d.AquSz), num(d.UtilPct), share})
+	}
+	if len(rows) == 0 {
+		t.line("  no device did I/O")
+	} else {
+		cols := []column{
+			{header: "DEVICE", shrink: true, minW: 8},
+			{header: "r/s", right: true, drop: 4}, {header: "w/s", right: true, drop: 5},
+			{header: "rMB/s", right: true}, {header: "wMB/s", right: true},
+			{header: "r_await", right: true, drop: 2}, {header: "w_await", right: true, drop: 3},
+			{header: "aqu-sz", right: true, drop: 1}, {header: "%util", right: true},
+			{header: "%sheet", right: true, drop: 6},
+		}
+		header, lines, omitted := fitTable(cols, rows, t.width)
+		t.line(t.p.bold.Render(header))
+		for _, l := range lines {
+			t.line(l)
+		}
+		if len(omitted) > 0 {
+			t.line(t.p.dim.Render(truncate("(left out at this width: "+strings.Join(omitted, ", ")+")", t.width)))
+		}
+	}
+	t.blank()
+	t.line(t.p.heading.Render("Processes doing I/O") + t.p.dim.Render("  (iotop -o)"))
+	var prows [][]string
+	for _, p := range s.Processes {
+		command := p.Comm
+		if p.Cmdline != "" {
+			command = p.Cmdline // iotop's COMMAND; cut to the width below
+		}
+		prows = append(prows, []string{strconv.Itoa(p.PID), clean(command), clean(unitOf(p.Cgroup)), num(p.ReadBytesPerS / bytesPerMB), num(p.WriteBytesPerS / bytesPerMB)})
+	}
+	if len(prows) == 0 {
+		t.line("  no process did storage I/O that could be read")
+	} else {
+		cols := []column{
+			{header: "PID", right: true}, {header: "COMMAND", shrink: true, minW: 16, maxW: 40},
+			{header: "UNIT / CGROUP", shrink: true, minW: 12, drop: 1},
+			{header: "READ MB/s", right: true}, {header: "WRITE MB/s", right: true},
+		}
+		header, lines, _ := fitTable(cols, prows, t.width)
+		t.line(t.p.bold.Render(header))
+		for _, l := range lines {
+			t.line(l)
+		}
+	}
+	// Said when most processes could not be read: the check then left the
+	// skipped entry sample-processes (a few unreadable ones are normal).
+	if n := s.ProcessesUnreadable; n > 0 && slices.ContainsFunc(rep.Skipped, func(sk checks.Skipped) bool { return sk.Check == "sample-processes" }) {
+		t.wrapped("", 0, 2, fmt.Sprintf("%d processes' /proc/PID/io could not be read (another user's, without root): their I/O is not in this table; run as root to see every process.", n), t.p.warning)
+	}
+}
+
+// unitOf is the systemd unit of a cgroup path (its last component that
+// names a unit), or the path.
+func unitOf(cgroup string) string {
+	parts := strings.Split(strings.Trim(cgroup, "/"), "/")
+	for i := len(parts) - 1; i >= 0; i-- {
+		for _, suf := range []string{".service", ".scope", ".slice", ".mount", ".socket"} {
+			if strings.HasSuffix(parts[i], suf) {
+				return parts[i]
+			}
+		}
+	}
+	if cgroup == "" {
+		return "-"
+	}
+	return cgroup
+}
+
+// beneath are the disks a stacked device (dm, md, a partition's holder)
+// sits on, from the disks' holders.
+func beneath(rep *rules.Report, dev string) []string {
+	var out []string
+	for _, d := range rep.Devices {
+		name, _ := d["name"].(string)
+		holders, _ := d["holders"].([]string)
+		if slices.Contains(holders, dev) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
