@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -37,7 +36,9 @@ type ProcCounters struct {
 
 // ReadCounters reads one set of counters.
 func ReadCounters(ctx context.Context, h *Host) (*Counters, error) {
-	h.Uses("/proc/diskstats", "/proc/pressure/*", "/proc/[0-9]*/io", "/proc/[0-9]*/comm", "/proc/[0-9]*/cgroup")
+	if err := h.Uses("/proc", "/proc/diskstats", "/proc/pressure/*", "/proc/[0-9]*", "/proc/[0-9]*/io", "/proc/[0-9]*/comm", "/proc/[0-9]*/cgroup"); err != nil {
+		return nil, err
+	}
 	c := &Counters{Disks: map[string]blockdevice.IOStats{}, Procs: map[int]ProcCounters{}}
 	bfs, err := blockdevice.NewFS(h.Path("/proc"), h.Path("/"))
 	if err != nil {
@@ -147,10 +148,17 @@ func recordedWindow(ctx context.Context, h *Host) (*Window, error) {
 	if err != nil {
 		return nil, err
 	}
-	second := &Host{root: filepath.Join(h.root, "samples", "1"), runner: h.runner, tracer: h.tracer}
-	if _, err := os.Stat(second.root); err != nil {
+	// The second reading is a machine tree of its own, resolved (like any
+	// path) inside the first.
+	dir, err := h.Resolve("/samples/1")
+	if err != nil {
+		return nil, err
+	}
+	fs, err := newRootFS(filepath.Join(h.root, dir))
+	if err != nil {
 		return nil, fmt.Errorf("/samples/1: %w", ErrNotAvailable)
 	}
+	second := &Host{root: fs.dir, fs: fs, runner: h.runner, tracer: h.tracer}
 	end, err := ReadCounters(ctx, second)
 	if err != nil {
 		return nil, fmt.Errorf("second reading: %w", err)
