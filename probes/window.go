@@ -1,10 +1,12 @@
 package probes
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -94,6 +96,29 @@ type windowFile struct {
 	Seconds float64 `yaml:"seconds"`
 }
 
+// A recorded window is as long as a person would sample: --sample takes
+// seconds to hours. Outside these bounds rates would be meaningless (and
+// 1e-300 s would make every rate infinite).
+const (
+	minWindowSeconds = 0.01
+	maxWindowSeconds = 31 * 24 * 3600
+)
+
+// parseWindowFile decodes samples/window.yaml strictly: a finite number of
+// seconds within the bounds, no unknown field.
+func parseWindowFile(b []byte) (windowFile, error) {
+	var wf windowFile
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&wf); err != nil {
+		return wf, fmt.Errorf("/samples/window.yaml: %w: %w", ErrParse, err)
+	}
+	if math.IsNaN(wf.Seconds) || wf.Seconds < minWindowSeconds || wf.Seconds > maxWindowSeconds {
+		return wf, fmt.Errorf("/samples/window.yaml: %w: seconds must be a number from %g to %g, not %g", ErrParse, float64(minWindowSeconds), float64(maxWindowSeconds), wf.Seconds)
+	}
+	return wf, nil
+}
+
 // HasRecordedWindow reports whether a recorded machine holds a sampling window.
 func (h *Host) HasRecordedWindow() bool {
 	return !h.live && h.root != "/" && h.Exists("/samples/window.yaml")
@@ -140,9 +165,9 @@ func recordedWindow(ctx context.Context, h *Host) (*Window, error) {
 	if err != nil {
 		return nil, fmt.Errorf("recorded machine has no sampling window (samples/window.yaml): %w", ErrNotAvailable)
 	}
-	var wf windowFile
-	if err := yaml.Unmarshal(b, &wf); err != nil || wf.Seconds <= 0 {
-		return nil, fmt.Errorf("/samples/window.yaml: %w: seconds must be a positive number", ErrParse)
+	wf, err := parseWindowFile(b)
+	if err != nil {
+		return nil, err
 	}
 	start, err := ReadCounters(ctx, h)
 	if err != nil {
