@@ -4,6 +4,7 @@ import (
 	"context"
 	"path"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -114,12 +115,12 @@ func ReadBlockDevices(ctx context.Context, h *Host) ([]*BlockDevice, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The per-device reads are independent; a few workers keep a large
-	// machine fast without flooding sysfs.
+	// The per-device reads are independent and cost CPU (system calls), not
+	// waiting: one worker per core; more only contend.
 	out := make([]*BlockDevice, len(ents))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < min(8, len(ents)); w++ {
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(ents)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -118,6 +119,7 @@ type manifestEntry struct {
 type recordedRunner struct {
 	fs      *rootFS
 	entries map[string]manifestEntry
+	outputs sync.Map // file name -> []byte: many commands share one output file
 }
 
 func argvKey(argv []string) string { return strings.Join(argv, "\x00") }
@@ -152,12 +154,15 @@ func loadManifest(fs *rootFS) (*recordedRunner, error) {
 // recorded machine) is an error, and so is a document whose aliases would
 // expand it far beyond its own size (a "billion laughs" manifest).
 func parseManifest(b []byte) ([]manifestEntry, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrParse, err)
-	}
-	if n := expandedSize(&doc, map[*yaml.Node]int{}, 0); n > 2*len(b)+4096 {
-		return nil, fmt.Errorf("%w: aliases expand the manifest to more than %d bytes (it has %d); a recorded manifest has no aliases", ErrParse, 2*len(b)+4096, len(b))
+	// An alias is written "*name": without a '*' there is none to expand.
+	if bytes.IndexByte(b, '*') >= 0 {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(b, &doc); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrParse, err)
+		}
+		if n := expandedSize(&doc, map[*yaml.Node]int{}, 0); n > 2*len(b)+4096 {
+			return nil, fmt.Errorf("%w: aliases expand the manifest to more than %d bytes (it has %d); a recorded manifest has no aliases", ErrParse, 2*len(b)+4096, len(b))
+		}
 	}
 	var entries []manifestEntry
 	dec := yaml.NewDecoder(bytes.NewReader(b))
@@ -185,6 +190,19 @@ func parseManifest(b []byte) ([]manifestEntry, error) {
 		}
 	}
 	return entries, nil
+}
+
+// output reads a recorded output file once; callers get their own copy.
+func (r *recordedRunner) output(name string) ([]byte, error) {
+	if v, ok := r.outputs.Load(name); ok {
+		return bytes.Clone(v.([]byte)), nil
+	}
+	b, err := r.fs.readFile("/commands/"+name, CmdOutputLimit)
+	if err != nil {
+		return nil, err
+	}
+	r.outputs.Store(name, b)
+	return bytes.Clone(b), nil
 }
 
 // expandedSize is the number of scalar bytes (plus one per node) of the
@@ -224,7 +242,7 @@ func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, err
 		return res, fmt.Errorf("%s: %w", res, ctxErr(err))
 	}
 	var err error
-	if res.Stdout, err = r.fs.readFile("/commands/"+e.Stdout, CmdOutputLimit); err != nil {
+	if res.Stdout, err = r.output(e.Stdout); err != nil {
 		return res, fmt.Errorf("recorded output of %s: %w", res, fileErr("/commands/"+e.Stdout, err))
 	}
 	if e.Stderr != "" {

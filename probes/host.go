@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -37,6 +38,7 @@ var (
 type Host struct {
 	root   string
 	fs     *rootFS
+	memo   *hostMemo
 	live   bool
 	runner Runner
 	tracer Tracer
@@ -99,7 +101,7 @@ const libraryFileLimit = 8 << 20
 // Live returns the machine the doctor runs on.
 func Live() *Host {
 	fs, _ := newRootFS("/")
-	return &Host{root: "/", fs: fs, live: true, runner: execRunner{}}
+	return &Host{root: "/", fs: fs, memo: &hostMemo{}, live: true, runner: execRunner{}}
 }
 
 // Recorded returns a recorded machine rooted at dir, with the commands of
@@ -127,7 +129,7 @@ func Recorded(dir string) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Host{root: fs.dir, fs: fs, runner: r}, nil
+	return &Host{root: fs.dir, fs: fs, memo: &hostMemo{}, runner: r}, nil
 }
 
 // Root is the directory that stands for "/" (what ghw and procfs are given).
@@ -177,6 +179,15 @@ func (h *Host) ReadFileLimit(ctx context.Context, p string, limit int64) ([]byte
 	return b, nil
 }
 
+// hostMemo holds what one run reads more than once and what does not
+// change during it: links (every disk below one controller asks for the
+// same driver links) and udev records (read by the inventory and again by
+// the checks). Copies of a Host share it. Callers must not modify what they
+// get.
+type hostMemo struct {
+	links, resolved, udev sync.Map
+}
+
 // ReadLimit is the most a machine file of this kind holds: a sysfs
 // attribute is at most a page (64 KiB on the largest-page kernels); procfs
 // tables (mountinfo, mdstat, a process's files) some MB on a big host; udev
@@ -218,10 +229,14 @@ func (h *Host) ReadDir(ctx context.Context, p string) ([]fs.DirEntry, error) {
 // Readlink returns a link's target as written.
 func (h *Host) Readlink(p string) (string, error) {
 	h.trace(p)
+	if v, ok := h.memo.links.Load(p); ok {
+		return v.(string), nil
+	}
 	t, err := h.fs.readlink(p)
 	if err != nil {
 		return "", fileErr(p, err)
 	}
+	h.memo.links.Store(p, t)
 	return t, nil
 }
 
@@ -230,10 +245,14 @@ func (h *Host) Readlink(p string) (string, error) {
 // target starts at the root), as the machine itself would see it.
 func (h *Host) Resolve(p string) (string, error) {
 	h.trace(p)
+	if v, ok := h.memo.resolved.Load(p); ok {
+		return v.(string), nil
+	}
 	r, err := h.fs.resolve(p)
 	if err != nil {
 		return "", fileErr(p, err)
 	}
+	h.memo.resolved.Store(p, r)
 	return r, nil
 }
 

@@ -183,7 +183,7 @@ func recordedWindow(ctx context.Context, h *Host) (*Window, error) {
 	if err != nil {
 		return nil, fmt.Errorf("/samples/1: %w", ErrNotAvailable)
 	}
-	second := &Host{root: fs.dir, fs: fs, runner: h.runner, tracer: h.tracer}
+	second := &Host{root: fs.dir, fs: fs, memo: &hostMemo{}, runner: h.runner, tracer: h.tracer}
 	end, err := ReadCounters(ctx, second)
 	if err != nil {
 		return nil, fmt.Errorf("second reading: %w", err)
