@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -373,7 +374,9 @@ func (r *rootFS) readDir(p string) ([]fs.DirEntry, error) {
 	}
 	defer unix.Close(fd)
 	var out []fs.DirEntry
-	buf := make([]byte, 32<<10)
+	bp := direntBufs.Get().(*[]byte)
+	defer direntBufs.Put(bp)
+	buf := *bp
 	for {
 		n, err := unix.Getdents(fd, buf)
 		if errors.Is(err, unix.EINTR) {
@@ -393,6 +396,10 @@ func (r *rootFS) readDir(p string) ([]fs.DirEntry, error) {
 	sortDirEntries(out)
 	return out, nil
 }
+
+// direntBufs recycles getdents buffers: an inventory lists thousands of
+// small directories.
+var direntBufs = sync.Pool{New: func() any { b := make([]byte, 16<<10); return &b }}
 
 // maxDirEntries bounds one listing: /proc of a large host has some 10^5
 // entries; a recorded directory with millions is an attack.

@@ -20,12 +20,6 @@ type UdevRecord struct {
 // ReadUdev reads the udev record of a block device number ("8:0").
 func ReadUdev(ctx context.Context, h *Host, devno string) (*UdevRecord, error) {
 	p := "/run/udev/data/b" + strings.TrimSpace(devno)
-	// The inventory and the checks ask for the same records; a record is
-	// read and parsed once per run and shared (callers only read it).
-	if v, ok := h.memo.udev.Load(p); ok {
-		h.trace(p)
-		return v.(*UdevRecord), nil
-	}
 	b, err := h.ReadFile(ctx, p)
 	if err != nil {
 		return nil, err
@@ -35,7 +29,6 @@ func ReadUdev(ctx context.Context, h *Host, devno string) (*UdevRecord, error) {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	rec.Path = p
-	h.memo.udev.Store(p, rec)
 	return rec, nil
 }
 
