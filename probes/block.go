@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // BlockDevice is what sysfs and udev say about one entry of /sys/block.
@@ -118,24 +119,18 @@ func ReadBlockDevices(ctx context.Context, h *Host) ([]*BlockDevice, error) {
 	// The per-device reads are independent and cost CPU (system calls), not
 	// waiting: one worker per core; more only contend.
 	out := make([]*BlockDevice, len(ents))
-	next := make(chan int)
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(ents)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
+			// Each worker takes the next device: no channel hand-offs.
+			for i := int(next.Add(1) - 1); i < len(ents) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
 				out[i] = readBlockDevice(ctx, h, ents[i].Name())
 			}
 		}()
 	}
-	for i := range ents {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, ctxErr(err)

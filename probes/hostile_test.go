@@ -86,12 +86,19 @@ func TestHostileRootLinksStayInside(t *testing.T) {
 		plantLink(t, target, filepath.Join(root, "etc/hdparm.conf"))
 		plantLink(t, filepath.Dir(target), filepath.Join(root, "etc/udev/rules.d/evil"))
 		plantLink(t, filepath.Join(outside, "dir"), filepath.Join(root, "etc/cron.d/evil"))
+		// Below a device directory, which is resolved once and reused.
+		plantLink(t, target, filepath.Join(root, "sys/block/sda/queue/scheduler"))
 		for name, h := range hostVariants(t, root) {
 			t.Run(name+" "+target, func(t *testing.T) {
 				b, err := h.ReadFile(ctx, "/proc/sys/kernel/hostname")
 				noSecret(t, "ReadFile", b)
 				if err == nil && len(b) > 0 {
 					t.Errorf("ReadFile of a link out of the root returned %q", b)
+				}
+				b, err = h.ReadFile(ctx, "/sys/block/sda/queue/scheduler")
+				noSecret(t, "ReadFile below /sys/block/sda", b)
+				if err == nil && len(b) > 0 {
+					t.Errorf("ReadFile of a link out of the root below /sys/block/sda returned %q", b)
 				}
 				p, err := ReadPlatform(ctx, h)
 				if err == nil && p.Hostname != "" {
@@ -147,6 +154,10 @@ func TestHostileRootManifestOutputLink(t *testing.T) {
 func TestHostileRootInsideLinksResolve(t *testing.T) {
 	root, _ := hostileRoot(t)
 	plantLink(t, "/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda", filepath.Join(root, "sys/block/sdb"))
+	dev := filepath.Join(root, "sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0")
+	must(t, os.WriteFile(filepath.Join(dev, "model"), []byte("WDC WDS200T1R0A\n"), 0o644))
+	plantLink(t, "../../../0:0:0:0", filepath.Join(dev, "block/sda/device"))
+	plantLink(t, "/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0", filepath.Join(dev, "block/sda/abs"))
 	want := "/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda"
 	for name, h := range hostVariants(t, root) {
 		for _, dev := range []string{"sda", "sdb"} {
@@ -165,6 +176,17 @@ func TestHostileRootInsideLinksResolve(t *testing.T) {
 		}
 		if l, err := h.Readlink("/sys/block/sda"); err != nil || !strings.HasPrefix(l, "../devices/") {
 			t.Errorf("%s: Readlink = %q, %v", name, l, err)
+		}
+		// A link below the device directory that climbs above it, as
+		// device -> ../../../0:0:0:0 does, and an absolute one.
+		if v, err := h.ReadString(context.Background(), "/sys/block/sda/device/model"); err != nil || v != "WDC WDS200T1R0A" {
+			t.Errorf("%s: /sys/block/sda/device/model = %q, %v", name, v, err)
+		}
+		if v, err := h.ReadString(context.Background(), "/sys/block/sda/abs/model"); err != nil || v != "WDC WDS200T1R0A" {
+			t.Errorf("%s: /sys/block/sda/abs/model = %q, %v", name, v, err)
+		}
+		if r, err := h.Resolve("/sys/block/sda/device"); err != nil || r != "/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0" {
+			t.Errorf("%s: Resolve(/sys/block/sda/device) = %q, %v", name, r, err)
 		}
 	}
 }
