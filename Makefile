@@ -1,7 +1,9 @@
 # diskdoctor — build, run, test.
 #   make run    install what the doctor uses (Debian packages), build it, examine this machine
 #   make test   install what the tests use, then vet, test, and fuzz each parser briefly
-#   make bench  a synthetic machine with 1,000 disks: wall time and peak memory of a full check
+#   make bench  synthetic machines of 1,000 disks and 10,000 block devices against the tar floor,
+#               and the live check: wall, CPU and peak memory (docs/performance.md)
+#   make fuzz-long  every fuzz target for FUZZ_LONG executions (10^6 by default)
 #   make deb    dist/diskdoctor_<version>_{amd64,arm64}.deb (see packaging/)
 
 export PATH := $(PATH):/usr/local/go/bin
@@ -18,13 +20,15 @@ DEBIAN_PACKAGES := hdparm smartmontools util-linux pciutils fio
 # generated rules, tmux for the real-terminal test.
 TEST_PACKAGES := prometheus prometheus-node-exporter systemd sysstat udev tmux
 FUZZTIME ?= 3s
+# Go counts executions with an "x" suffix: each target runs at least this many.
+FUZZ_LONG ?= 1000000x
 # The Debian package: the architectures built, and what its test uses
 # (lintian; man-db for man -w; bash-completion's loader; systemd-analyze
 # comes with TEST_PACKAGES' systemd).
 DEB_ARCHES ?= amd64 arm64
 DEB_TEST_PACKAGES := lintian man-db bash-completion
 
-.PHONY: all deps test-deps install-packages build run test vet fuzz bench docs clean deb deb-test
+.PHONY: all deps test-deps install-packages build run test vet fuzz fuzz-long bench docs clean deb deb-test
 
 all: build
 
@@ -71,8 +75,21 @@ fuzz:
 		done; \
 	done
 
+# The long run: each target until FUZZ_LONG executions; prints the count
+# each reached (the last "execs:" line of its log).
+fuzz-long:
+	@for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			log=$$(mktemp); \
+			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZ_LONG) $$pkg >$$log 2>&1 || { cat $$log; rm -f $$log; exit 1; }; \
+			echo "fuzz-long $$pkg $$f: $$(grep -o 'execs: [0-9]*' $$log | tail -1)"; \
+			rm -f $$log; \
+		done; \
+	done
+
+# Figures, not pass/fail: a slow shared machine gives slow figures.
 bench:
-	DISKDOCTOR_BENCH=1 $(GO) test -count=1 -run TestBenchThousandDisks -v ./cmd/diskdoctor | grep -E '^(bench:|---|ok|FAIL)'
+	DISKDOCTOR_BENCH=1 $(GO) test -count=1 -timeout 60m -run '^TestBenchScale$$' -v ./cmd/diskdoctor | grep -E '^(bench:|--- FAIL|FAIL|ok)'
 	$(GO) test -run '^$$' -bench FullCheck1000Disks -benchmem ./cmd/diskdoctor
 
 # Regenerate the rule reference and the fixtures' golden files; review the diff.

@@ -4,10 +4,12 @@ import (
 	"context"
 	"path"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // BlockDevice is what sysfs and udev say about one entry of /sys/block.
@@ -130,27 +132,21 @@ func ReadBlockDevices(ctx context.Context, h *Host) ([]*BlockDevice, error) {
 			ents = append(ents, e)
 		}
 	}
-	// The per-device reads are independent; a few workers keep a large
-	// machine fast without flooding sysfs.
+	// The per-device reads are independent and cost CPU (system calls), not
+	// waiting: one worker per core; more only contend.
 	out := make([]*BlockDevice, len(ents))
-	next := make(chan int)
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := 0; w < min(8, len(ents)); w++ {
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(ents)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
+			// Each worker takes the next device: no channel hand-offs.
+			for i := int(next.Add(1) - 1); i < len(ents) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
 				out[i] = readBlockDevice(ctx, h, ents[i].Name())
 			}
 		}()
 	}
-	for i := range ents {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, ctxErr(err)

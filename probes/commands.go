@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -49,8 +51,8 @@ func (execRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
 	}
 	cmd := exec.CommandContext(ctx, path, argv[1:]...)
 	cmd.Env = append(os.Environ(), "LC_ALL=C")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	out, errb := &cappedBuffer{limit: CmdOutputLimit}, &cappedBuffer{limit: cmdStderrLimit}
+	cmd.Stdout, cmd.Stderr = out, errb
 	// A child that keeps the pipes open must not hold the doctor past the deadline.
 	cmd.WaitDelay = time.Second
 	err = cmd.Run()
@@ -58,12 +60,42 @@ func (execRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("%s: %w", res, ctxErr(ctx.Err()))
 	}
+	if out.over {
+		return res, fmt.Errorf("%s: %w: printed more than %d bytes", res, ErrRefused, CmdOutputLimit)
+	}
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
 		res.Exit = exitErr.ExitCode()
 		return res, nil
 	}
 	return res, err
+}
+
+// CmdOutputLimit bounds what one command may print: the largest real
+// outputs (smartctl -x -j of a drive with a long error log, dmesg of a
+// large ring buffer, zpool status of hundreds of disks) are a few MB.
+const CmdOutputLimit = 32 << 20
+
+const cmdStderrLimit = 1 << 20
+
+// cappedBuffer keeps the first limit bytes written and drops the rest
+// (still accepting them, so that the child is not killed by a broken pipe
+// before it exits).
+type cappedBuffer struct {
+	bytes.Buffer
+	limit int
+	over  bool
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if room := b.limit - b.Len(); room < len(p) {
+		b.over = true
+		if room > 0 {
+			b.Buffer.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return b.Buffer.Write(p)
 }
 
 func isExecutable(p string) bool {
@@ -82,27 +114,35 @@ type manifestEntry struct {
 }
 
 // recordedRunner replays commands/manifest.yaml: exact argv match; an argv
-// the manifest lacks is a missing program.
+// the manifest lacks is a missing program. Output files are read inside the
+// recorded root, like every other file of it.
 type recordedRunner struct {
-	dir     string
+	fs      *rootFS
 	entries map[string]manifestEntry
+	outputs sync.Map // file name -> []byte: many commands share one output file
 }
 
 func argvKey(argv []string) string { return strings.Join(argv, "\x00") }
 
-func loadManifest(root string) (*recordedRunner, error) {
-	dir := filepath.Join(root, "commands")
-	r := &recordedRunner{dir: dir, entries: map[string]manifestEntry{}}
-	b, err := os.ReadFile(filepath.Join(dir, "manifest.yaml"))
+// manifestPath is the recorded machine's command manifest.
+const manifestPath = "/commands/manifest.yaml"
+
+// manifestLimit bounds the manifest file: a 10,000-device machine records
+// about 20,000 commands in some 2 MB.
+const manifestLimit = 16 << 20
+
+func loadManifest(fs *rootFS) (*recordedRunner, error) {
+	r := &recordedRunner{fs: fs, entries: map[string]manifestEntry{}}
+	b, err := fs.readFile(manifestPath, manifestLimit)
 	if errors.Is(err, os.ErrNotExist) {
 		return r, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fileErr(filepath.Join(fs.dir, manifestPath), err)
 	}
 	entries, err := parseManifest(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "manifest.yaml"), err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(fs.dir, manifestPath), err)
 	}
 	for _, e := range entries {
 		r.entries[argvKey(e.Argv)] = e
@@ -110,9 +150,24 @@ func loadManifest(root string) (*recordedRunner, error) {
 	return r, nil
 }
 
+// parseManifest decodes a manifest strictly: an unknown field (a typo in a
+// recorded machine) is an error, and so is a document whose aliases would
+// expand it far beyond its own size (a "billion laughs" manifest).
 func parseManifest(b []byte) ([]manifestEntry, error) {
+	// An alias is written "*name": without a '*' there is none to expand.
+	if bytes.IndexByte(b, '*') >= 0 {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(b, &doc); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrParse, err)
+		}
+		if n := expandedSize(&doc, map[*yaml.Node]int{}, 0); n > 2*len(b)+4096 {
+			return nil, fmt.Errorf("%w: aliases expand the manifest to more than %d bytes (it has %d); a recorded manifest has no aliases", ErrParse, 2*len(b)+4096, len(b))
+		}
+	}
 	var entries []manifestEntry
-	if err := yaml.Unmarshal(b, &entries); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&entries); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%w: %w", ErrParse, err)
 	}
 	for i, e := range entries {
@@ -137,6 +192,42 @@ func parseManifest(b []byte) ([]manifestEntry, error) {
 	return entries, nil
 }
 
+// output reads a recorded output file once; callers get their own copy.
+func (r *recordedRunner) output(name string) ([]byte, error) {
+	if v, ok := r.outputs.Load(name); ok {
+		return bytes.Clone(v.([]byte)), nil
+	}
+	b, err := r.fs.readFile("/commands/"+name, CmdOutputLimit)
+	if err != nil {
+		return nil, err
+	}
+	r.outputs.Store(name, b)
+	return bytes.Clone(b), nil
+}
+
+// expandedSize is the number of scalar bytes (plus one per node) of the
+// document with every alias replaced by what it names, computed once per
+// anchor; it saturates instead of overflowing.
+func expandedSize(n *yaml.Node, memo map[*yaml.Node]int, depth int) int {
+	const sat = 1 << 40
+	if n == nil || depth > 10000 {
+		return sat
+	}
+	if v, ok := memo[n]; ok {
+		return v
+	}
+	memo[n] = sat // a cycle counts as infinite
+	size := 1 + len(n.Value)
+	if n.Kind == yaml.AliasNode {
+		size = expandedSize(n.Alias, memo, depth+1)
+	}
+	for _, c := range n.Content {
+		size = min(sat, size+expandedSize(c, memo, depth+1))
+	}
+	memo[n] = size
+	return size
+}
+
 func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
 	res := CmdResult{Argv: argv}
 	e, ok := r.entries[argvKey(argv)]
@@ -147,13 +238,16 @@ func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, err
 		<-ctx.Done()
 		return res, fmt.Errorf("%s: %w", res, ctxErr(ctx.Err()))
 	}
+	if err := ctx.Err(); err != nil {
+		return res, fmt.Errorf("%s: %w", res, ctxErr(err))
+	}
 	var err error
-	if res.Stdout, err = os.ReadFile(filepath.Join(r.dir, e.Stdout)); err != nil {
-		return res, fmt.Errorf("recorded output of %s: %w", res, err)
+	if res.Stdout, err = r.output(e.Stdout); err != nil {
+		return res, fmt.Errorf("recorded output of %s: %w", res, fileErr("/commands/"+e.Stdout, err))
 	}
 	if e.Stderr != "" {
-		if res.Stderr, err = os.ReadFile(filepath.Join(r.dir, e.Stderr)); err != nil {
-			return res, fmt.Errorf("recorded stderr of %s: %w", res, err)
+		if res.Stderr, err = r.fs.readFile("/commands/"+e.Stderr, cmdStderrLimit); err != nil {
+			return res, fmt.Errorf("recorded stderr of %s: %w", res, fileErr("/commands/"+e.Stderr, err))
 		}
 	}
 	res.Exit = e.Exit

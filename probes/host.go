@@ -12,6 +12,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+
+	"golang.org/x/sys/unix"
 )
 
 // Sentinel errors every probe maps its failures to, so that a check can turn
@@ -34,6 +37,8 @@ var (
 // root directory and its command runner.
 type Host struct {
 	root   string
+	fs     *rootFS
+	memo   *hostMemo
 	live   bool
 	runner Runner
 	tracer Tracer
@@ -65,22 +70,38 @@ func (h *Host) trace(p string) {
 
 // Uses declares machine paths (glob patterns allowed) that a library given
 // Root() reads on the probe's behalf (ghw, procfs): the tracer sees them as
-// if the probe had read them.
-func (h *Host) Uses(patterns ...string) {
-	if h.tracer == nil {
-		return
+// if the probe had read them. A library opens paths the ordinary way, so in
+// a recorded machine each one must resolve beneath the root without an
+// absolute link or a ".." that climbs out, and be a directory or a regular
+// file of a size such a file has; otherwise Uses refuses and the probe must
+// not call the library.
+func (h *Host) Uses(patterns ...string) error {
+	if h.live && h.tracer == nil {
+		return nil
 	}
 	for _, pat := range patterns {
-		m, _ := filepath.Glob(h.Path(pat))
-		for _, p := range m {
-			h.tracer.Path(h.Strip(p))
+		for _, p := range h.fs.glob(pat) {
+			if h.tracer != nil {
+				h.tracer.Path(p)
+			}
+			if !h.live {
+				if err := h.fs.beneath(p, libraryFileLimit); err != nil {
+					return fileErr(p, err)
+				}
+			}
 		}
 	}
+	return nil
 }
+
+// libraryFileLimit is the largest file handed to a library (procfs itself
+// reads at most 1 MiB of most files).
+const libraryFileLimit = 8 << 20
 
 // Live returns the machine the doctor runs on.
 func Live() *Host {
-	return &Host{root: "/", live: true, runner: execRunner{}}
+	fs, _ := newRootFS("/")
+	return &Host{root: "/", fs: fs, memo: &hostMemo{}, live: true, runner: execRunner{}}
 }
 
 // Recorded returns a recorded machine rooted at dir, with the commands of
@@ -97,14 +118,18 @@ func Recorded(dir string) (*Host, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("recorded machine %s: not a directory", dir)
 	}
-	if _, err := os.Stat(filepath.Join(abs, "sys")); err != nil {
+	fs, err := newRootFS(abs)
+	if err != nil {
+		return nil, fmt.Errorf("recorded machine %s: %w", dir, err)
+	}
+	if st, err := fs.stat("/sys", false); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		return nil, fmt.Errorf("recorded machine %s: no sys/ directory, not a diskdoctor recording", dir)
 	}
-	r, err := loadManifest(abs)
+	r, err := loadManifest(fs)
 	if err != nil {
 		return nil, err
 	}
-	return &Host{root: abs, runner: r}, nil
+	return &Host{root: fs.dir, fs: fs, memo: &hostMemo{}, runner: r}, nil
 }
 
 // Root is the directory that stands for "/" (what ghw and procfs are given).
@@ -134,17 +159,49 @@ func (h *Host) Strip(p string) string {
 	return "/" + rel
 }
 
-// ReadFile reads a machine file. Errors wrap ErrNotAvailable or ErrPermission.
+// ReadFile reads a machine file of at most the size such a file has
+// (ReadLimit). Errors wrap ErrNotAvailable, ErrPermission or ErrRefused (a
+// FIFO, device or socket, or a file too large).
 func (h *Host) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	return h.ReadFileLimit(ctx, p, ReadLimit(p))
+}
+
+// ReadFileLimit is ReadFile with an explicit size limit in bytes.
+func (h *Host) ReadFileLimit(ctx context.Context, p string, limit int64) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, ctxErr(err)
 	}
 	h.trace(p)
-	b, err := os.ReadFile(h.Path(p))
+	b, err := h.fs.readFile(p, limit)
 	if err != nil {
 		return nil, fileErr(p, err)
 	}
 	return b, nil
+}
+
+// hostMemo holds what one run reads more than once and what does not
+// change during it: links (every disk below one controller asks for the
+// same driver links) and resolved device paths. Copies of a Host share it.
+// (Udev records are not kept: on a 10,000-device machine they would hold
+// some 25 MB for a few hundred repeated reads.)
+type hostMemo struct {
+	links, resolved sync.Map
+}
+
+// ReadLimit is the most a machine file of this kind holds: a sysfs
+// attribute is at most a page (64 KiB on the largest-page kernels); procfs
+// tables (mountinfo, mdstat, a process's files) some MB on a big host; udev
+// records and configuration files much less.
+func ReadLimit(p string) int64 {
+	switch {
+	case strings.HasPrefix(p, "/sys/"):
+		return 64 << 10
+	case strings.HasPrefix(p, "/proc/"):
+		return 8 << 20
+	case strings.HasPrefix(p, "/run/udev/data/"):
+		return 256 << 10
+	}
+	return 1 << 20
 }
 
 // ReadString reads a one-value sysfs or procfs file and trims it.
@@ -162,7 +219,7 @@ func (h *Host) ReadDir(ctx context.Context, p string) ([]fs.DirEntry, error) {
 		return nil, ctxErr(err)
 	}
 	h.trace(p)
-	ents, err := os.ReadDir(h.Path(p))
+	ents, err := h.fs.readDir(p)
 	if err != nil {
 		return nil, fileErr(p, err)
 	}
@@ -172,37 +229,45 @@ func (h *Host) ReadDir(ctx context.Context, p string) ([]fs.DirEntry, error) {
 // Readlink returns a link's target as written.
 func (h *Host) Readlink(p string) (string, error) {
 	h.trace(p)
-	t, err := os.Readlink(h.Path(p))
+	if v, ok := h.memo.links.Load(p); ok {
+		return v.(string), nil
+	}
+	t, err := h.fs.readlink(p)
 	if err != nil {
 		return "", fileErr(p, err)
 	}
+	h.memo.links.Store(p, t)
 	return t, nil
 }
 
 // Resolve follows every link in p and returns the machine path it ends at.
-// Recorded machines use relative links, so resolution stays inside Root.
+// In a recorded machine every link resolves inside the root (an absolute
+// target starts at the root), as the machine itself would see it.
 func (h *Host) Resolve(p string) (string, error) {
 	h.trace(p)
-	r, err := filepath.EvalSymlinks(h.Path(p))
+	if v, ok := h.memo.resolved.Load(p); ok {
+		return v.(string), nil
+	}
+	r, err := h.fs.resolve(p)
 	if err != nil {
 		return "", fileErr(p, err)
 	}
-	return h.Strip(r), nil
+	h.memo.resolved.Store(p, r)
+	return r, nil
 }
 
 // Exists reports whether a machine path exists (following links).
 func (h *Host) Exists(p string) bool {
 	h.trace(p)
-	_, err := os.Stat(h.Path(p))
+	_, err := h.fs.stat(p, false)
 	return err == nil
 }
 
 // Glob matches a pattern of machine paths and returns machine paths.
 func (h *Host) Glob(pattern string) []string {
-	m, _ := filepath.Glob(h.Path(pattern))
-	for i := range m {
-		m[i] = h.Strip(m[i])
-		h.trace(m[i])
+	m := h.fs.glob(pattern)
+	for _, p := range m {
+		h.trace(p)
 	}
 	return m
 }
@@ -235,6 +300,10 @@ func fileErr(p string, err error) error {
 		return fmt.Errorf("%s: %w", p, ErrNotAvailable)
 	case errors.Is(err, fs.ErrPermission):
 		return fmt.Errorf("%s: %w", p, ErrPermission)
+	case errors.Is(err, unix.EXDEV), errors.Is(err, unix.ELOOP):
+		return fmt.Errorf("%s: %w: a link leads out of the recorded root or loops", p, ErrRefused)
+	case errors.Is(err, unix.EISDIR):
+		return fmt.Errorf("%s: %w: a directory where a file belongs", p, ErrRefused)
 	}
 	return fmt.Errorf("%s: %w", p, err)
 }

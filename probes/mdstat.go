@@ -62,7 +62,9 @@ func ReadMDStat(ctx context.Context, h *Host) ([]MDArray, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.Uses("/proc/mdstat")
+	if err := h.Uses("/proc/mdstat"); err != nil {
+		return nil, err
+	}
 	pfs, err := procfs.NewFS(h.Path("/proc"))
 	if err != nil {
 		return nil, fmt.Errorf("/proc: %w", ErrNotAvailable)

@@ -36,7 +36,26 @@ type Platform struct {
 // distribution; absent values stay empty.
 func ReadPlatform(ctx context.Context, h *Host) (*Platform, error) {
 	p := &Platform{Files: map[string]string{}}
-	h.Uses("/sys/class/dmi/id/*")
+	// ghw reads DMI, or the device tree on boards without it; a recorded
+	// tree whose files lead out of its root is not given to it.
+	if err := h.Uses("/sys/class/dmi/id", "/sys/class/dmi/id/*", "/sys/firmware/devicetree/base/*", "/proc/device-tree/*"); err == nil {
+		readDMI(h, p)
+	}
+	p.Kernel, _ = h.ReadString(ctx, "/proc/sys/kernel/osrelease")
+	p.Hostname, _ = h.ReadString(ctx, "/proc/sys/kernel/hostname")
+	if p.Hostname == "" {
+		p.Hostname, _ = h.ReadString(ctx, "/etc/hostname")
+	}
+	if b, err := h.ReadFile(ctx, "/etc/os-release"); err == nil {
+		p.Distro = ParseOSRelease(b)
+	}
+	if err := ctx.Err(); err != nil {
+		return p, ctxErr(err)
+	}
+	return p, nil
+}
+
+func readDMI(h *Host, p *Platform) {
 	opts := []any{option.WithChroot(h.Root()), option.WithDisableTools(), option.WithNullAlerter()}
 	set := func(dst *string, v, attr string) {
 		if v = known(v); v != "" {
@@ -69,18 +88,6 @@ func ReadPlatform(ctx context.Context, h *Host) (*Platform, error) {
 		p.Vendor, p.Product = boardVendor, p.Board
 		p.Files["sys_vendor"], p.Files["product_name"] = p.Files["board_vendor"], p.Files["board_name"]
 	}
-	p.Kernel, _ = h.ReadString(ctx, "/proc/sys/kernel/osrelease")
-	p.Hostname, _ = h.ReadString(ctx, "/proc/sys/kernel/hostname")
-	if p.Hostname == "" {
-		p.Hostname, _ = h.ReadString(ctx, "/etc/hostname")
-	}
-	if b, err := h.ReadFile(ctx, "/etc/os-release"); err == nil {
-		p.Distro = ParseOSRelease(b)
-	}
-	if err := ctx.Err(); err != nil {
-		return p, ctxErr(err)
-	}
-	return p, nil
 }
 
 // ghw warns on stderr about every absent DMI file (VMs have few) and offers
@@ -141,8 +148,10 @@ type CPUPower struct {
 // cpufreq (most VMs) returns ErrNotAvailable, with CmdLine and MHz filled.
 func ReadCPUPower(ctx context.Context, h *Host) (*CPUPower, error) {
 	c := &CPUPower{}
-	h.Uses("/proc/cmdline", "/proc/cpuinfo", "/sys/devices/system/cpu/*", "/sys/devices/system/cpu/cpu*/cpufreq",
-		"/sys/devices/system/cpu/cpu*/cpufreq/*", "/sys/devices/system/cpu/cpufreq/policy*/*")
+	if err := h.Uses("/proc/cmdline", "/proc/cpuinfo", "/sys/devices/system/cpu/*", "/sys/devices/system/cpu/cpu*/cpufreq",
+		"/sys/devices/system/cpu/cpu*/cpufreq/*", "/sys/devices/system/cpu/cpufreq/policy*/*"); err != nil {
+		return c, err
+	}
 	pfs, err := procfs.NewFS(h.Path("/proc"))
 	if err == nil {
 		c.CmdLine, _ = pfs.CmdLine()
@@ -184,7 +193,9 @@ type Pressure struct {
 
 // ReadPressure reads /proc/pressure/{io,cpu,memory}.
 func ReadPressure(ctx context.Context, h *Host) (*Pressure, error) {
-	h.Uses("/proc/pressure/*")
+	if err := h.Uses("/proc/pressure/*"); err != nil {
+		return nil, err
+	}
 	pfs, err := procfs.NewFS(h.Path("/proc"))
 	if err != nil {
 		return nil, fmt.Errorf("/proc: %w", ErrNotAvailable)
@@ -218,7 +229,9 @@ type Mount struct {
 
 // ReadMounts reads /proc/self/mountinfo through procfs.
 func ReadMounts(ctx context.Context, h *Host) ([]Mount, error) {
-	h.Uses("/proc/self", "/proc/self/mountinfo", "/proc/mounts")
+	if err := h.Uses("/proc/self", "/proc/self/mountinfo", "/proc/mounts"); err != nil {
+		return nil, err
+	}
 	pfs, err := procfs.NewFS(h.Path("/proc"))
 	if err != nil {
 		return nil, fmt.Errorf("/proc: %w", ErrNotAvailable)
@@ -243,7 +256,9 @@ func ReadMounts(ctx context.Context, h *Host) ([]Mount, error) {
 
 // MemTotalBytes reads MemTotal from /proc/meminfo.
 func MemTotalBytes(ctx context.Context, h *Host) (uint64, error) {
-	h.Uses("/proc/meminfo")
+	if err := h.Uses("/proc/meminfo"); err != nil {
+		return 0, err
+	}
 	pfs, err := procfs.NewFS(h.Path("/proc"))
 	if err != nil {
 		return 0, fmt.Errorf("/proc: %w", ErrNotAvailable)

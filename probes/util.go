@@ -2,6 +2,7 @@ package probes
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -17,12 +18,27 @@ func atoi(s string) int {
 	return n
 }
 
+// parseFloat returns 0 for anything that is not a finite number.
 func parseFloat(s string) float64 {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	v, err := parseFinite(s)
 	if err != nil {
 		return 0
 	}
 	return v
+}
+
+// parseFinite parses a recorded or printed number; NaN and the infinities
+// (which strconv accepts as "nan", "inf", "1e999") are not numbers any
+// kernel or tool prints, and would poison every figure derived from them.
+func parseFinite(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return 0, err
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a finite number", s)
+	}
+	return v, nil
 }
 
 func errExit(r CmdResult) error {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -382,8 +383,8 @@ func ParseZFSSize(s string) (float64, bool) {
 	if mult != 1 {
 		s = s[:len(s)-1]
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f < 0 || f != f {
+	f, err := parseFinite(s)
+	if err != nil || f < 0 || math.IsInf(f*mult, 0) {
 		return 0, false
 	}
 	return f * mult, true
@@ -528,8 +529,8 @@ func ParseZpoolIostat(b []byte) ([]*ZIostatRow, error) {
 			if s == "-" || s == "" {
 				continue
 			}
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil || v < 0 || v != v {
+			v, err := parseFinite(s)
+			if err != nil || v < 0 {
 				return nil, fmt.Errorf("%w: zpool iostat line %d column %d: %q is not a number (run with -p)", ErrParse, n, i+2, s)
 			}
 			vals[i] = &v
@@ -647,7 +648,7 @@ func ZFSModuleParam(ctx context.Context, h *Host, name string) (float64, string,
 	if err != nil {
 		return 0, p, err
 	}
-	f, err := strconv.ParseFloat(v, 64)
+	f, err := parseFinite(v)
 	if err != nil {
 		return 0, p, fmt.Errorf("%s: %w", p, ErrParse)
 	}

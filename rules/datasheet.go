@@ -74,9 +74,15 @@ func LoadHostDatasheets(ctx context.Context, host *probes.Host, userFile string)
 		for _, p := range host.Glob(DatasheetsDir + "/*.yaml") {
 			// A recorded machine may be hostile: a datasheet file is a few
 			// kilobytes, never worth reading gigabytes for.
-			b, err := host.ReadFile(ctx, p)
+			b, err := host.ReadFileLimit(ctx, p, maxDatasheetsBytes)
+			if errors.Is(err, probes.ErrRefused) {
+				return nil, fmt.Errorf("%s: refused, more than a datasheet file holds (%d bytes) or not a regular file: %w", p, maxDatasheetsBytes, err)
+			}
 			if err != nil {
 				return nil, err
+			}
+			if isEmptyYAML(b) {
+				continue // comments only, like the shipped template: adds nothing
 			}
 			if err := ds.add(b, p); err != nil {
 				return nil, err
@@ -91,9 +97,15 @@ func LoadHostDatasheets(ctx context.Context, host *probes.Host, userFile string)
 		return nil, err
 	}
 	if err := ds.add(b, userFile); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--datasheets %w", err)
 	}
 	return ds, nil
+}
+
+// isEmptyYAML: a document with nothing but comments and blank lines.
+func isEmptyYAML(b []byte) bool {
+	var n yaml.Node
+	return yaml.Unmarshal(b, &n) == nil && len(n.Content) == 0
 }
 
 // add merges a user's file: its models go first, its classes replace the
