@@ -23,6 +23,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/probes"
 	"github.com/diskdoctor/diskdoctor/rules"
+	"github.com/diskdoctor/diskdoctor/snapshot"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -253,7 +254,7 @@ func examine(ctx context.Context, o options) (*rules.Report, error) {
 		if o.root != "" {
 			return nil, errors.New("--root and --snapshot exclude each other")
 		}
-		dir, cleanup, err := probes.OpenSnapshot(o.snapshot)
+		dir, cleanup, err := snapshot.Open(o.snapshot)
 		if err != nil {
 			return nil, err
 		}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/snapshot"
 )
 
 func init() {
@@ -43,7 +43,7 @@ Serial numbers, WWNs and the host name are replaced by stable tokens unless
 			if o.output == "" {
 				return errors.New("snapshot: -o FILE is required (- for standard output)")
 			}
-			return snapshot(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return takeSnapshot(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
@@ -54,53 +54,7 @@ Serial numbers, WWNs and the host name are replaced by stable tokens unless
 	return cmd
 }
 
-// snapshotResult is what a snapshot took and how long.
-type snapshotResult struct {
-	rec     *probes.Recording
-	stats   probes.ArchiveStats
-	elapsed time.Duration
-}
-
-// record runs every check on src with a recorder and collects what they read.
-func record(ctx context.Context, src *probes.Host, o snapshotOptions, progress func(string)) (*probes.Recording, error) {
-	rec := probes.NewRecorder()
-	h := rec.Attach(src) // src.WithTracer(rec), counting commands in flight
-	opts := checks.Options{ProbeTimeout: o.probeTimeout, Context: "auto"}
-	if progress != nil {
-		progress("examining the machine")
-	}
-	res, err := checks.Run(ctx, h, opts)
-	if err != nil {
-		return nil, err
-	}
-	// A second pass judges every device, virtual ones included, so that a
-	// replay with --device NAME finds what that reads too.
-	var names []string
-	for _, d := range res.Devices {
-		names = append(names, d.Name)
-	}
-	if len(names) > 0 {
-		opts.Devices = names
-		if _, err := checks.Run(ctx, h, opts); err != nil {
-			return nil, err
-		}
-	}
-	// A probe that timed out returns at its deadline while its command is
-	// still being killed (the exec runner waits up to a second more): let
-	// those finish so that they are recorded as timed out, not missing.
-	if !rec.Wait(ctx, o.probeTimeout+3*time.Second) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-	}
-	var prog func(done, total int)
-	if progress != nil {
-		prog = func(done, total int) { progress(fmt.Sprintf("recording %d/%d paths", done, total)) }
-	}
-	return rec.Collect(ctx, src, probes.CollectOptions{Redact: !o.keepSerials, ReadTimeout: o.probeTimeout, Progress: prog})
-}
-
-func snapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) error {
+func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) error {
 	start := time.Now()
 	src, label := probes.Live(), "live"
 	if o.root != "" {
@@ -114,7 +68,7 @@ func snapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) 
 	if isTerminal(stderr) {
 		progress = func(s string) { fmt.Fprintf(stderr, "\r\x1b[Kdiskdoctor snapshot: %s", s) }
 	}
-	rec, err := record(ctx, src, o, progress)
+	rec, err := snapshot.Record(ctx, src, snapshot.RecordOptions{KeepSerials: o.keepSerials, ProbeTimeout: o.probeTimeout, Progress: progress})
 	if err != nil {
 		return err
 	}
@@ -122,10 +76,10 @@ func snapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) 
 		progress("writing " + o.output)
 	}
 	meta := rec.Meta(version, label, start).Marshal()
-	var st probes.ArchiveStats
+	var st snapshot.ArchiveStats
 	write := func(w io.Writer) error {
 		var err error
-		st, err = probes.WriteArchive(w, rec, meta, start)
+		st, err = snapshot.WriteArchive(w, rec, meta, start)
 		return err
 	}
 	if o.output == "-" {
@@ -147,7 +101,7 @@ func snapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) 
 	fmt.Fprintf(stderr, "diskdoctor snapshot: wrote %s: %d files, %d directories, %d links, %d commands; %s uncompressed, %s compressed; %s; %s\n",
 		o.output, st.Files, st.Dirs, st.Links, len(rec.Commands), humanBytes(st.Bytes), humanBytes(st.Compressed), red, time.Since(start).Round(time.Millisecond))
 	if n := len(rec.Unreadable); n > 0 {
-		fmt.Fprintf(stderr, "diskdoctor snapshot: %d paths could not be read and are not in the snapshot (listed in %s):\n", n, probes.MetaFile)
+		fmt.Fprintf(stderr, "diskdoctor snapshot: %d paths could not be read and are not in the snapshot (listed in %s):\n", n, snapshot.MetaFile)
 		for i, u := range rec.Unreadable {
 			if i == 10 {
 				fmt.Fprintf(stderr, "  … and %d more\n", n-10)

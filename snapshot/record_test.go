@@ -1,4 +1,4 @@
-package probes
+package snapshot
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/diskdoctor/diskdoctor/probes"
 )
 
 // writeTree builds a small recorded machine: files, and links given as
@@ -42,7 +44,7 @@ const (
 	testWWN    = "5002538e40a1b2c3"
 )
 
-func testMachine(t *testing.T) *Host {
+func testMachine(t *testing.T) *probes.Host {
 	dev := "sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda"
 	root := writeTree(t, map[string]string{
 		dev + "/dev":               "8:0\n",
@@ -62,14 +64,14 @@ func testMachine(t *testing.T) *Host {
 		"commands/manifest.yaml":                                   "- argv: [dmesg]\n  stdout: dmesg.txt\n- argv: [hdparm, -W, /dev/sda]\n  timeout: true\n",
 		"commands/dmesg.txt":                                       "[    1.0] usb 1-1: SerialNumber: " + testSerial + "\n[    1.1] usb 1-2: SerialNumber: ABCD1234XYZ\n",
 	})
-	h, err := Recorded(root)
+	h, err := probes.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return h
 }
 
-func collectAll(t *testing.T, h *Host, redact bool) *Recording {
+func collectAll(t *testing.T, h *probes.Host, redact bool) *Recording {
 	t.Helper()
 	rec := NewRecorder()
 	th := h.WithTracer(rec)
@@ -102,7 +104,7 @@ func TestCollectKeepsLinksAndCommands(t *testing.T) {
 	if err := rec.WriteDir(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Recorded(dir)
+	r, err := probes.Recorded(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,10 +142,10 @@ func TestCollectKeepsLinksAndCommands(t *testing.T) {
 	}
 	tctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
 	defer cancel()
-	if _, err := r.Run(tctx, "hdparm", "-W", "/dev/sda"); !errors.Is(err, ErrTimeout) {
+	if _, err := r.Run(tctx, "hdparm", "-W", "/dev/sda"); !errors.Is(err, probes.ErrTimeout) {
 		t.Errorf("the timed-out command replays as %v", err)
 	}
-	if _, err := r.Run(ctx, "zpool", "list"); !errors.Is(err, ErrToolMissing) {
+	if _, err := r.Run(ctx, "zpool", "list"); !errors.Is(err, probes.ErrToolMissing) {
 		t.Errorf("the missing command replays as %v", err)
 	}
 	if res, err := r.Run(ctx, "dmesg"); err != nil || !bytes.Contains(res.Stdout, []byte(testSerial)) {
@@ -177,12 +179,12 @@ func TestCollectRedactsConsistently(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Recorded(dir)
+	r, err := probes.Recorded(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	u, err := ReadUdev(ctx, r, "8:0")
+	u, err := probes.ReadUdev(ctx, r, "8:0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package probes
+package snapshot
 
 import (
 	"archive/tar"
@@ -12,8 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"gopkg.in/yaml.v3"
 )
 
 // Limits of what a snapshot archive may hold. A real snapshot is a few
@@ -137,11 +135,11 @@ func refuse(member, format string, args ...any) error {
 	return &ArchiveError{Member: member, Reason: fmt.Sprintf(format, args...)}
 }
 
-// OpenSnapshot unpacks a snapshot archive into a private temporary
+// Open unpacks a snapshot archive into a private temporary
 // directory (mode 0700) and returns it with the function that removes it.
 // Nothing is written outside that directory; a refused archive leaves
 // nothing behind.
-func OpenSnapshot(file string) (string, func(), error) {
+func Open(file string) (string, func(), error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return "", nil, fmt.Errorf("snapshot %s: %w", file, err)
@@ -426,21 +424,4 @@ func linkStaysInside(dir, name string) error {
 		cur = next
 	}
 	return nil
-}
-
-// ReadSnapshotMeta reads diskdoctor-snapshot.yaml of an unpacked snapshot;
-// a fixture directory has none (nil, nil).
-func ReadSnapshotMeta(dir string) (*SnapshotMeta, error) {
-	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var m SnapshotMeta
-	if err := yaml.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: %w: %w", MetaFile, ErrParse, err)
-	}
-	return &m, nil
 }
