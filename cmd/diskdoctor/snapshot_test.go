@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 func mustJSON(t *testing.T, v any) []byte {
