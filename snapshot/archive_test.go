@@ -70,7 +70,7 @@ func unpackInto(t *testing.T, b []byte, lim ArchiveLimits) (string, error) {
 	if err := os.Mkdir(dst, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	err := ReadArchive(bytes.NewReader(b), dst, lim)
+	err := ReadArchive(t.Context(), bytes.NewReader(b), dst, lim)
 	ents, _ := os.ReadDir(parent)
 	if len(ents) != 1 {
 		t.Errorf("something was written beside the destination: %v", ents)
@@ -198,7 +198,7 @@ func TestOpenPrivateAndCleaned(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.tar.gz")
 	_ = os.WriteFile(good, buildArchive(t, file("sys/x", "1")), 0o600)
 	_ = os.WriteFile(bad, buildArchive(t, file("sys/x", "1"), symlink("sys/y", "/etc")), 0o600)
-	dir, cleanup, err := Open(good)
+	dir, cleanup, err := Open(t.Context(), good)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestOpenPrivateAndCleaned(t *testing.T) {
 	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("%s left after cleanup", dir)
 	}
-	if _, _, err := Open(bad); err == nil || !strings.Contains(err.Error(), "sys/y") {
+	if _, _, err := Open(t.Context(), bad); err == nil || !strings.Contains(err.Error(), "sys/y") {
 		t.Errorf("bad archive: %v", err)
 	}
 	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
@@ -235,7 +235,7 @@ func FuzzReadArchive(f *testing.F) {
 		if err := os.Mkdir(dst, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		err := ReadArchive(bytes.NewReader(b), dst, ArchiveLimits{MaxMember: 1 << 16, MaxTotal: 1 << 20, MaxMembers: 256})
+		err := ReadArchive(t.Context(), bytes.NewReader(b), dst, ArchiveLimits{MaxMember: 1 << 16, MaxTotal: 1 << 20, MaxMembers: 256})
 		if ents, _ := os.ReadDir(parent); len(ents) != 1 {
 			t.Fatalf("wrote beside the destination: %v", ents)
 		}

@@ -109,7 +109,7 @@ func DiffSides(ctx context.Context, oldSpec, newSpec string, o DiffOptions) (*Di
 // runs every check and rule on it.
 func examineSide(ctx context.Context, spec string, o DiffOptions) (*state, error) {
 	s := &state{side: DiffSide{Source: spec}}
-	host, cleanup, err := s.open(spec)
+	host, cleanup, err := s.open(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func examineSide(ctx context.Context, spec string, o DiffOptions) (*state, error
 
 // open makes a Host of a side: the live machine, a recorded directory, or
 // a snapshot archive unpacked into a private directory that cleanup removes.
-func (s *state) open(spec string) (*probes.Host, func(), error) {
+func (s *state) open(ctx context.Context, spec string) (*probes.Host, func(), error) {
 	nothing := func() {}
 	if spec == "live" {
 		return probes.Live(), nothing, nil
@@ -153,7 +153,7 @@ func (s *state) open(spec string) (*probes.Host, func(), error) {
 		s.readMeta(spec)
 		return h, nothing, nil
 	}
-	dir, cleanup, err := Open(spec)
+	dir, cleanup, err := Open(ctx, spec)
 	if err != nil {
 		return nil, nil, err
 	}

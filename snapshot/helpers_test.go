@@ -57,7 +57,7 @@ func examineDir(t *testing.T, dir string, strict bool) *rules.Report {
 // examineArchive unpacks a snapshot as --snapshot does and examines it.
 func examineArchive(t *testing.T, file string, strict bool) *rules.Report {
 	t.Helper()
-	dir, cleanup, err := Open(file)
+	dir, cleanup, err := Open(t.Context(), file)
 	if err != nil {
 		t.Fatal(err)
 	}

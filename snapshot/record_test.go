@@ -131,7 +131,7 @@ func TestCollectKeepsLinksAndCommands(t *testing.T) {
 	if _, err := WriteArchive(&buf, rec, []byte("format: x\n"), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if err := ReadArchive(&buf, t.TempDir(), ArchiveLimits{}); err != nil {
+	if err := ReadArchive(t.Context(), &buf, t.TempDir(), ArchiveLimits{}); err != nil {
 		t.Errorf("own archive refused: %v", err)
 	}
 	if !r.Exists("/etc/systemd/system/timers.target.wants/fstrim.timer") {

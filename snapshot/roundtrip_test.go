@@ -24,7 +24,7 @@ func TestSnapshotRoundTripFixtures(t *testing.T) {
 			}
 			// The snapshot of the snapshot is the same recording: nothing
 			// is lost or added by a second round.
-			dir2, cleanup, err := Open(file)
+			dir2, cleanup, err := Open(t.Context(), file)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -254,7 +254,7 @@ func examine(ctx context.Context, o options) (*rules.Report, error) {
 		if o.root != "" {
 			return nil, errors.New("--root and --snapshot exclude each other")
 		}
-		dir, cleanup, err := snapshot.Open(o.snapshot)
+		dir, cleanup, err := snapshot.Open(ctx, o.snapshot)
 		if err != nil {
 			return nil, err
 		}
