@@ -223,7 +223,7 @@ func (rec *Recording) Meta(version, source string, created time.Time) Meta {
 		Kernel: rec.Kernel, Redacted: rec.Redacted, Values: rec.RedactedValues, Paths: len(rec.Entries), Commands: len(rec.Commands),
 		Unreadable: rec.Unreadable}
 	if rec.Redacted {
-		m.Note = "serial numbers, WWNs and the host name are replaced by stable tokens (SERIAL0001, WWN0001, redacted-host) in contents and names"
+		m.Note = "serial numbers, WWNs, MAC addresses and the host name are replaced by stable tokens (SERIAL0001, WWN0001, MAC0001, redacted-host) in contents and names"
 	}
 	return m
 }

@@ -121,8 +121,9 @@ func (r *Recorder) Paths() []string {
 
 // CollectOptions tune Collect.
 type CollectOptions struct {
-	// Redact replaces serial numbers, WWNs and the host name with stable
-	// tokens (SERIAL0001, WWN0001, redacted-host) in contents and names.
+	// Redact replaces serial numbers, WWNs, MAC addresses and the host
+	// name with stable tokens (SERIAL0001, WWN0001, MAC0001, redacted-host)
+	// in contents and names.
 	Redact bool
 	// ReadTimeout bounds one file read (a sysfs attribute can block).
 	ReadTimeout time.Duration

@@ -32,9 +32,9 @@ func newSnapshotCmd() *cobra.Command {
 		Long: `snapshot runs every check on this machine with a recorder attached and
 writes exactly the files, directories, links and command outputs the probes
 used into a gzip-compressed tar in the fixture layout (docs/snapshots.md).
-Serial numbers, WWNs and the host name are replaced by stable tokens unless
---keep-serials. Replay it with 'diskdoctor --snapshot FILE', compare two with
-'diskdoctor diff OLD NEW'.`,
+Serial numbers, WWNs, MAC addresses and the host name are replaced by stable
+tokens unless --keep-serials. Replay it with 'diskdoctor --snapshot FILE',
+compare two with 'diskdoctor diff OLD NEW'.`,
 		Example: `  diskdoctor snapshot -o host.tar.gz
   diskdoctor --snapshot host.tar.gz
   diskdoctor diff baseline.tar.gz live`,
@@ -48,7 +48,7 @@ Serial numbers, WWNs and the host name are replaced by stable tokens unless
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "", "the archive to write (.tar.gz); - for standard output")
-	f.BoolVar(&o.keepSerials, "keep-serials", false, "keep serial numbers, WWNs and the host name (they are redacted by default)")
+	f.BoolVar(&o.keepSerials, "keep-serials", false, "keep serial numbers, WWNs, MAC addresses and the host name (they are redacted by default)")
 	f.StringVar(&o.root, "root", "", "record a recorded machine (a fixture or unpacked snapshot) instead of this one")
 	f.DurationVar(&o.probeTimeout, "probe-timeout", 5*time.Second, "how long one probe (a file read or a command) may take")
 	return cmd
@@ -94,7 +94,7 @@ func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	red := "serials, WWNs and host name redacted"
+	red := "serials, WWNs, MACs and host name redacted"
 	if !rec.Redacted {
 		red = "serials kept (--keep-serials)"
 	}
