@@ -14,27 +14,12 @@ import (
 // recording is refused, never followed. Errors wrap ErrNotAvailable or
 // ErrPermission as ReadFile's do.
 func (h *Host) Lstat(p string) (fs.FileInfo, error) {
-	return h.stat(p, false)
-}
-
-// Stat describes what a machine path leads to, following links (inside Root
-// on a recorded machine), without opening it: a caller can refuse a fifo or
-// a device node before reading it would block.
-func (h *Host) Stat(p string) (fs.FileInfo, error) {
-	return h.stat(p, true)
-}
-
-func (h *Host) stat(p string, follow bool) (fs.FileInfo, error) {
 	var (
 		st  fs.FileInfo
 		err error
 	)
 	if h.root == "/" {
-		if follow {
-			st, err = os.Stat(p)
-		} else {
-			st, err = os.Lstat(p)
-		}
+		st, err = os.Lstat(p)
 	} else {
 		var r *os.Root
 		if r, err = os.OpenRoot(h.root); err == nil {
@@ -42,11 +27,7 @@ func (h *Host) stat(p string, follow bool) (fs.FileInfo, error) {
 			if name == "" {
 				name = "."
 			}
-			if follow {
-				st, err = r.Stat(name)
-			} else {
-				st, err = r.Lstat(name)
-			}
+			st, err = r.Lstat(name)
 			r.Close()
 		}
 	}

@@ -75,6 +75,9 @@ func WriteArchive(w io.Writer, rec *Recording, meta []byte, mtime time.Time) (Ar
 		return st, err
 	}
 	tw := tar.NewWriter(gz)
+	// Whole seconds fit the ustar header; a fraction would cost every
+	// member a PAX record (twice the blocks, a third of the writing time).
+	mtime = mtime.Truncate(time.Second)
 	err = rec.walk(meta, func(e *Entry) error {
 		h := &tar.Header{Name: e.Path, ModTime: mtime, Format: tar.FormatPAX}
 		switch e.Type {

@@ -152,7 +152,7 @@ func (r *Recorder) Collect(ctx context.Context, h *probes.Host, opts CollectOpti
 	if opts.MaxListing <= 0 {
 		opts.MaxListing = 20000
 	}
-	c := &collector{ctx: ctx, h: h, opts: opts, entries: map[string]*Entry{}}
+	c := &collector{ctx: ctx, h: h, opts: opts, entries: map[string]*Entry{}, listings: map[string]*listing{}, links: map[string]linkResult{}}
 	paths := r.Paths()
 	for i, p := range paths {
 		if err := ctx.Err(); err != nil {
@@ -205,6 +205,8 @@ func nonNilBytes(b []byte) []byte {
 type collector struct {
 	ctx        context.Context
 	h          *probes.Host
+	listings   map[string]*listing // per directory: traced paths share long prefixes
+	links      map[string]linkResult
 	opts       CollectOptions
 	entries    map[string]*Entry
 	unreadable []string
@@ -282,17 +284,17 @@ func (c *collector) resolve(p string) (string, bool) {
 			continue
 		}
 		next := path.Join(cur, comp)
-		st, err := c.h.Lstat(next)
-		if err != nil {
+		mode, ok := c.kind(next)
+		if !ok {
 			return next, false
 		}
 		switch {
-		case st.Mode()&fs.ModeSymlink != 0:
+		case mode&fs.ModeSymlink != 0:
 			hops++
 			if hops > maxLinkHops {
 				return next, false
 			}
-			t, err := c.h.Readlink(next)
+			t, err := c.readlink(next)
 			if err != nil {
 				return next, false
 			}
@@ -302,7 +304,7 @@ func (c *collector) resolve(p string) (string, bool) {
 			}
 			stack = append(splitPath(t), stack...)
 			continue
-		case st.IsDir():
+		case mode.IsDir():
 			c.add(next, EntryDir)
 		case len(stack) > 0:
 			return next, false // not a directory
@@ -310,6 +312,78 @@ func (c *collector) resolve(p string) (string, bool) {
 		cur = next
 	}
 	return cur, true
+}
+
+type linkResult struct {
+	target string
+	err    error
+}
+
+// listing is a directory's entries by name, read once.
+type listing struct {
+	ents   []fs.DirEntry
+	byName map[string]fs.DirEntry
+	err    error
+}
+
+func (c *collector) listing(dir string) *listing {
+	if l, ok := c.listings[dir]; ok {
+		return l
+	}
+	l := &listing{}
+	l.ents, l.err = c.h.ReadDir(c.ctx, dir)
+	l.byName = make(map[string]fs.DirEntry, len(l.ents))
+	for _, de := range l.ents {
+		l.byName[de.Name()] = de
+	}
+	c.listings[dir] = l
+	return l
+}
+
+// kind is the type of the machine path p, whose directory holds no link:
+// read from that directory's listing, once per directory, rather than one
+// Lstat per component of every traced path (on a 1,000-disk machine the
+// same /sys/devices prefixes would be asked for a hundred thousand times).
+// A directory that cannot be listed, and /proc (whose listing leaves out
+// thread ids that can be opened), fall back to the Host's Lstat.
+func (c *collector) kind(p string) (fs.FileMode, bool) {
+	dir := path.Dir(p)
+	if l := c.listing(dir); l.err == nil {
+		if de, ok := l.byName[path.Base(p)]; ok {
+			return de.Type(), true
+		} else if !strings.HasPrefix(dir, "/proc") {
+			return 0, false
+		}
+	}
+	st, err := c.h.Lstat(p)
+	if err != nil {
+		return 0, false
+	}
+	return st.Mode().Type(), true
+}
+
+// size is what the file system says of a regular file's size (sysfs says
+// 4096 and procfs 0 whatever they hold): enough to refuse a huge file
+// before reading it.
+func (c *collector) size(p string) int64 {
+	if de, ok := c.listing(path.Dir(p)).byName[path.Base(p)]; ok {
+		if info, err := de.Info(); err == nil {
+			return info.Size()
+		}
+	}
+	if st, err := c.h.Lstat(p); err == nil {
+		return st.Size()
+	}
+	return 0
+}
+
+func (c *collector) readlink(p string) (string, error) {
+	if r, ok := c.links[p]; ok {
+		return r.target, r.err
+	}
+	t, err := c.h.Readlink(p)
+	c.links[p] = linkResult{t, err}
+	return t, err
 }
 
 func splitPath(p string) []string {
@@ -328,19 +402,19 @@ func (c *collector) capture(p string) {
 	if !ok || phys == "/" {
 		return
 	}
-	st, err := c.h.Stat(phys)
-	if err != nil {
+	mode, ok := c.kind(phys) // resolve ends at what is not a link
+	if !ok {
 		return
 	}
 	switch {
-	case st.IsDir():
+	case mode.IsDir():
 		c.list(phys)
-	case st.Mode().IsRegular():
+	case mode.IsRegular():
 		e := c.add(phys, EntryFile)
 		if e == nil || e.read {
 			return
 		}
-		b, err := c.readFile(phys, st.Size())
+		b, err := c.readFile(phys)
 		if err != nil {
 			c.unreadable = append(c.unreadable, fmt.Sprintf("%s: %v", phys, err))
 			delete(c.entries, e.Path)
@@ -358,11 +432,12 @@ func (c *collector) capture(p string) {
 
 // list records a directory's entries as placeholders.
 func (c *collector) list(dir string) {
-	ents, err := c.h.ReadDir(c.ctx, dir)
-	if err != nil {
-		c.unreadable = append(c.unreadable, fmt.Sprintf("%s: %v", dir, reason(dir, err)))
+	l := c.listing(dir)
+	if l.err != nil {
+		c.unreadable = append(c.unreadable, fmt.Sprintf("%s: %v", dir, reason(dir, l.err)))
 		return
 	}
+	ents := l.ents
 	if len(ents) > c.opts.MaxListing {
 		c.unreadable = append(c.unreadable, fmt.Sprintf("%s: %d entries, only the first %d recorded", dir, len(ents), c.opts.MaxListing))
 		ents = ents[:c.opts.MaxListing]
@@ -374,7 +449,7 @@ func (c *collector) list(dir string) {
 		}
 		switch {
 		case de.Type()&fs.ModeSymlink != 0:
-			if t, err := c.h.Readlink(p); err == nil {
+			if t, err := c.readlink(p); err == nil {
 				c.addLink(p, t)
 			}
 		case de.IsDir():
@@ -388,8 +463,8 @@ func (c *collector) list(dir string) {
 // readFile reads a file's content through the Host, not trusting its size
 // (sysfs says 4096, procfs 0) but refusing one whose size alone is over the
 // cap, under a deadline (some attributes block) and the size cap.
-func (c *collector) readFile(p string, size int64) ([]byte, error) {
-	if size > c.opts.MaxFile {
+func (c *collector) readFile(p string) ([]byte, error) {
+	if size := c.size(p); size > c.opts.MaxFile {
 		return nil, fmt.Errorf("%d bytes, larger than %d", size, c.opts.MaxFile)
 	}
 	type result struct {
