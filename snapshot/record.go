@@ -362,10 +362,15 @@ func (c *collector) kind(p string) (fs.FileMode, bool) {
 	return st.Mode().Type(), true
 }
 
-// size is what the file system says of a regular file's size (sysfs says
-// 4096 and procfs 0 whatever they hold): enough to refuse a huge file
-// before reading it.
+// size is what the file system says of a regular file's size: enough to
+// refuse a huge file before reading it. Live sysfs and procfs sizes mean
+// nothing (4096 and 0, whatever a file holds) and the kernel bounds their
+// files; a recorded root's sys/ is ordinary files, and hostile ones can be
+// gigabytes.
 func (c *collector) size(p string) int64 {
+	if c.h.IsLive() && (strings.HasPrefix(p, "/sys/") || strings.HasPrefix(p, "/proc/")) {
+		return 0
+	}
 	if de, ok := c.listing(path.Dir(p)).byName[path.Base(p)]; ok {
 		if info, err := de.Info(); err == nil {
 			return info.Size()

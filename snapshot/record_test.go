@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -230,6 +231,59 @@ func TestReplaceSecret(t *testing.T) {
 	} {
 		if got := replaceSecret(c.s, c.v, "TOK"); got != c.want {
 			t.Errorf("replaceSecret(%q, %q) = %q, want %q", c.s, c.v, got, c.want)
+		}
+	}
+}
+
+// A recorded root's file over the cap (a sparse gigabyte as a sysfs
+// attribute) is left out from its size, before it is read, and listed as
+// unreadable; a fifo the probes listed is an empty placeholder, never
+// opened.
+func TestCollectRefusesHugeFilesAndFifos(t *testing.T) {
+	root := writeTree(t, map[string]string{"sys/block/sda/queue/write_cache": "write back\n", "sys/block/sda/dev": "8:0\n"})
+	huge := filepath.Join(root, "sys/block/sda/queue/write_cache")
+	if err := os.Truncate(huge, 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(root, "sys/block/sda/fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h, err := probes.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecorder()
+	rec.Path("/sys/block/sda/queue/write_cache")
+	rec.Path("/sys/block/sda/fifo")
+	rec.Path("/sys/block/sda/dev")
+	done := make(chan *Recording, 1)
+	go func() {
+		got, err := rec.Collect(t.Context(), h, CollectOptions{MaxFile: 1 << 20})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- got
+	}()
+	var got *Recording
+	select {
+	case got = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Collect blocks on a fifo")
+	}
+	if got == nil {
+		return
+	}
+	if len(got.Unreadable) != 1 || !strings.Contains(got.Unreadable[0], "write_cache") || !strings.Contains(got.Unreadable[0], "larger than") {
+		t.Errorf("unreadable: %q", got.Unreadable)
+	}
+	for _, e := range got.Entries {
+		switch e.Path {
+		case "sys/block/sda/queue/write_cache":
+			t.Errorf("the huge file was recorded (%d bytes)", len(e.Data))
+		case "sys/block/sda/fifo":
+			if e.Type != EntryFile || len(e.Data) != 0 {
+				t.Errorf("fifo recorded as %v with %d bytes", e.Type, len(e.Data))
+			}
 		}
 	}
 }

@@ -163,26 +163,34 @@ func (s *secrets) fromText(b []byte) {
 	if len(b) == 0 {
 		return
 	}
-	for _, m := range serialNumberLine.FindAllSubmatch(b, -1) {
-		s.add(strings.TrimRight(string(m[1]), `",`), "serial")
-	}
-	for _, m := range jsonSerial.FindAllSubmatch(b, -1) {
-		s.add(string(m[1]), "serial")
-	}
-	for _, m := range jsonLUID.FindAllSubmatch(b, -1) {
-		s.add(string(m[1]), "wwn")
-	}
-	for _, m := range jsonWWN.FindAll(b, -1) {
-		hex, id, idHex := jsonWWNHex(string(m))
-		if hex == "" {
-			continue
+	// The regular expressions only where their words are: most contents
+	// are sysfs values and udev records without any.
+	if bytes.Contains(b, []byte("erial")) || bytes.Contains(b, []byte("ERIAL")) {
+		for _, m := range serialNumberLine.FindAllSubmatch(b, -1) {
+			s.add(strings.TrimRight(string(m[1]), `",`), "serial")
 		}
-		s.add(hex, "wwn")
-		s.jsonIDs[id] = hex
-		// smartctl -x text splits it: "LU WWN Device Id: 5 002538 e40a1b2c3".
-		if len(idHex) >= 8 {
-			s.alias[idHex] = hex
-			s.alias[strings.ToUpper(idHex)] = hex
+		for _, m := range jsonSerial.FindAllSubmatch(b, -1) {
+			s.add(string(m[1]), "serial")
+		}
+	}
+	if bytes.Contains(b, []byte(`"logical_unit_id"`)) {
+		for _, m := range jsonLUID.FindAllSubmatch(b, -1) {
+			s.add(string(m[1]), "wwn")
+		}
+	}
+	if bytes.Contains(b, []byte(`"wwn"`)) || bytes.Contains(b, []byte(`"eui64"`)) {
+		for _, m := range jsonWWN.FindAll(b, -1) {
+			hex, id, idHex := jsonWWNHex(string(m))
+			if hex == "" {
+				continue
+			}
+			s.add(hex, "wwn")
+			s.jsonIDs[id] = hex
+			// smartctl -x text splits it: "LU WWN Device Id: 5 002538 e40a1b2c3".
+			if len(idHex) >= 8 {
+				s.alias[idHex] = hex
+				s.alias[strings.ToUpper(idHex)] = hex
+			}
 		}
 	}
 	s.macs(b)

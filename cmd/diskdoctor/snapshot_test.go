@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -165,5 +169,31 @@ func TestSnapshotBadInvocationsExit3(t *testing.T) {
 	}
 	if _, stderr, code := runBinary(t, "--snapshot", file); code != 1 {
 		t.Errorf("replay of the stdout archive: exit %d, want 1: %s", code, stderr)
+	}
+}
+
+// A fifo given as --snapshot or as a diff side is refused (exit 3) at once
+// instead of waiting forever for a writer (#16 item 5).
+func TestSnapshotFifoExits3(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "snap.tar.gz")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, args := range [][]string{{"--snapshot", fifo}, {"diff", fifo, "fixtures/upgrade-before"}, {"diff", "fixtures/upgrade-before", fifo}} {
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+		cmd := exec.CommandContext(ctx, binary, args...)
+		cmd.Dir = filepath.Join("..", "..")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		timedOut := ctx.Err() != nil
+		cancel()
+		var exit *exec.ExitError
+		switch {
+		case timedOut:
+			t.Errorf("%v: still waiting after 20 s", args)
+		case !errors.As(err, &exit) || exit.ExitCode() != 3 || !strings.Contains(stderr.String(), "not a regular file"):
+			t.Errorf("%v: %v, stderr %q; want exit 3 naming the fifo", args, err, stderr.String())
+		}
 	}
 }
