@@ -150,7 +150,7 @@ func (s *state) open(ctx context.Context, spec string) (*probes.Host, func(), er
 		if err != nil {
 			return nil, nil, err
 		}
-		s.readMeta(spec)
+		s.readMeta(ctx, h)
 		return h, nothing, nil
 	}
 	dir, cleanup, err := Open(ctx, spec)
@@ -162,7 +162,7 @@ func (s *state) open(ctx context.Context, spec string) (*probes.Host, func(), er
 		cleanup()
 		return nil, nil, err
 	}
-	s.readMeta(dir)
+	s.readMeta(ctx, h)
 	return h, cleanup, nil
 }
 
@@ -189,8 +189,8 @@ func examine(ctx context.Context, host *probes.Host, label string, opts checks.O
 	return res, report, nil
 }
 
-func (s *state) readMeta(dir string) {
-	if m, err := ReadMeta(dir); err == nil && m != nil {
+func (s *state) readMeta(ctx context.Context, h *probes.Host) {
+	if m, err := ReadMeta(ctx, h); err == nil && m != nil {
 		s.side.Redacted, s.side.Created = m.Redacted, m.Created
 	}
 }

@@ -2,11 +2,11 @@ package snapshot
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -237,11 +237,12 @@ func (m Meta) Marshal() []byte {
 	return b
 }
 
-// ReadMeta reads diskdoctor-snapshot.yaml of an unpacked snapshot;
-// a fixture directory has none (nil, nil).
-func ReadMeta(dir string) (*Meta, error) {
-	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
-	if errors.Is(err, os.ErrNotExist) {
+// ReadMeta reads diskdoctor-snapshot.yaml at the root of a recorded
+// machine (through the Host, as every read of it); a fixture directory has
+// none (nil, nil).
+func ReadMeta(ctx context.Context, h *probes.Host) (*Meta, error) {
+	b, err := h.ReadFile(ctx, "/"+MetaFile)
+	if errors.Is(err, probes.ErrNotAvailable) {
 		return nil, nil
 	}
 	if err != nil {
