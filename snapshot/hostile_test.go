@@ -276,3 +276,29 @@ func TestOpenRefusesFifo(t *testing.T) {
 		}
 	}
 }
+
+// Verify refuses a member over the cap from its raw header, having read
+// only that far: an archive of 1 GiB costs no more than one of 1 KiB.
+func TestVerifyRefusesFromHeaders(t *testing.T) {
+	src := newLazyArchive(func(w io.Writer) error {
+		if _, err := w.Write(rawHeader("sys/huge", tar.TypeReg, 1<<30)); err != nil {
+			return err
+		}
+		zeros := make([]byte, 1<<20)
+		for range 1 << 10 {
+			if _, err := w.Write(zeros); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	defer src.Close()
+	err := Verify(t.Context(), src, ArchiveLimits{})
+	var ae *ArchiveError
+	if !errors.As(err, &ae) || ae.Member != "sys/huge" || !strings.Contains(ae.Reason, "more than the") {
+		t.Fatalf("want a refusal of sys/huge from its header, got %v", err)
+	}
+	if src.read > 1<<20 {
+		t.Errorf("read %d compressed bytes before refusing", src.read)
+	}
+}

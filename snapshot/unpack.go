@@ -101,20 +101,14 @@ func Open(ctx context.Context, file string) (string, func(), error) {
 
 // Verify reads a whole archive as ReadArchive does, writing nothing: the
 // gzip stream to its end (CRC-32 and length), the raw tar headers (their
-// checksums, the bounds of PAX and GNU long-name records), the bomb ratio.
+// checksums, the bounds of PAX and GNU long-name records, the member caps
+// from the sizes they announce), the bomb ratio.
 func Verify(ctx context.Context, r io.Reader, lim ArchiveLimits) error {
-	src, finish, err := openStream(ctx, r, lim.withDefaults())
+	_, finish, err := openStream(ctx, r, lim.withDefaults())
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(io.Discard, src); err != nil {
-		var ae *ArchiveError
-		if errors.As(err, &ae) || ctx.Err() != nil {
-			return err
-		}
-		return refuse("", "corrupt stream: %v", err)
-	}
-	return finish()
+	return finish() // the whole stream, through the guard
 }
 
 // ReadArchive unpacks a snapshot (a tar, gzip-compressed or not) into dir,
@@ -233,6 +227,11 @@ type guardReader struct {
 	hlen  int
 	chain int
 	ended bool // two zero blocks or the first one: end of archive
+
+	// The member caps, from the raw headers: so that Verify refuses an
+	// archive over them without reading all of it.
+	members int
+	total   int64
 }
 
 func (g *guardReader) Read(p []byte) (int, error) {
@@ -307,10 +306,25 @@ func (g *guardReader) header() (int64, error) {
 		}
 	default:
 		g.chain = 0
+		name := cString(h[:100])
+		if string(h[257:263]) == "ustar\x00" && h[345] != 0 { // POSIX ustar: a prefix
+			name = cString(h[345:500]) + "/" + name
+		}
 		if !ok {
 			// A base-256 size (over 8 GiB): archive/tar would wait for it;
 			// the member caps would refuse it from its header anyway.
-			return 0, refuse(cString(h[:100]), "a member of more than 8 GiB")
+			return 0, refuse(name, "a member of more than 8 GiB")
+		}
+		if g.members++; g.members > g.lim.MaxMembers {
+			return 0, refuse(name, "more than %d members", g.lim.MaxMembers)
+		}
+		if typ == tar.TypeReg || typ == '\x00' {
+			if size > g.lim.MaxMember {
+				return 0, refuse(name, "%d bytes, more than the %d a member may hold", size, g.lim.MaxMember)
+			}
+			if g.total += size; g.total > g.lim.MaxTotal {
+				return 0, refuse(name, "the archive holds more than %d bytes", g.lim.MaxTotal)
+			}
 		}
 	}
 	return size, nil
