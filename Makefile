@@ -65,7 +65,7 @@ fuzz:
 	done
 
 bench:
-	DISKDOCTOR_BENCH=1 $(GO) test -count=1 -run TestBenchThousandDisks -v ./cmd/diskdoctor | grep -E '^(bench:|---|ok|FAIL)'
+	DISKDOCTOR_BENCH=1 $(GO) test -count=1 -run 'TestBenchThousandDisks|TestBenchSnapshotThousandDisks' -v ./cmd/diskdoctor | grep -E '^(bench:|---|ok|FAIL)'
 	$(GO) test -run '^$$' -bench FullCheck1000Disks -benchmem ./cmd/diskdoctor
 
 # Regenerate the rule reference and the fixtures' golden files; review the diff.

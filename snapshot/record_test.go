@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -285,5 +286,35 @@ func TestCollectRefusesHugeFilesAndFifos(t *testing.T) {
 				t.Errorf("fifo recorded as %v with %d bytes", e.Type, len(e.Data))
 			}
 		}
+	}
+}
+
+// Firmware placeholders where a serial was never set are not secrets: the
+// same words elsewhere (a product version) stay as they are.
+func TestRedactKeepsPlaceholders(t *testing.T) {
+	dmi := "sys/devices/virtual/dmi/id/"
+	rec := &Recording{}
+	for p, v := range map[string]string{
+		dmi + "product_serial": "To Be Filled By O.E.M.\n", dmi + "board_serial": "Default string\n",
+		dmi + "product_uuid": "00000000-0000-0000-0000-000000000000\n", dmi + "chassis_serial": "CZ12345678\n",
+		dmi + "product_version": "Default string\n", dmi + "board_name": "To Be Filled By O.E.M.\n",
+	} {
+		rec.Entries = append(rec.Entries, &Entry{Path: p, Type: EntryFile, Data: []byte(v), read: true})
+	}
+	rec.redact()
+	for _, e := range rec.Entries {
+		switch path.Base(e.Path) {
+		case "product_version", "board_name":
+			if strings.Contains(string(e.Data), "SERIAL") {
+				t.Errorf("%s rewritten to %q", e.Path, e.Data)
+			}
+		case "chassis_serial":
+			if string(e.Data) != "SERIAL0001\n" {
+				t.Errorf("chassis_serial %q", e.Data)
+			}
+		}
+	}
+	if rec.RedactedValues["serial"] != 1 {
+		t.Errorf("redacted values %v", rec.RedactedValues)
 	}
 }

@@ -74,7 +74,7 @@ func (s *secrets) add(v, kind string) {
 	v = strings.TrimSpace(v)
 	if kind == "wwn" {
 		for _, part := range wwnParts(v) {
-			if len(part) < 4 {
+			if len(part) < 4 || placeholder(part) { // an unset EUI: all zeros
 				continue
 			}
 			if !isHex(part) {
@@ -93,9 +93,31 @@ func (s *secrets) add(v, kind string) {
 		}
 		return
 	}
-	if len(v) >= 4 && !strings.ContainsAny(v, "\n\x00") {
+	if len(v) >= 4 && !strings.ContainsAny(v, "\n\x00") && !placeholder(v) {
 		s.kind[v] = kind
 	}
+}
+
+// placeholderValues are what firmware writes where a serial was never set:
+// they identify nothing, and replacing them everywhere would rewrite other
+// DMI fields that hold the same words ("Default string" as a product
+// version).
+var placeholderValues = map[string]bool{
+	"to be filled by o.e.m.": true, "default string": true, "system serial number": true,
+	"chassis serial number": true, "base board serial number": true, "serial number": true,
+	"not specified": true, "not applicable": true, "not available": true, "none": true,
+	"unknown": true, "n/a": true, "empty": true, "invalid": true, "oem": true,
+	"0123456789": true, "123456789": true, "1234567890": true,
+	"03000200-0400-0500-0006-000700080009": true, // a common unset product_uuid
+}
+
+func placeholder(v string) bool {
+	if placeholderValues[strings.ToLower(v)] {
+		return true
+	}
+	// One character repeated (00000000, FFFFFFFF, "        "), dashes aside.
+	v = strings.ReplaceAll(v, "-", "")
+	return v != "" && strings.Count(v, v[:1]) == len(v)
 }
 
 // findSecrets collects what identifies the machine and its devices.
