@@ -163,6 +163,9 @@ func (r *Recorder) Collect(ctx context.Context, h *probes.Host, opts CollectOpti
 			opts.Progress(i+1, len(paths))
 		}
 	}
+	if err := c.readPending(); err != nil {
+		return nil, err
+	}
 	rec := &Recording{Unreadable: c.unreadable}
 	for _, e := range c.entries {
 		rec.Entries = append(rec.Entries, e)
@@ -202,7 +205,59 @@ func nonNilBytes(b []byte) []byte {
 	return b
 }
 
+type pendingRead struct {
+	e    *Entry
+	path string
+	size int64 // as the file system says, before reading
+	err  error
+}
+
+// readWorkers read files at once: a large machine has tens of thousands of
+// small sysfs attributes, and a slow one (an attribute that blocks until
+// its timeout) should not hold up the others.
+const readWorkers = 8
+
+// readPending reads every queued file with readWorkers goroutines; a file
+// that cannot be read is left out and listed as unreadable.
+func (c *collector) readPending() error {
+	jobs := make(chan *pendingRead)
+	var wg sync.WaitGroup
+	for range readWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				var b []byte
+				if b, j.err = c.readFile(j.path, j.size); j.err == nil {
+					j.e.Data = b
+				}
+			}
+		}()
+	}
+	var err error
+	for i := range c.pending {
+		if err = c.ctx.Err(); err != nil {
+			break
+		}
+		jobs <- &c.pending[i]
+	}
+	close(jobs)
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	for _, j := range c.pending {
+		if j.err != nil {
+			c.unreadable = append(c.unreadable, fmt.Sprintf("%s: %v", j.path, j.err))
+			delete(c.entries, j.e.Path)
+		}
+	}
+	c.pending = nil
+	return nil
+}
+
 type collector struct {
+	pending    []pendingRead
 	ctx        context.Context
 	h          *probes.Host
 	listings   map[string]*listing // per directory: traced paths share long prefixes
@@ -419,13 +474,8 @@ func (c *collector) capture(p string) {
 		if e == nil || e.read {
 			return
 		}
-		b, err := c.readFile(phys)
-		if err != nil {
-			c.unreadable = append(c.unreadable, fmt.Sprintf("%s: %v", phys, err))
-			delete(c.entries, e.Path)
-			return
-		}
-		e.Type, e.Data, e.read = EntryFile, b, true
+		e.read = true // queued: read once, after every path is resolved
+		c.pending = append(c.pending, pendingRead{e: e, path: phys, size: c.size(phys)})
 	default:
 		// A device node, fifo or socket: an empty placeholder file, as
 		// fixtures have for /dev/sda.
@@ -468,8 +518,8 @@ func (c *collector) list(dir string) {
 // readFile reads a file's content through the Host, not trusting its size
 // (sysfs says 4096, procfs 0) but refusing one whose size alone is over the
 // cap, under a deadline (some attributes block) and the size cap.
-func (c *collector) readFile(p string) ([]byte, error) {
-	if size := c.size(p); size > c.opts.MaxFile {
+func (c *collector) readFile(p string, size int64) ([]byte, error) {
+	if size > c.opts.MaxFile {
 		return nil, fmt.Errorf("%d bytes, larger than %d", size, c.opts.MaxFile)
 	}
 	type result struct {
