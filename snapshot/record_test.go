@@ -318,3 +318,44 @@ func TestRedactKeepsPlaceholders(t *testing.T) {
 		t.Errorf("redacted values %v", rec.RedactedValues)
 	}
 }
+
+// A recorded root whose files are links out of it (#16 item 4: hostname
+// linked to a secret outside) gives the snapshot nothing from outside: the
+// collector resolves every path inside the root, an absolute target and a
+// run of ".." alike, as the kernel would with the root as "/".
+func TestCollectStaysInsideRoot(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(outside, []byte("TOP-SECRET-OUTSIDE\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	root := writeTree(t, map[string]string{
+		"sys/block/sda/dev":         "8:0\n",
+		"proc/sys/kernel/hostname":  "->" + outside,
+		"proc/sys/kernel/osrelease": "->../../../../../../../../../../.." + outside,
+		"etc/hostname":              "->../../../../../../../../../../.." + filepath.Dir(outside),
+	})
+	h, err := probes.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecorder()
+	for _, p := range []string{"/proc/sys/kernel/hostname", "/proc/sys/kernel/osrelease", "/etc/hostname", "/etc/hostname/secret", "/sys/block/sda/dev"} {
+		rec.Path(p)
+	}
+	got, err := rec.Collect(t.Context(), h, CollectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range got.Entries {
+		if strings.Contains(string(e.Data), "TOP-SECRET") {
+			t.Errorf("%s holds the file from outside the root", e.Path)
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := WriteArchive(&buf, got, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := ReadArchive(t.Context(), &buf, t.TempDir(), ArchiveLimits{}); err != nil {
+		t.Errorf("the recording's own archive is refused: %v", err)
+	}
+}
