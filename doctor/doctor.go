@@ -18,6 +18,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/probes"
 	"github.com/diskdoctor/diskdoctor/rules"
+	"github.com/diskdoctor/diskdoctor/snapshot"
 )
 
 // Options say what to examine and how.
@@ -149,7 +150,7 @@ func Examine(ctx context.Context, o Options) (*rules.Report, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, o.RunDeadline(), fmt.Errorf("%w (%s)", ErrDeadline, o.RunDeadline()))
 	defer cancel()
 
-	host, label, cleanup, err := o.host()
+	host, label, cleanup, err := o.host(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +198,7 @@ func Interrupted(ctx context.Context) error {
 var ErrInterrupted = errors.New("interrupted before the examination was complete")
 
 // host opens the machine the options name.
-func (o Options) host() (*probes.Host, string, func(), error) {
+func (o Options) host(ctx context.Context) (*probes.Host, string, func(), error) {
 	nothing := func() {}
 	switch {
 	case o.Host != nil:
@@ -207,7 +208,7 @@ func (o Options) host() (*probes.Host, string, func(), error) {
 		}
 		return o.Host, label, nothing, nil
 	case o.Snapshot != "":
-		dir, cleanup, err := probes.OpenSnapshot(o.Snapshot)
+		dir, cleanup, err := snapshot.Open(ctx, o.Snapshot)
 		if err != nil {
 			return nil, "", nil, err
 		}

@@ -42,6 +42,10 @@ const (
 
 var severityRank = map[string]int{Critical: 3, Warning: 2, Info: 1}
 
+// SeverityRank orders severities: critical 3, warning 2, info 1, anything
+// else 0, so that callers comparing findings (diff) rank as the engine does.
+func SeverityRank(s string) int { return severityRank[s] }
+
 // Rule is one judgement, as written in defs/<id>.yaml.
 type Rule struct {
 	ID           string         `yaml:"id"`
@@ -354,6 +358,10 @@ func render(t *template.Template, env map[string]any) string {
 	}
 	return strings.TrimSpace(strings.ReplaceAll(b.String(), "<no value>", "unknown"))
 }
+
+// ToFloat reads a fact's number whatever numeric type the check stored it
+// as; ok is false for anything that is not a number.
+func ToFloat(v any) (float64, bool) { return toFloat(v) }
 
 func toFloat(v any) (float64, bool) {
 	switch x := v.(type) {

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/probes"
 	"github.com/diskdoctor/diskdoctor/report"
+	"github.com/diskdoctor/diskdoctor/snapshot"
 )
 
 func init() {
@@ -33,9 +33,9 @@ func newSnapshotCmd() *cobra.Command {
 		Long: `snapshot runs every check on this machine with a recorder attached and
 writes exactly the files, directories, links and command outputs the probes
 used into a gzip-compressed tar in the fixture layout (docs/snapshots.md).
-Serial numbers, WWNs and the host name are replaced by stable tokens unless
---keep-serials. Replay it with 'diskdoctor --snapshot FILE', compare two with
-'diskdoctor diff OLD NEW'.`,
+Serial numbers, WWNs, MAC addresses and the host name are replaced by stable
+tokens unless --keep-serials. Replay it with 'diskdoctor --snapshot FILE',
+compare two with 'diskdoctor diff OLD NEW'.`,
 		Example: `  diskdoctor snapshot -o host.tar.gz
   diskdoctor --snapshot host.tar.gz
   diskdoctor diff baseline.tar.gz live`,
@@ -44,64 +44,18 @@ Serial numbers, WWNs and the host name are replaced by stable tokens unless
 			if o.output == "" {
 				return errors.New("snapshot: -o FILE is required (- for standard output)")
 			}
-			return snapshot(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return takeSnapshot(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "", "the archive to write (.tar.gz); - for standard output")
-	f.BoolVar(&o.keepSerials, "keep-serials", false, "keep serial numbers, WWNs and the host name (they are redacted by default)")
+	f.BoolVar(&o.keepSerials, "keep-serials", false, "keep serial numbers, WWNs, MAC addresses and the host name (they are redacted by default)")
 	f.StringVar(&o.root, "root", "", "record a recorded machine (a fixture or unpacked snapshot) instead of this one")
 	f.DurationVar(&o.probeTimeout, "probe-timeout", 5*time.Second, "how long one probe (a file read or a command) may take")
 	return cmd
 }
 
-// snapshotResult is what a snapshot took and how long.
-type snapshotResult struct {
-	rec     *probes.Recording
-	stats   probes.ArchiveStats
-	elapsed time.Duration
-}
-
-// record runs every check on src with a recorder and collects what they read.
-func record(ctx context.Context, src *probes.Host, o snapshotOptions, progress func(string)) (*probes.Recording, error) {
-	rec := probes.NewRecorder()
-	h := rec.Attach(src) // src.WithTracer(rec), counting commands in flight
-	opts := checks.Options{ProbeTimeout: o.probeTimeout, Context: "auto"}
-	if progress != nil {
-		progress("examining the machine")
-	}
-	res, err := checks.Run(ctx, h, opts)
-	if err != nil {
-		return nil, err
-	}
-	// A second pass judges every device, virtual ones included, so that a
-	// replay with --device NAME finds what that reads too.
-	var names []string
-	for _, d := range res.Devices {
-		names = append(names, d.Name)
-	}
-	if len(names) > 0 {
-		opts.Devices = names
-		if _, err := checks.Run(ctx, h, opts); err != nil {
-			return nil, err
-		}
-	}
-	// A probe that timed out returns at its deadline while its command is
-	// still being killed (the exec runner waits up to a second more): let
-	// those finish so that they are recorded as timed out, not missing.
-	if !rec.Wait(ctx, o.probeTimeout+3*time.Second) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-	}
-	var prog func(done, total int)
-	if progress != nil {
-		prog = func(done, total int) { progress(fmt.Sprintf("recording %d/%d paths", done, total)) }
-	}
-	return rec.Collect(ctx, src, probes.CollectOptions{Redact: !o.keepSerials, ReadTimeout: o.probeTimeout, Progress: prog})
-}
-
-func snapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) error {
+func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) error {
 	start := time.Now()
 	src, label := probes.Live(), "live"
 	if o.root != "" {
@@ -115,7 +69,7 @@ func snapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) 
 	if isTerminal(stderr) {
 		progress = func(s string) { fmt.Fprintf(stderr, "\r\x1b[Kdiskdoctor snapshot: %s", s) }
 	}
-	rec, err := record(ctx, src, o, progress)
+	rec, err := snapshot.Record(ctx, src, snapshot.RecordOptions{KeepSerials: o.keepSerials, ProbeTimeout: o.probeTimeout, Progress: progress})
 	if err != nil {
 		return err
 	}
@@ -123,10 +77,10 @@ func snapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) 
 		progress("writing " + o.output)
 	}
 	meta := rec.Meta(version, label, start).Marshal()
-	var st probes.ArchiveStats
+	var st snapshot.ArchiveStats
 	write := func(w io.Writer) error {
 		var err error
-		st, err = probes.WriteArchive(w, rec, meta, start)
+		st, err = snapshot.WriteArchive(w, rec, meta, start)
 		return err
 	}
 	if o.output == "-" {
@@ -141,14 +95,14 @@ func snapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	red := "serials, WWNs and host name redacted"
+	red := "serials, WWNs, MACs and host name redacted"
 	if !rec.Redacted {
 		red = "serials kept (--keep-serials)"
 	}
 	fmt.Fprintf(stderr, "diskdoctor snapshot: wrote %s: %d files, %d directories, %d links, %d commands; %s uncompressed, %s compressed; %s; %s\n",
 		o.output, st.Files, st.Dirs, st.Links, len(rec.Commands), humanBytes(st.Bytes), humanBytes(st.Compressed), red, time.Since(start).Round(time.Millisecond))
 	if n := len(rec.Unreadable); n > 0 {
-		fmt.Fprintf(stderr, "diskdoctor snapshot: %d paths could not be read and are not in the snapshot (listed in %s):\n", n, probes.MetaFile)
+		fmt.Fprintf(stderr, "diskdoctor snapshot: %d paths could not be read and are not in the snapshot (listed in %s):\n", n, snapshot.MetaFile)
 		for i, u := range rec.Unreadable {
 			if i == 10 {
 				fmt.Fprintf(stderr, "  … and %d more\n", n-10)

@@ -1,38 +1,18 @@
 package main
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
+	"context"
 	"encoding/json"
-	"io"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
-
-	"github.com/diskdoctor/diskdoctor/probes"
-	"github.com/diskdoctor/diskdoctor/rules"
 )
-
-// reportJSON examines a recorded machine or a snapshot in-process, strictly,
-// and returns its JSON with host.root normalized.
-func reportJSON(t *testing.T, o options) []byte {
-	t.Helper()
-	o.format, o.context, o.strict = "json", "auto", true
-	if o.probeTimeout == 0 {
-		o.probeTimeout = time.Second
-	}
-	rep, err := examine(t.Context(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep.Host.Root = "ROOT"
-	return mustJSON(t, rep)
-}
 
 func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()
@@ -43,211 +23,6 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
-}
-
-// snapshotOf records a host (fixture or live) into an archive file.
-func snapshotOf(t *testing.T, root string, keep bool) (string, *probes.Recording) {
-	t.Helper()
-	src := probes.Live()
-	if root != "" {
-		h, err := probes.Recorded(root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src = h
-	}
-	rec, err := record(t.Context(), src, snapshotOptions{keepSerials: keep, probeTimeout: time.Second}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(t.TempDir(), "snap.tar.gz")
-	f, err := os.Create(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := probes.WriteArchive(f, rec, rec.Meta(version, "test", time.Now()).Marshal(), time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return file, rec
-}
-
-// TestSnapshotRoundTripFixtures replays every fixture with a recorder,
-// snapshots what the probes read, replays the snapshot, and wants identical
-// JSON: the trace captured everything the probes (and ghw, procfs) read.
-func TestSnapshotRoundTripFixtures(t *testing.T) {
-	for _, name := range fixtures(t) {
-		t.Run(name, func(t *testing.T) {
-			dir := filepath.Join(fixturesDir, name)
-			want := reportJSON(t, options{root: dir})
-			file, _ := snapshotOf(t, dir, true)
-			got := reportJSON(t, options{snapshot: file})
-			if !bytes.Equal(want, got) {
-				t.Errorf("replayed snapshot differs from the fixture\n%s", firstDiff(want, got))
-			}
-			// The snapshot of the snapshot is the same recording: nothing
-			// is lost or added by a second round.
-			dir2, cleanup, err := probes.OpenSnapshot(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cleanup()
-			if got2 := reportJSON(t, options{root: dir2}); !bytes.Equal(want, got2) {
-				t.Errorf("unpacked snapshot differs\n%s", firstDiff(want, got2))
-			}
-		})
-	}
-}
-
-// TestSnapshotRedactsFixtures: with redaction (the default) no serial
-// number or WWN of the fixture is left anywhere in the archive, links still
-// resolve, and the findings are the same.
-func TestSnapshotRedactsFixtures(t *testing.T) {
-	for _, name := range fixtures(t) {
-		t.Run(name, func(t *testing.T) {
-			dir := filepath.Join(fixturesDir, name)
-			rep, err := examine(t.Context(), options{root: dir, format: "json", probeTimeout: time.Second, context: "auto"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			file, _ := snapshotOf(t, dir, false)
-			red, err := examine(t.Context(), options{snapshot: file, format: "json", probeTimeout: time.Second, context: "auto"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if a, b := findingKeys(rep), findingKeys(red); !equalStrings(a, b) {
-				t.Errorf("findings differ after redaction:\n  fixture:  %v\n  redacted: %v", a, b)
-			}
-			if len(rep.Devices) != len(red.Devices) {
-				t.Fatalf("%d devices, %d after redaction", len(rep.Devices), len(red.Devices))
-			}
-			var secrets []string
-			for i, d := range rep.Devices {
-				for _, k := range []string{"serial", "wwn"} {
-					if v, _ := d[k].(string); len(v) >= 6 {
-						secrets = append(secrets, strings.TrimPrefix(strings.TrimPrefix(v, "0x"), "eui."))
-					}
-				}
-				// Identity facts are redacted; every other fact is kept, and
-				// a fact that holds a serial (a by-id path) holds its token.
-				for k, v := range d {
-					switch k {
-					case "serial", "wwn", "udev_serial":
-						continue
-					}
-					a, b := string(mustJSON(t, v)), string(mustJSON(t, red.Devices[i][k]))
-					if unredact(a, rep.Devices) != unredact(b, rep.Devices) {
-						t.Errorf("%s: fact %s changed by redaction: %s -> %s", d["name"], k, a, b)
-					}
-				}
-				if by, _ := red.Devices[i]["by_id"].([]string); len(by) != len(asStrings(d["by_id"])) {
-					t.Errorf("%s: by-id links %v, after redaction %v", d["name"], d["by_id"], red.Devices[i]["by_id"])
-				}
-			}
-			if rep.Host.Hostname != "" && red.Host.Hostname != "redacted-host" {
-				t.Errorf("host name %q not redacted", red.Host.Hostname)
-			}
-			if rep.Host.Hostname != "" {
-				secrets = append(secrets, rep.Host.Hostname)
-			}
-			forEachMember(t, file, func(name string, h *tar.Header, data []byte) {
-				for _, s := range secrets {
-					if strings.Contains(name, s) || strings.Contains(h.Linkname, s) ||
-						(s != rep.Host.Hostname && bytes.Contains(data, []byte(s))) {
-						t.Errorf("member %s still holds %q", name, s)
-					}
-				}
-			})
-			for _, p := range []string{"proc/sys/kernel/hostname", "etc/hostname"} {
-				forEachMember(t, file, func(name string, _ *tar.Header, data []byte) {
-					if name == p && rep.Host.Hostname != "" && bytes.Contains(data, []byte(rep.Host.Hostname)) {
-						t.Errorf("%s still holds the host name", p)
-					}
-				})
-			}
-		})
-	}
-}
-
-var redactionToken = regexp.MustCompile(`(SERIAL|WWN)[0-9]{4}`)
-
-// unredact maps every serial and WWN of devs, and every redaction token, to
-// one placeholder, so that a redacted fact compares equal to the original.
-func unredact(s string, devs []map[string]any) string {
-	for _, d := range devs {
-		for _, k := range []string{"serial", "wwn"} {
-			if v, _ := d[k].(string); len(v) >= 4 {
-				for _, p := range []string{"0x", "eui.", "naa."} {
-					v = strings.TrimPrefix(v, p)
-				}
-				s = strings.ReplaceAll(s, v, "@")
-			}
-		}
-	}
-	return redactionToken.ReplaceAllString(s, "@")
-}
-
-func asStrings(v any) []string {
-	switch x := v.(type) {
-	case []string:
-		return x
-	case []any:
-		var out []string
-		for _, e := range x {
-			s, _ := e.(string)
-			out = append(out, s)
-		}
-		return out
-	}
-	return nil
-}
-
-func findingKeys(r *rules.Report) []string {
-	var out []string
-	for _, f := range r.Findings {
-		out = append(out, f.Rule+" "+string(f.Severity)+" "+strings.Join(f.Subjects, ","))
-	}
-	sort.Strings(out)
-	return out
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func forEachMember(t *testing.T, file string, f func(name string, h *tar.Header, data []byte)) {
-	t.Helper()
-	fh, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	gz, err := gzip.NewReader(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := tar.NewReader(gz)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, _ := io.ReadAll(tr)
-		f(h.Name, h, data)
-	}
 }
 
 // dropVolatile removes evidence that legitimately changes between two runs
@@ -394,5 +169,31 @@ func TestSnapshotBadInvocationsExit3(t *testing.T) {
 	}
 	if _, stderr, code := runBinary(t, "--snapshot", file); code != 1 {
 		t.Errorf("replay of the stdout archive: exit %d, want 1: %s", code, stderr)
+	}
+}
+
+// A fifo given as --snapshot or as a diff side is refused (exit 3) at once
+// instead of waiting forever for a writer (#16 item 5).
+func TestSnapshotFifoExits3(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "snap.tar.gz")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, args := range [][]string{{"--snapshot", fifo}, {"diff", fifo, "fixtures/upgrade-before"}, {"diff", "fixtures/upgrade-before", fifo}} {
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+		cmd := exec.CommandContext(ctx, binary, args...)
+		cmd.Dir = filepath.Join("..", "..")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		timedOut := ctx.Err() != nil
+		cancel()
+		var exit *exec.ExitError
+		switch {
+		case timedOut:
+			t.Errorf("%v: still waiting after 20 s", args)
+		case !errors.As(err, &exit) || exit.ExitCode() != 3 || !strings.Contains(stderr.String(), "not a regular file"):
+			t.Errorf("%v: %v, stderr %q; want exit 3 naming the fifo", args, err, stderr.String())
+		}
 	}
 }

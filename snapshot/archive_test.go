@@ -1,4 +1,4 @@
-package probes
+package snapshot
 
 import (
 	"archive/tar"
@@ -8,8 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/diskdoctor/diskdoctor/probes"
 )
 
 // member is one tar member of a test archive.
@@ -67,7 +70,7 @@ func unpackInto(t *testing.T, b []byte, lim ArchiveLimits) (string, error) {
 	if err := os.Mkdir(dst, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	err := ReadArchive(bytes.NewReader(b), dst, lim)
+	err := ReadArchive(t.Context(), bytes.NewReader(b), dst, lim)
 	ents, _ := os.ReadDir(parent)
 	if len(ents) != 1 {
 		t.Errorf("something was written beside the destination: %v", ents)
@@ -134,7 +137,7 @@ func TestReadArchiveDefaultCaps(t *testing.T) {
 	t.Run("bomb", func(t *testing.T) {
 		var ms []member
 		for i := range 4 {
-			ms = append(ms, member{name: "sys/z" + itoa(i), typ: tar.TypeReg, data: make([]byte, 8<<20)})
+			ms = append(ms, member{name: "sys/z" + strconv.Itoa(i), typ: tar.TypeReg, data: make([]byte, 8<<20)})
 		}
 		b := buildArchive(t, ms...)
 		t.Logf("bomb: %d compressed bytes for 32 MiB", len(b))
@@ -177,7 +180,7 @@ func TestReadArchiveAccepts(t *testing.T) {
 	if err != nil || string(got) != "100\n" {
 		t.Fatalf("read through the link: %q %v", got, err)
 	}
-	h, err := Recorded(dst)
+	h, err := probes.Recorded(dst)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,14 +191,14 @@ func TestReadArchiveAccepts(t *testing.T) {
 
 // OpenSnapshot unpacks into a private 0700 directory and leaves nothing
 // behind when it refuses.
-func TestOpenSnapshotPrivateAndCleaned(t *testing.T) {
+func TestOpenPrivateAndCleaned(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	good := filepath.Join(t.TempDir(), "good.tar.gz")
 	bad := filepath.Join(t.TempDir(), "bad.tar.gz")
 	_ = os.WriteFile(good, buildArchive(t, file("sys/x", "1")), 0o600)
 	_ = os.WriteFile(bad, buildArchive(t, file("sys/x", "1"), symlink("sys/y", "/etc")), 0o600)
-	dir, cleanup, err := OpenSnapshot(good)
+	dir, cleanup, err := Open(t.Context(), good)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +210,7 @@ func TestOpenSnapshotPrivateAndCleaned(t *testing.T) {
 	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("%s left after cleanup", dir)
 	}
-	if _, _, err := OpenSnapshot(bad); err == nil || !strings.Contains(err.Error(), "sys/y") {
+	if _, _, err := Open(t.Context(), bad); err == nil || !strings.Contains(err.Error(), "sys/y") {
 		t.Errorf("bad archive: %v", err)
 	}
 	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
@@ -232,7 +235,7 @@ func FuzzReadArchive(f *testing.F) {
 		if err := os.Mkdir(dst, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		err := ReadArchive(bytes.NewReader(b), dst, ArchiveLimits{MaxMember: 1 << 16, MaxTotal: 1 << 20, MaxMembers: 256})
+		err := ReadArchive(t.Context(), bytes.NewReader(b), dst, ArchiveLimits{MaxMember: 1 << 16, MaxTotal: 1 << 20, MaxMembers: 256})
 		if ents, _ := os.ReadDir(parent); len(ents) != 1 {
 			t.Fatalf("wrote beside the destination: %v", ents)
 		}

@@ -1,14 +1,18 @@
-package probes
+package snapshot
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/diskdoctor/diskdoctor/probes"
 )
 
 // writeTree builds a small recorded machine: files, and links given as
@@ -42,7 +46,7 @@ const (
 	testWWN    = "5002538e40a1b2c3"
 )
 
-func testMachine(t *testing.T) *Host {
+func testMachine(t *testing.T) *probes.Host {
 	dev := "sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda"
 	root := writeTree(t, map[string]string{
 		dev + "/dev":               "8:0\n",
@@ -62,14 +66,14 @@ func testMachine(t *testing.T) *Host {
 		"commands/manifest.yaml":                                   "- argv: [dmesg]\n  stdout: dmesg.txt\n- argv: [hdparm, -W, /dev/sda]\n  timeout: true\n",
 		"commands/dmesg.txt":                                       "[    1.0] usb 1-1: SerialNumber: " + testSerial + "\n[    1.1] usb 1-2: SerialNumber: ABCD1234XYZ\n",
 	})
-	h, err := Recorded(root)
+	h, err := probes.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return h
 }
 
-func collectAll(t *testing.T, h *Host, redact bool) *Recording {
+func collectAll(t *testing.T, h *probes.Host, redact bool) *Recording {
 	t.Helper()
 	rec := NewRecorder()
 	th := h.WithTracer(rec)
@@ -102,7 +106,7 @@ func TestCollectKeepsLinksAndCommands(t *testing.T) {
 	if err := rec.WriteDir(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Recorded(dir)
+	r, err := probes.Recorded(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +133,7 @@ func TestCollectKeepsLinksAndCommands(t *testing.T) {
 	if _, err := WriteArchive(&buf, rec, []byte("format: x\n"), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if err := ReadArchive(&buf, t.TempDir(), ArchiveLimits{}); err != nil {
+	if err := ReadArchive(t.Context(), &buf, t.TempDir(), ArchiveLimits{}); err != nil {
 		t.Errorf("own archive refused: %v", err)
 	}
 	if !r.Exists("/etc/systemd/system/timers.target.wants/fstrim.timer") {
@@ -140,10 +144,10 @@ func TestCollectKeepsLinksAndCommands(t *testing.T) {
 	}
 	tctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
 	defer cancel()
-	if _, err := r.Run(tctx, "hdparm", "-W", "/dev/sda"); !errors.Is(err, ErrTimeout) {
+	if _, err := r.Run(tctx, "hdparm", "-W", "/dev/sda"); !errors.Is(err, probes.ErrTimeout) {
 		t.Errorf("the timed-out command replays as %v", err)
 	}
-	if _, err := r.Run(ctx, "zpool", "list"); !errors.Is(err, ErrToolMissing) {
+	if _, err := r.Run(ctx, "zpool", "list"); !errors.Is(err, probes.ErrToolMissing) {
 		t.Errorf("the missing command replays as %v", err)
 	}
 	if res, err := r.Run(ctx, "dmesg"); err != nil || !bytes.Contains(res.Stdout, []byte(testSerial)) {
@@ -177,12 +181,12 @@ func TestCollectRedactsConsistently(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Recorded(dir)
+	r, err := probes.Recorded(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	u, err := ReadUdev(ctx, r, "8:0")
+	u, err := probes.ReadUdev(ctx, r, "8:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,5 +233,129 @@ func TestReplaceSecret(t *testing.T) {
 		if got := replaceSecret(c.s, c.v, "TOK"); got != c.want {
 			t.Errorf("replaceSecret(%q, %q) = %q, want %q", c.s, c.v, got, c.want)
 		}
+	}
+}
+
+// A recorded root's file over the cap (a sparse gigabyte as a sysfs
+// attribute) is left out from its size, before it is read, and listed as
+// unreadable; a fifo the probes listed is an empty placeholder, never
+// opened.
+func TestCollectRefusesHugeFilesAndFifos(t *testing.T) {
+	root := writeTree(t, map[string]string{"sys/block/sda/queue/write_cache": "write back\n", "sys/block/sda/dev": "8:0\n"})
+	huge := filepath.Join(root, "sys/block/sda/queue/write_cache")
+	if err := os.Truncate(huge, 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(root, "sys/block/sda/fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h, err := probes.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecorder()
+	rec.Path("/sys/block/sda/queue/write_cache")
+	rec.Path("/sys/block/sda/fifo")
+	rec.Path("/sys/block/sda/dev")
+	done := make(chan *Recording, 1)
+	go func() {
+		got, err := rec.Collect(t.Context(), h, CollectOptions{MaxFile: 1 << 20})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- got
+	}()
+	var got *Recording
+	select {
+	case got = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Collect blocks on a fifo")
+	}
+	if got == nil {
+		return
+	}
+	if len(got.Unreadable) != 1 || !strings.Contains(got.Unreadable[0], "write_cache") || !strings.Contains(got.Unreadable[0], "larger than") {
+		t.Errorf("unreadable: %q", got.Unreadable)
+	}
+	for _, e := range got.Entries {
+		switch e.Path {
+		case "sys/block/sda/queue/write_cache":
+			t.Errorf("the huge file was recorded (%d bytes)", len(e.Data))
+		case "sys/block/sda/fifo":
+			if e.Type != EntryFile || len(e.Data) != 0 {
+				t.Errorf("fifo recorded as %v with %d bytes", e.Type, len(e.Data))
+			}
+		}
+	}
+}
+
+// Firmware placeholders where a serial was never set are not secrets: the
+// same words elsewhere (a product version) stay as they are.
+func TestRedactKeepsPlaceholders(t *testing.T) {
+	dmi := "sys/devices/virtual/dmi/id/"
+	rec := &Recording{}
+	for p, v := range map[string]string{
+		dmi + "product_serial": "To Be Filled By O.E.M.\n", dmi + "board_serial": "Default string\n",
+		dmi + "product_uuid": "00000000-0000-0000-0000-000000000000\n", dmi + "chassis_serial": "CZ12345678\n",
+		dmi + "product_version": "Default string\n", dmi + "board_name": "To Be Filled By O.E.M.\n",
+	} {
+		rec.Entries = append(rec.Entries, &Entry{Path: p, Type: EntryFile, Data: []byte(v), read: true})
+	}
+	rec.redact()
+	for _, e := range rec.Entries {
+		switch path.Base(e.Path) {
+		case "product_version", "board_name":
+			if strings.Contains(string(e.Data), "SERIAL") {
+				t.Errorf("%s rewritten to %q", e.Path, e.Data)
+			}
+		case "chassis_serial":
+			if string(e.Data) != "SERIAL0001\n" {
+				t.Errorf("chassis_serial %q", e.Data)
+			}
+		}
+	}
+	if rec.RedactedValues["serial"] != 1 {
+		t.Errorf("redacted values %v", rec.RedactedValues)
+	}
+}
+
+// A recorded root whose files are links out of it (#16 item 4: hostname
+// linked to a secret outside) gives the snapshot nothing from outside: the
+// collector resolves every path inside the root, an absolute target and a
+// run of ".." alike, as the kernel would with the root as "/".
+func TestCollectStaysInsideRoot(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(outside, []byte("TOP-SECRET-OUTSIDE\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	root := writeTree(t, map[string]string{
+		"sys/block/sda/dev":         "8:0\n",
+		"proc/sys/kernel/hostname":  "->" + outside,
+		"proc/sys/kernel/osrelease": "->../../../../../../../../../../.." + outside,
+		"etc/hostname":              "->../../../../../../../../../../.." + filepath.Dir(outside),
+	})
+	h, err := probes.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecorder()
+	for _, p := range []string{"/proc/sys/kernel/hostname", "/proc/sys/kernel/osrelease", "/etc/hostname", "/etc/hostname/secret", "/sys/block/sda/dev"} {
+		rec.Path(p)
+	}
+	got, err := rec.Collect(t.Context(), h, CollectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range got.Entries {
+		if strings.Contains(string(e.Data), "TOP-SECRET") {
+			t.Errorf("%s holds the file from outside the root", e.Path)
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := WriteArchive(&buf, got, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := ReadArchive(t.Context(), &buf, t.TempDir(), ArchiveLimits{}); err != nil {
+		t.Errorf("the recording's own archive is refused: %v", err)
 	}
 }

@@ -1,0 +1,116 @@
+package snapshot
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Limits of what a snapshot archive may hold. A real snapshot is a few
+// megabytes; the caps only stop hostile or broken archives.
+const (
+	MaxMemberBytes = 64 << 20  // one member's content
+	MaxTotalBytes  = 512 << 20 // all members' content
+	MaxMembers     = 1_000_000 // members of one archive
+	// MaxRatio is the largest expansion of the compressed input tolerated
+	// once more than ratioFloor bytes have been unpacked: a real snapshot
+	// (small text files, tar headers) expands 20-40 times, an archive bomb
+	// (zeros) a thousand.
+	MaxRatio   = 200
+	ratioFloor = 16 << 20
+)
+
+// ArchiveLimits cap what ReadArchive accepts; zero fields take the defaults.
+type ArchiveLimits struct {
+	MaxMember  int64
+	MaxTotal   int64
+	MaxMembers int
+	MaxRatio   float64
+}
+
+func (l ArchiveLimits) withDefaults() ArchiveLimits {
+	if l.MaxMember <= 0 {
+		l.MaxMember = MaxMemberBytes
+	}
+	if l.MaxTotal <= 0 {
+		l.MaxTotal = MaxTotalBytes
+	}
+	if l.MaxMembers <= 0 {
+		l.MaxMembers = MaxMembers
+	}
+	if l.MaxRatio <= 0 {
+		l.MaxRatio = MaxRatio
+	}
+	return l
+}
+
+// ArchiveStats describes a written archive.
+type ArchiveStats struct {
+	Files, Dirs, Links int
+	Bytes              int64 // content bytes before compression
+	Compressed         int64 // bytes written
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// WriteArchive writes the recording as a gzip-compressed tar in the fixture
+// layout, with meta as diskdoctor-snapshot.yaml at its root. Links are
+// written as links, never followed.
+func WriteArchive(w io.Writer, rec *Recording, meta []byte, mtime time.Time) (ArchiveStats, error) {
+	var st ArchiveStats
+	cw := &countWriter{w: w}
+	gz, err := gzip.NewWriterLevel(cw, gzip.DefaultCompression)
+	if err != nil {
+		return st, err
+	}
+	tw := tar.NewWriter(gz)
+	// Whole seconds fit the ustar header; a fraction would cost every
+	// member a PAX record (twice the blocks, a third of the writing time).
+	mtime = mtime.Truncate(time.Second)
+	err = rec.walk(meta, func(e *Entry) error {
+		h := &tar.Header{Name: e.Path, ModTime: mtime, Format: tar.FormatPAX}
+		switch e.Type {
+		case EntryDir:
+			h.Typeflag, h.Mode, h.Name = tar.TypeDir, 0o755, e.Path+"/"
+			st.Dirs++
+		case EntryLink:
+			h.Typeflag, h.Mode, h.Linkname = tar.TypeSymlink, 0o777, e.Target
+			st.Links++
+		default:
+			h.Typeflag, h.Mode, h.Size = tar.TypeReg, 0o644, int64(len(e.Data))
+			st.Files++
+			st.Bytes += h.Size
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			return fmt.Errorf("%s: %w", e.Path, err)
+		}
+		if e.Type == EntryFile {
+			if _, err := tw.Write(e.Data); err != nil {
+				return fmt.Errorf("%s: %w", e.Path, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return st, err
+	}
+	if err := tw.Close(); err != nil {
+		return st, err
+	}
+	if err := gz.Close(); err != nil {
+		return st, err
+	}
+	st.Compressed = cw.n
+	return st, nil
+}

@@ -1,0 +1,586 @@
+package snapshot
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+// DiffOptions tune DiffSides: how each side is examined.
+type DiffOptions struct {
+	ProbeTimeout time.Duration
+	Datasheets   string // a YAML file of the user's own datasheets
+	Context      string // what the machine is for (checks.Options.Context)
+}
+
+// DiffSchema identifies diff's JSON.
+const DiffSchema = "diskdoctor-diff/v1"
+
+// Diff is what changed between two states of a machine.
+type Diff struct {
+	Schema   string         `json:"schema"`
+	Old      DiffSide       `json:"old"`
+	New      DiffSide       `json:"new"`
+	Changes  []FactChange   `json:"changes"`
+	Findings FindingChanges `json:"findings"`
+	// Worse: a finding appeared or got more severe.
+	Worse bool `json:"worse"`
+}
+
+// DiffSide names one side.
+type DiffSide struct {
+	Source   string `json:"source"`
+	Kernel   string `json:"kernel"`
+	Verdict  string `json:"verdict"`
+	Redacted bool   `json:"redacted,omitempty"`
+	Created  string `json:"created,omitempty"`
+}
+
+// FactChange is one fact of one subject ("host", a device, a mount point).
+type FactChange struct {
+	Subject string `json:"subject"`
+	Fact    string `json:"fact"`
+	Label   string `json:"label"`
+	Old     any    `json:"old"`
+	New     any    `json:"new"`
+	// Kind: changed, added, removed (a device or mount present on one side
+	// only), grew (a counter that only should stay flat).
+	Kind string `json:"kind"`
+}
+
+// FindingChanges lists findings by (rule, subject).
+type FindingChanges struct {
+	Appeared []FindingRef      `json:"appeared"`
+	Resolved []FindingRef      `json:"resolved"`
+	Changed  []SeverityChanged `json:"severity_changed"`
+}
+
+// FindingRef is one rule's finding about one subject.
+type FindingRef struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Subject  string `json:"subject"`
+	Title    string `json:"title"`
+}
+
+// SeverityChanged is a finding present on both sides at another severity.
+type SeverityChanged struct {
+	Rule    string `json:"rule"`
+	Subject string `json:"subject"`
+	Old     string `json:"old"`
+	New     string `json:"new"`
+	Title   string `json:"title"`
+}
+
+// state is one examined side.
+type state struct {
+	side   DiffSide
+	report *rules.Report
+	host   map[string]any // host observations' facts
+	mounts []probes.Mount
+}
+
+// DiffSides examines two states of a machine, each a snapshot archive, a
+// recorded machine directory or "live", and compares them.
+func DiffSides(ctx context.Context, oldSpec, newSpec string, o DiffOptions) (*Diff, error) {
+	a, err := examineSide(ctx, oldSpec, o)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", oldSpec, err)
+	}
+	b, err := examineSide(ctx, newSpec, o)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", newSpec, err)
+	}
+	return compare(a, b), nil
+}
+
+// examineSide opens a side (live, a directory, or a snapshot archive) and
+// runs every check and rule on it.
+func examineSide(ctx context.Context, spec string, o DiffOptions) (*state, error) {
+	s := &state{side: DiffSide{Source: spec}}
+	host, cleanup, err := s.open(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	res, report, err := examine(ctx, host, spec, checks.Options{ProbeTimeout: o.ProbeTimeout, Context: o.Context}, o.Datasheets, false)
+	if err != nil {
+		return nil, err
+	}
+	s.report = report
+	s.host = map[string]any{}
+	for _, ob := range res.Observations {
+		if ob.Kind == checks.KindHost {
+			for k, v := range ob.Facts {
+				s.host[k] = v
+			}
+		}
+	}
+	mctx, cancel := context.WithTimeout(ctx, o.ProbeTimeout)
+	s.mounts, _ = probes.ReadMounts(mctx, host)
+	cancel()
+	s.side.Kernel, s.side.Verdict = s.report.Host.Kernel, s.report.Verdict
+	return s, nil
+}
+
+// open makes a Host of a side: the live machine, a recorded directory, or
+// a snapshot archive unpacked into a private directory that cleanup removes.
+func (s *state) open(ctx context.Context, spec string) (*probes.Host, func(), error) {
+	nothing := func() {}
+	if spec == "live" {
+		return probes.Live(), nothing, nil
+	}
+	st, err := os.Stat(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.IsDir() {
+		h, err := probes.Recorded(spec)
+		if err != nil {
+			return nil, nil, err
+		}
+		s.readMeta(ctx, h)
+		return h, nothing, nil
+	}
+	dir, cleanup, err := Open(ctx, spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := probes.Recorded(dir)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	s.readMeta(ctx, h)
+	return h, cleanup, nil
+}
+
+// examine runs the checks and the rules on a host: the doctor's pipeline,
+// as the diff and the round-trip tests need it.
+func examine(ctx context.Context, host *probes.Host, label string, opts checks.Options, datasheets string, strict bool) (*checks.Result, *rules.Report, error) {
+	ds, err := rules.LoadDatasheets(datasheets)
+	if err != nil {
+		return nil, nil, err
+	}
+	engine, err := rules.NewEngine(ds)
+	if err != nil {
+		return nil, nil, err
+	}
+	engine.Strict = strict
+	res, err := checks.Run(ctx, host, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	report, err := engine.Build(res, label)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, report, nil
+}
+
+func (s *state) readMeta(ctx context.Context, h *probes.Host) {
+	if m, err := ReadMeta(ctx, h); err == nil && m != nil {
+		s.side.Redacted, s.side.Created = m.Redacted, m.Created
+	}
+}
+
+// fact is one compared fact: its key and how a person reads it.
+type fact struct{ key, label string }
+
+// hostFacts are compared from the report's host and the host checks.
+// Not compared: hostname (redacted in snapshots), CPU clock averages and
+// the share of cores at their minimum (they move from one second to the
+// next), pressure averages (a load measurement, not configuration).
+var hostFacts = []fact{
+	{"kernel", "kernel"},
+	{"bios", "BIOS"},
+	{"platform", "platform"},
+	{"distro", "distribution"},
+	{"governor", "CPU governor"},
+	{"scaling_driver", "CPU frequency driver"},
+	{"pstate_status", "intel_pstate mode"},
+	{"cstate_limits", "C-state limits (cmdline)"},
+	{"cpu_model", "CPU model"},
+	{"cpus", "CPUs with cpufreq"},
+	{"cpu_min_mhz", "CPU minimum MHz"},
+	{"cpu_max_mhz", "CPU maximum MHz"},
+}
+
+// deviceFacts are compared per device. Derived facts (wc_on, pcie_fraction,
+// pcie_link, trim_covered...) are left out: they change exactly when one of
+// these does. Identity facts that redaction rewrites (serial, WWN, by-id
+// links) are left out too; a replaced drive shows as a model, firmware or
+// size change.
+var deviceFacts = []fact{
+	{"model", "model"},
+	{"firmware", "firmware"},
+	{"transport", "transport"},
+	{"size_bytes", "size (bytes)"},
+	{"rotational", "rotational"},
+	{"controller_driver", "controller driver"},
+	{"scheduler", "I/O scheduler"},
+	{"wc_kernel_on", "write cache, kernel view (queue/write_cache)"},
+	{"wc_scsi_cache_type", "write cache, SCSI cache_type"},
+	{"wc_drive_enabled", "write cache, drive's own state"},
+	{"wc_persistence", "write cache re-enabled at boot by"},
+	{"pcie_cur_gts", "PCIe link speed (GT/s)"},
+	{"pcie_cur_width", "PCIe link width"},
+	{"pcie_max_gts", "PCIe maximum speed (GT/s)"},
+	{"pcie_max_width", "PCIe maximum width"},
+	{"trim_supported", "TRIM accepted"},
+	{"trim_regimes", "trim regime"},
+	{"mountpoints", "mount points"},
+	{"zfs_pools", "ZFS pools"},
+}
+
+func compare(a, b *state) *Diff {
+	d := &Diff{Schema: DiffSchema, Old: a.side, New: b.side, Changes: []FactChange{}}
+	ah, bh := hostView(a), hostView(b)
+	for _, f := range hostFacts {
+		d.change("host", f, ah[f.key], bh[f.key])
+	}
+	ad, bd := devicesByName(a.report), devicesByName(b.report)
+	for _, name := range unionKeys(ad, bd) {
+		x, okA := ad[name]
+		y, okB := bd[name]
+		switch {
+		case !okA:
+			d.Changes = append(d.Changes, FactChange{Subject: name, Fact: "device", Label: "device", New: describeDevice(y), Kind: "added"})
+			continue
+		case !okB:
+			d.Changes = append(d.Changes, FactChange{Subject: name, Fact: "device", Label: "device", Old: describeDevice(x), Kind: "removed"})
+			continue
+		}
+		for _, f := range deviceFacts {
+			d.change(name, f, x[f.key], y[f.key])
+		}
+		// SMART: every smart_* fact the SMART check observed; a counter
+		// that only ever grows on a sick drive is listed as grew.
+		keys := unionKeys(x, y)
+		sort.Strings(keys)
+		for _, k := range keys {
+			if !strings.HasPrefix(k, "smart_") || smartIgnored[k] {
+				continue
+			}
+			f := fact{k, "SMART " + strings.ReplaceAll(strings.TrimPrefix(k, "smart_"), "_", " ")}
+			xv, xok := rules.ToFloat(x[k])
+			yv, yok := rules.ToFloat(y[k])
+			if xok && yok && yv > xv && isSmartCounter(k) {
+				d.Changes = append(d.Changes, FactChange{Subject: name, Fact: k, Label: f.label, Old: x[k], New: y[k], Kind: "grew"})
+				continue
+			}
+			d.change(name, f, x[k], y[k])
+		}
+	}
+	d.compareMounts(a, b)
+	d.compareFindings(a.report, b.report)
+	return d
+}
+
+// smartIgnored are SMART facts that change without meaning anything: the
+// power-on clock, the temperature now, and free-text notes.
+var smartIgnored = map[string]bool{"smart_power_on_hours": true, "smart_temp_c": true, "smart_notes": true}
+
+// isSmartCounter: error and wear counters, whose growth is the news.
+func isSmartCounter(k string) bool {
+	for _, s := range []string{"_errors", "_entries", "_shutdowns", "_defects", "_uncorrected", "_used_pct", "_reallocated", "_pending", "_crc"} {
+		if strings.HasSuffix(k, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *Diff) change(subject string, f fact, old, nw any) {
+	if equalFact(old, nw) {
+		return
+	}
+	d.Changes = append(d.Changes, FactChange{Subject: subject, Fact: f.key, Label: f.label, Old: old, New: nw, Kind: "changed"})
+}
+
+func hostView(s *state) map[string]any {
+	m := map[string]any{
+		"kernel": s.report.Host.Kernel, "bios": s.report.Host.BIOS, "platform": s.report.Host.Platform, "distro": s.report.Host.Distro,
+	}
+	for _, f := range hostFacts {
+		if v, ok := s.host[f.key]; ok {
+			if _, set := m[f.key]; !set {
+				m[f.key] = v
+			}
+		}
+	}
+	return m
+}
+
+func devicesByName(r *rules.Report) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, d := range r.Devices {
+		if name, _ := d["name"].(string); name != "" {
+			out[name] = d
+		}
+	}
+	return out
+}
+
+func describeDevice(d map[string]any) string {
+	return strings.TrimSpace(fmt.Sprintf("%v %v %v", valueText(d["model"]), valueText(d["transport"]), valueText(d["size_bytes"])))
+}
+
+// mountKey identifies a mount by its mount point; only mounts of block
+// devices (a /dev source) are compared, not the dozens of virtual ones.
+func (d *Diff) compareMounts(a, b *state) {
+	am, bm := mountsByPoint(a.mounts), mountsByPoint(b.mounts)
+	for _, mp := range unionKeys(am, bm) {
+		x, okA := am[mp]
+		y, okB := bm[mp]
+		subject := "mount " + mp
+		switch {
+		case !okA:
+			d.Changes = append(d.Changes, FactChange{Subject: subject, Fact: "mount", Label: "mounted", New: y.FSType + " " + mountOptions(y), Kind: "added"})
+		case !okB:
+			d.Changes = append(d.Changes, FactChange{Subject: subject, Fact: "mount", Label: "mounted", Old: x.FSType + " " + mountOptions(x), Kind: "removed"})
+		default:
+			d.change(subject, fact{"fstype", "filesystem"}, x.FSType, y.FSType)
+			d.change(subject, fact{"options", "mount options"}, mountOptions(x), mountOptions(y))
+		}
+	}
+}
+
+func mountsByPoint(ms []probes.Mount) map[string]probes.Mount {
+	out := map[string]probes.Mount{}
+	for _, m := range ms {
+		if strings.HasPrefix(m.Source, "/dev/") {
+			out[m.MountPoint] = m
+		}
+	}
+	return out
+}
+
+func mountOptions(m probes.Mount) string {
+	keys := make([]string, 0, len(m.Options))
+	for k := range m.Options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for i, k := range keys {
+		if v := m.Options[k]; v != "" {
+			keys[i] = k + "=" + v
+		}
+	}
+	return strings.Join(keys, ",")
+}
+
+var severityRank = map[string]int{"info": 1, "warning": 2, "critical": 3}
+
+func (d *Diff) compareFindings(a, b *rules.Report) {
+	type key struct{ rule, subject string }
+	flatten := func(r *rules.Report) (map[key]FindingRef, []key) {
+		m := map[key]FindingRef{}
+		var order []key
+		for _, f := range r.Findings {
+			for _, s := range f.Subjects {
+				k := key{f.Rule, s}
+				if old, ok := m[k]; ok && rules.SeverityRank(old.Severity) >= rules.SeverityRank(string(f.Severity)) {
+					continue
+				}
+				if _, ok := m[k]; !ok {
+					order = append(order, k)
+				}
+				m[k] = FindingRef{Rule: f.Rule, Severity: string(f.Severity), Subject: s, Title: f.Title}
+			}
+		}
+		return m, order
+	}
+	am, aOrder := flatten(a)
+	bm, bOrder := flatten(b)
+	fc := FindingChanges{Appeared: []FindingRef{}, Resolved: []FindingRef{}, Changed: []SeverityChanged{}}
+	for _, k := range bOrder {
+		y := bm[k]
+		x, ok := am[k]
+		switch {
+		case !ok:
+			fc.Appeared = append(fc.Appeared, y)
+			d.Worse = true
+		case x.Severity != y.Severity:
+			fc.Changed = append(fc.Changed, SeverityChanged{Rule: k.rule, Subject: k.subject, Old: x.Severity, New: y.Severity, Title: y.Title})
+			if rules.SeverityRank(y.Severity) > rules.SeverityRank(x.Severity) {
+				d.Worse = true
+			}
+		}
+	}
+	for _, k := range aOrder {
+		if _, ok := bm[k]; !ok {
+			fc.Resolved = append(fc.Resolved, am[k])
+		}
+	}
+	d.Findings = fc
+}
+
+func equalFact(a, b any) bool {
+	if x, ok := rules.ToFloat(a); ok {
+		if y, ok := rules.ToFloat(b); ok {
+			return x == y
+		}
+	}
+	return reflect.DeepEqual(normalize(a), normalize(b))
+}
+
+// normalize makes an empty list and null compare equal, and lists of any
+// and of strings alike.
+func normalize(v any) any {
+	rv := reflect.ValueOf(v)
+	if v == nil || (rv.Kind() == reflect.Slice && rv.Len() == 0) {
+		return nil
+	}
+	if rv.Kind() == reflect.Slice {
+		out := make([]string, rv.Len())
+		for i := range out {
+			out[i] = valueText(rv.Index(i).Interface())
+		}
+		return out
+	}
+	return v
+}
+
+func unionKeys[V any](a, b map[string]V) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range []map[string]V{a, b} {
+		for k := range m {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return probes.NaturalLess(out[i], out[j]) })
+	return out
+}
+
+// valueText renders a fact for people: write back / on / x4 where it helps.
+func valueText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "unknown"
+	case string:
+		if x == "" {
+			return `""`
+		}
+		return x
+	case bool:
+		if x {
+			return "yes"
+		}
+		return "no"
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Slice {
+		if rv.Len() == 0 {
+			return "none"
+		}
+		parts := make([]string, rv.Len())
+		for i := range parts {
+			parts[i] = valueText(rv.Index(i).Interface())
+		}
+		return strings.Join(parts, "; ")
+	}
+	return fmt.Sprint(v)
+}
+
+// factText renders a change's value with the words of its fact.
+func factText(c FactChange, v any) string {
+	b, isBool := v.(bool)
+	switch {
+	case c.Fact == "wc_kernel_on" && isBool:
+		if b {
+			return "write back"
+		}
+		return "write through"
+	case c.Fact == "wc_drive_enabled" && isBool:
+		if b {
+			return "on"
+		}
+		return "off"
+	case (c.Fact == "pcie_cur_width" || c.Fact == "pcie_max_width") && v != nil:
+		return "x" + valueText(v)
+	}
+	return valueText(v)
+}
+
+// WriteText renders the diff for people.
+func (d *Diff) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "diskdoctor diff — %s → %s\n", d.Old.Source, d.New.Source)
+	verdict := "NO CHANGE"
+	switch {
+	case d.Worse:
+		verdict = "WORSE"
+	case len(d.Findings.Resolved) > 0 || len(d.Findings.Changed) > 0:
+		verdict = "BETTER"
+	case len(d.Changes) > 0:
+		verdict = "CHANGED, NO NEW FINDING"
+	}
+	fmt.Fprintf(w, "%s: %d facts changed, %d findings appeared, %d resolved, %d changed severity (verdict %s → %s)\n",
+		verdict, len(d.Changes), len(d.Findings.Appeared), len(d.Findings.Resolved), len(d.Findings.Changed), d.Old.Verdict, d.New.Verdict)
+	if d.Old.Redacted != d.New.Redacted {
+		fmt.Fprintln(w, "note: one side is redacted, the other not; identity facts (serials, WWNs, by-id) are not compared anyway")
+	}
+	fmt.Fprintln(w)
+	if len(d.Changes) == 0 {
+		fmt.Fprintln(w, "Facts: no change")
+	} else {
+		fmt.Fprintln(w, "Facts:")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, c := range d.Changes {
+			var what string
+			switch c.Kind {
+			case "added":
+				what = "new: " + factText(c, c.New)
+			case "removed":
+				what = "gone (was " + factText(c, c.Old) + ")"
+			case "grew":
+				what = factText(c, c.Old) + " → " + factText(c, c.New) + " (grew)"
+			default:
+				what = factText(c, c.Old) + " → " + factText(c, c.New)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Subject, c.Label, what)
+		}
+		tw.Flush()
+	}
+	fmt.Fprintln(w)
+	section := func(title string, n int) bool {
+		if n == 0 {
+			fmt.Fprintf(w, "%s: none\n", title)
+			return false
+		}
+		fmt.Fprintf(w, "%s:\n", title)
+		return true
+	}
+	if section("Findings appeared", len(d.Findings.Appeared)) {
+		for _, f := range d.Findings.Appeared {
+			fmt.Fprintf(w, "  + %-8s %s [%s] on %s\n", strings.ToUpper(f.Severity), f.Title, f.Rule, f.Subject)
+		}
+	}
+	if section("Findings resolved", len(d.Findings.Resolved)) {
+		for _, f := range d.Findings.Resolved {
+			fmt.Fprintf(w, "  - %-8s %s [%s] on %s\n", strings.ToUpper(f.Severity), f.Title, f.Rule, f.Subject)
+		}
+	}
+	if section("Severity changed", len(d.Findings.Changed)) {
+		for _, f := range d.Findings.Changed {
+			fmt.Fprintf(w, "  ~ %s → %s %s [%s] on %s\n", strings.ToUpper(f.Old), strings.ToUpper(f.New), f.Title, f.Rule, f.Subject)
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package snapshot
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+const fixturesDir = "../fixtures"
+
+// fixtures lists every recorded machine under fixtures/.
+func fixtures(t *testing.T) []string {
+	t.Helper()
+	ents, err := os.ReadDir(fixturesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if _, err := os.Stat(filepath.Join(fixturesDir, e.Name(), "sys")); e.IsDir() && err == nil {
+			out = append(out, e.Name())
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no fixtures")
+	}
+	return out
+}
+
+// examineDir runs the doctor's pipeline on a recorded machine directory.
+func examineDir(t *testing.T, dir string, strict bool) *rules.Report {
+	t.Helper()
+	h, err := probes.Recorded(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rep, err := examine(t.Context(), h, dir, checks.Options{ProbeTimeout: time.Second, Context: "auto"}, "", strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// examineArchive unpacks a snapshot as --snapshot does and examines it.
+func examineArchive(t *testing.T, file string, strict bool) *rules.Report {
+	t.Helper()
+	dir, cleanup, err := Open(t.Context(), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	return examineDir(t, dir, strict)
+}
+
+// reportJSON is a report's JSON with host.root normalized.
+func reportJSON(t *testing.T, rep *rules.Report) []byte {
+	t.Helper()
+	rep.Host.Root = "ROOT"
+	return mustJSON(t, rep)
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func firstDiff(want, got []byte) string {
+	wl, gl := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g []byte
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if !bytes.Equal(w, g) {
+			return "line " + strconv.Itoa(i+1) + ":\n  want: " + string(w) + "\n  got:  " + string(g)
+		}
+	}
+	return ""
+}
+
+// snapshotOf records a recorded machine into an archive file, as the
+// snapshot command does.
+func snapshotOf(t *testing.T, root string, keep bool) (string, *Recording) {
+	t.Helper()
+	src, err := probes.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Record(t.Context(), src, RecordOptions{KeepSerials: keep, ProbeTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "snap.tar.gz")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteArchive(f, rec, rec.Meta("test", "test", time.Now()).Marshal(), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return file, rec
+}
+
+func findingKeys(r *rules.Report) []string {
+	var out []string
+	for _, f := range r.Findings {
+		out = append(out, f.Rule+" "+string(f.Severity)+" "+strings.Join(f.Subjects, ","))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func forEachMember(t *testing.T, file string, f func(name string, h *tar.Header, data []byte)) {
+	t.Helper()
+	fh, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	gz, err := gzip.NewReader(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(gz)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(tr)
+		f(h.Name, h, data)
+	}
+}
+
+// WriteDir writes the recording into dir (which must be empty or absent) in
+// the fixture layout; tests use it, snapshots use WriteArchive.
+func (rec *Recording) WriteDir(dir string, meta []byte) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return rec.walk(meta, func(e *Entry) error {
+		switch e.Type {
+		case EntryDir:
+			return root.MkdirAll(e.Path, 0o755)
+		case EntryLink:
+			if err := root.MkdirAll(path.Dir(e.Path), 0o755); err != nil {
+				return err
+			}
+			return root.Symlink(e.Target, e.Path)
+		default:
+			if err := root.MkdirAll(path.Dir(e.Path), 0o755); err != nil {
+				return err
+			}
+			return root.WriteFile(e.Path, e.Data, 0o644)
+		}
+	})
+}

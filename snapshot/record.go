@@ -1,0 +1,557 @@
+package snapshot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+// Recorder is a Tracer that remembers every path the probes read and every
+// command they ran, so that a snapshot holds exactly what the doctor uses:
+// the list is derived from the probes themselves, never kept by hand.
+type Recorder struct {
+	mu       sync.Mutex
+	paths    map[string]struct{}
+	cmds     map[string]recordedCmd
+	order    []string
+	inflight int
+}
+
+type recordedCmd struct {
+	res probes.CmdResult
+	err error
+}
+
+// NewRecorder returns an empty recorder; pass it to Host.WithTracer.
+func NewRecorder() *Recorder {
+	return &Recorder{paths: map[string]struct{}{}, cmds: map[string]recordedCmd{}}
+}
+
+// Attach returns a copy of h that reports to r (Host.WithTracer) and whose
+// commands r also counts while they run, so that Wait can let a command
+// that outlives its probe's deadline (a hung zpool being killed) be
+// recorded before the snapshot is written.
+func (r *Recorder) Attach(h *probes.Host) *probes.Host {
+	return h.WithTracer(r).WrapRunner(func(inner probes.Runner) probes.Runner {
+		return trackingRunner{inner: inner, r: r}
+	})
+}
+
+type trackingRunner struct {
+	inner probes.Runner
+	r     *Recorder
+}
+
+func (t trackingRunner) Run(ctx context.Context, argv []string) (probes.CmdResult, error) {
+	t.r.mu.Lock()
+	t.r.inflight++
+	t.r.mu.Unlock()
+	res, err := t.inner.Run(ctx, argv)
+	t.r.Command(res, err) // before the count drops; Host.Run's own report is then a duplicate
+	t.r.mu.Lock()
+	t.r.inflight--
+	t.r.mu.Unlock()
+	return res, err
+}
+
+// Wait waits until no command started through Attach is running, at most
+// for max; it reports whether all finished.
+func (r *Recorder) Wait(ctx context.Context, max time.Duration) bool {
+	deadline := time.Now().Add(max)
+	for {
+		r.mu.Lock()
+		n := r.inflight
+		r.mu.Unlock()
+		if n == 0 {
+			return true
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Path implements Tracer.
+func (r *Recorder) Path(p string) {
+	if !path.IsAbs(p) {
+		return
+	}
+	p = path.Clean(p)
+	r.mu.Lock()
+	r.paths[p] = struct{}{}
+	r.mu.Unlock()
+}
+
+// Command implements Tracer. The first result of an argv is kept.
+func (r *Recorder) Command(res probes.CmdResult, err error) {
+	if len(res.Argv) == 0 {
+		return
+	}
+	k := strings.Join(res.Argv, "\x00")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.cmds[k]; ok {
+		return
+	}
+	res.Argv = append([]string(nil), res.Argv...)
+	r.cmds[k] = recordedCmd{res: res, err: err}
+	r.order = append(r.order, k)
+}
+
+// Paths returns the traced machine paths, sorted.
+func (r *Recorder) Paths() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]string, 0, len(r.paths))
+	for p := range r.paths {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CollectOptions tune Collect.
+type CollectOptions struct {
+	// Redact replaces serial numbers, WWNs, MAC addresses and the host
+	// name with stable tokens (SERIAL0001, WWN0001, MAC0001, redacted-host)
+	// in contents and names.
+	Redact bool
+	// ReadTimeout bounds one file read (a sysfs attribute can block).
+	ReadTimeout time.Duration
+	// MaxFile caps one file's content; longer files are truncated and noted.
+	MaxFile int64
+	// MaxListing caps the entries recorded of one directory listing.
+	MaxListing int
+	// Progress, when set, is called as paths are recorded.
+	Progress func(done, total int)
+}
+
+// Collect reads every traced path of h (the host the probes ran on, without
+// its tracer) and every traced command into a Recording. Links are kept as
+// links (absolute targets rewritten relative to the recording's root), the
+// links met on the way to each path are recorded with the directories they
+// lead to, and a traced directory keeps its listing as placeholders (empty
+// files, empty directories, links) so that a probe listing it sees the same
+// names. Links are followed only along a traced path, never recursively.
+func (r *Recorder) Collect(ctx context.Context, h *probes.Host, opts CollectOptions) (*Recording, error) {
+	if opts.ReadTimeout <= 0 {
+		opts.ReadTimeout = 5 * time.Second
+	}
+	if opts.MaxFile <= 0 {
+		opts.MaxFile = MaxMemberBytes
+	}
+	if opts.MaxListing <= 0 {
+		opts.MaxListing = 20000
+	}
+	c := &collector{ctx: ctx, h: h, opts: opts, entries: map[string]*Entry{}, listings: map[string]*listing{}, links: map[string]linkResult{}}
+	paths := r.Paths()
+	for i, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c.capture(p)
+		if opts.Progress != nil && (i%64 == 0 || i == len(paths)-1) {
+			opts.Progress(i+1, len(paths))
+		}
+	}
+	if err := c.readPending(); err != nil {
+		return nil, err
+	}
+	rec := &Recording{Unreadable: c.unreadable}
+	for _, e := range c.entries {
+		rec.Entries = append(rec.Entries, e)
+	}
+	sort.Slice(rec.Entries, func(i, j int) bool { return rec.Entries[i].Path < rec.Entries[j].Path })
+	r.mu.Lock()
+	for _, k := range r.order {
+		rc := r.cmds[k]
+		cmd := RecordedCommand{Argv: rc.res.Argv}
+		switch {
+		case rc.err == nil:
+			cmd.Stdout, cmd.Stderr, cmd.Exit = nonNilBytes(rc.res.Stdout), rc.res.Stderr, rc.res.Exit
+		case errors.Is(rc.err, probes.ErrToolMissing):
+			cmd.Missing = true
+		case errors.Is(rc.err, probes.ErrTimeout), errors.Is(rc.err, context.DeadlineExceeded):
+			cmd.Timeout = true
+		default:
+			cmd.Missing = true
+			rec.Unreadable = append(rec.Unreadable, fmt.Sprintf("command %s: %v (recorded as missing)", rc.res, rc.err))
+		}
+		rec.Commands = append(rec.Commands, cmd)
+	}
+	r.mu.Unlock()
+	if e := c.entries["proc/sys/kernel/osrelease"]; e != nil {
+		rec.Kernel = strings.TrimSpace(string(e.Data))
+	}
+	if opts.Redact {
+		rec.redact()
+	}
+	return rec, nil
+}
+
+func nonNilBytes(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+type pendingRead struct {
+	e    *Entry
+	path string
+	size int64 // as the file system says, before reading
+	err  error
+}
+
+// readWorkers read files at once: a large machine has tens of thousands of
+// small sysfs attributes, and a slow one (an attribute that blocks until
+// its timeout) should not hold up the others.
+const readWorkers = 8
+
+// readPending reads every queued file with readWorkers goroutines; a file
+// that cannot be read is left out and listed as unreadable.
+func (c *collector) readPending() error {
+	jobs := make(chan *pendingRead)
+	var wg sync.WaitGroup
+	for range readWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				var b []byte
+				if b, j.err = c.readFile(j.path, j.size); j.err == nil {
+					j.e.Data = b
+				}
+			}
+		}()
+	}
+	var err error
+	for i := range c.pending {
+		if err = c.ctx.Err(); err != nil {
+			break
+		}
+		jobs <- &c.pending[i]
+	}
+	close(jobs)
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	for _, j := range c.pending {
+		if j.err != nil {
+			c.unreadable = append(c.unreadable, fmt.Sprintf("%s: %v", j.path, j.err))
+			delete(c.entries, j.e.Path)
+		}
+	}
+	c.pending = nil
+	return nil
+}
+
+type collector struct {
+	pending    []pendingRead
+	ctx        context.Context
+	h          *probes.Host
+	listings   map[string]*listing // per directory: traced paths share long prefixes
+	links      map[string]linkResult
+	opts       CollectOptions
+	entries    map[string]*Entry
+	unreadable []string
+}
+
+func rel(p string) string { return strings.TrimPrefix(p, "/") }
+
+func (c *collector) add(p string, t EntryType) *Entry {
+	k := rel(p)
+	if k == "" {
+		return nil
+	}
+	if e, ok := c.entries[k]; ok {
+		return e
+	}
+	e := &Entry{Path: k, Type: t}
+	c.entries[k] = e
+	return e
+}
+
+// addLink records a link; an absolute target is rewritten relative to the
+// link's directory so that it resolves inside the recording.
+func (c *collector) addLink(p, target string) {
+	switch j := path.Join(rel(path.Dir(p)), target); {
+	case path.IsAbs(target):
+		target = relTarget(path.Dir(p), target)
+	case j == ".." || strings.HasPrefix(j, "../"):
+		// More ".." than the link is deep: the kernel stops at "/", a
+		// snapshot's reader would refuse it; write where it leads.
+		target = relTarget(path.Dir(p), path.Join(path.Dir(p), target))
+	}
+	if e := c.add(p, EntryLink); e != nil {
+		e.Target = target
+	}
+}
+
+// relTarget is the relative path from directory dir to the absolute
+// machine path target.
+func relTarget(dir, target string) string {
+	from := strings.Split(rel(path.Clean(dir)), "/")
+	if from[0] == "" {
+		from = nil
+	}
+	to := rel(path.Clean(target))
+	parts := make([]string, 0, len(from)+1)
+	for range from {
+		parts = append(parts, "..")
+	}
+	if to != "" {
+		parts = append(parts, to)
+	}
+	if len(parts) == 0 {
+		return "."
+	}
+	return strings.Join(parts, "/")
+}
+
+const maxLinkHops = 40
+
+// resolve walks p component by component as the kernel does, recording
+// every directory and link on the way; it returns the physical machine path
+// it ends at, and false when a component is missing.
+func (c *collector) resolve(p string) (string, bool) {
+	stack := splitPath(p)
+	cur := "/"
+	hops := 0
+	for len(stack) > 0 {
+		comp := stack[0]
+		stack = stack[1:]
+		switch comp {
+		case ".":
+			continue
+		case "..":
+			cur = path.Dir(cur)
+			continue
+		}
+		next := path.Join(cur, comp)
+		mode, ok := c.kind(next)
+		if !ok {
+			return next, false
+		}
+		switch {
+		case mode&fs.ModeSymlink != 0:
+			hops++
+			if hops > maxLinkHops {
+				return next, false
+			}
+			t, err := c.readlink(next)
+			if err != nil {
+				return next, false
+			}
+			c.addLink(next, t)
+			if path.IsAbs(t) {
+				cur = "/"
+			}
+			stack = append(splitPath(t), stack...)
+			continue
+		case mode.IsDir():
+			c.add(next, EntryDir)
+		case len(stack) > 0:
+			return next, false // not a directory
+		}
+		cur = next
+	}
+	return cur, true
+}
+
+type linkResult struct {
+	target string
+	err    error
+}
+
+// listing is a directory's entries by name, read once.
+type listing struct {
+	ents   []fs.DirEntry
+	byName map[string]fs.DirEntry
+	err    error
+}
+
+func (c *collector) listing(dir string) *listing {
+	if l, ok := c.listings[dir]; ok {
+		return l
+	}
+	l := &listing{}
+	l.ents, l.err = c.h.ReadDir(c.ctx, dir)
+	l.byName = make(map[string]fs.DirEntry, len(l.ents))
+	for _, de := range l.ents {
+		l.byName[de.Name()] = de
+	}
+	c.listings[dir] = l
+	return l
+}
+
+// kind is the type of the machine path p, whose directory holds no link:
+// read from that directory's listing, once per directory, rather than one
+// Lstat per component of every traced path (on a 1,000-disk machine the
+// same /sys/devices prefixes would be asked for a hundred thousand times).
+// A directory that cannot be listed, and /proc (whose listing leaves out
+// thread ids that can be opened), fall back to the Host's Lstat.
+func (c *collector) kind(p string) (fs.FileMode, bool) {
+	dir := path.Dir(p)
+	if l := c.listing(dir); l.err == nil {
+		if de, ok := l.byName[path.Base(p)]; ok {
+			return de.Type(), true
+		} else if !strings.HasPrefix(dir, "/proc") {
+			return 0, false
+		}
+	}
+	st, err := c.h.Lstat(p)
+	if err != nil {
+		return 0, false
+	}
+	return st.Mode().Type(), true
+}
+
+// size is what the file system says of a regular file's size: enough to
+// refuse a huge file before reading it. Live sysfs and procfs sizes mean
+// nothing (4096 and 0, whatever a file holds) and the kernel bounds their
+// files; a recorded root's sys/ is ordinary files, and hostile ones can be
+// gigabytes.
+func (c *collector) size(p string) int64 {
+	if c.h.IsLive() && (strings.HasPrefix(p, "/sys/") || strings.HasPrefix(p, "/proc/")) {
+		return 0
+	}
+	if de, ok := c.listing(path.Dir(p)).byName[path.Base(p)]; ok {
+		if info, err := de.Info(); err == nil {
+			return info.Size()
+		}
+	}
+	if st, err := c.h.Lstat(p); err == nil {
+		return st.Size()
+	}
+	return 0
+}
+
+func (c *collector) readlink(p string) (string, error) {
+	if r, ok := c.links[p]; ok {
+		return r.target, r.err
+	}
+	t, err := c.h.Readlink(p)
+	c.links[p] = linkResult{t, err}
+	return t, err
+}
+
+func splitPath(p string) []string {
+	var out []string
+	for _, s := range strings.Split(p, "/") {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// capture records one traced path: the way to it, and what it ends at.
+func (c *collector) capture(p string) {
+	phys, ok := c.resolve(p)
+	if !ok || phys == "/" {
+		return
+	}
+	mode, ok := c.kind(phys) // resolve ends at what is not a link
+	if !ok {
+		return
+	}
+	switch {
+	case mode.IsDir():
+		c.list(phys)
+	case mode.IsRegular():
+		e := c.add(phys, EntryFile)
+		if e == nil || e.read {
+			return
+		}
+		e.read = true // queued: read once, after every path is resolved
+		c.pending = append(c.pending, pendingRead{e: e, path: phys, size: c.size(phys)})
+	default:
+		// A device node, fifo or socket: an empty placeholder file, as
+		// fixtures have for /dev/sda.
+		if e := c.add(phys, EntryFile); e != nil && e.Data == nil {
+			e.Type = EntryFile
+		}
+	}
+}
+
+// list records a directory's entries as placeholders.
+func (c *collector) list(dir string) {
+	l := c.listing(dir)
+	if l.err != nil {
+		c.unreadable = append(c.unreadable, fmt.Sprintf("%s: %v", dir, reason(dir, l.err)))
+		return
+	}
+	ents := l.ents
+	if len(ents) > c.opts.MaxListing {
+		c.unreadable = append(c.unreadable, fmt.Sprintf("%s: %d entries, only the first %d recorded", dir, len(ents), c.opts.MaxListing))
+		ents = ents[:c.opts.MaxListing]
+	}
+	for _, de := range ents {
+		p := path.Join(dir, de.Name())
+		if _, ok := c.entries[rel(p)]; ok {
+			continue
+		}
+		switch {
+		case de.Type()&fs.ModeSymlink != 0:
+			if t, err := c.readlink(p); err == nil {
+				c.addLink(p, t)
+			}
+		case de.IsDir():
+			c.add(p, EntryDir)
+		default:
+			c.add(p, EntryFile)
+		}
+	}
+}
+
+// readFile reads a file's content through the Host, not trusting its size
+// (sysfs says 4096, procfs 0) but refusing one whose size alone is over the
+// cap, under a deadline (some attributes block) and the size cap.
+func (c *collector) readFile(p string, size int64) ([]byte, error) {
+	if size > c.opts.MaxFile {
+		return nil, fmt.Errorf("%d bytes, larger than %d", size, c.opts.MaxFile)
+	}
+	type result struct {
+		b   []byte
+		err error
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, c.opts.ReadTimeout)
+	defer cancel()
+	ch := make(chan result, 1)
+	go func() {
+		b, err := c.h.ReadFile(ctx, p)
+		if err == nil && int64(len(b)) > c.opts.MaxFile {
+			b, err = nil, fmt.Errorf("larger than %d bytes", c.opts.MaxFile)
+		}
+		ch <- result{b, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return nil, reason(p, r.err)
+		}
+		return nonNilBytes(r.b), nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("read %w after %s", probes.ErrTimeout, c.opts.ReadTimeout)
+	}
+}
+
+// reason is err without the path the Host's errors start with: the caller
+// names the path once.
+func reason(p string, err error) error {
+	if msg, ok := strings.CutPrefix(err.Error(), p+": "); ok {
+		return errors.New(msg)
+	}
+	return err
+}
