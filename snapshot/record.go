@@ -520,7 +520,7 @@ func (c *collector) list(dir string) {
 // cap, under a deadline (some attributes block) and the size cap.
 func (c *collector) readFile(p string, size int64) ([]byte, error) {
 	if size > c.opts.MaxFile {
-		return nil, fmt.Errorf("%d bytes, larger than %d", size, c.opts.MaxFile)
+		return nil, fmt.Errorf("%d bytes, more than the %d a snapshot member may hold", size, c.opts.MaxFile)
 	}
 	type result struct {
 		b   []byte
@@ -530,10 +530,7 @@ func (c *collector) readFile(p string, size int64) ([]byte, error) {
 	defer cancel()
 	ch := make(chan result, 1)
 	go func() {
-		b, err := c.h.ReadFile(ctx, p)
-		if err == nil && int64(len(b)) > c.opts.MaxFile {
-			b, err = nil, fmt.Errorf("larger than %d bytes", c.opts.MaxFile)
-		}
+		b, err := c.h.ReadFileLimit(ctx, p, min(c.opts.MaxFile, probes.ReadLimit(p)))
 		ch <- result{b, err}
 	}()
 	select {

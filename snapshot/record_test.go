@@ -274,7 +274,7 @@ func TestCollectRefusesHugeFilesAndFifos(t *testing.T) {
 	if got == nil {
 		return
 	}
-	if len(got.Unreadable) != 1 || !strings.Contains(got.Unreadable[0], "write_cache") || !strings.Contains(got.Unreadable[0], "larger than") {
+	if len(got.Unreadable) != 1 || !strings.Contains(got.Unreadable[0], "write_cache") || !strings.Contains(got.Unreadable[0], "more than") {
 		t.Errorf("unreadable: %q", got.Unreadable)
 	}
 	for _, e := range got.Entries {
