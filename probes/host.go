@@ -129,7 +129,7 @@ func Recorded(dir string) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Host{root: fs.dir, fs: fs, memo: &hostMemo{}, runner: r}, nil
+	return &Host{root: abs, fs: fs, memo: &hostMemo{}, runner: r}, nil
 }
 
 // Root is the directory that stands for "/" (what ghw and procfs are given).

@@ -114,11 +114,14 @@ func FuzzResolveInRoot(f *testing.F) {
 	})
 }
 
-// FuzzRecordedProcFiles feeds the procfs tables the doctor parses through
-// the library it hands a recorded root to, with arbitrary content.
+// FuzzRecordedProcFiles feeds the procfs tables the doctor parses (some
+// through the library it hands a recorded root to) with arbitrary content:
+// meminfo, mountinfo, PSI, cpuinfo, cmdline, diskstats and a process's io,
+// comm and cgroup.
 func FuzzRecordedProcFiles(f *testing.F) {
 	f.Add([]byte("MemTotal:       16318428 kB\n"), []byte("27 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"),
-		[]byte("some avg10=0.00 avg60=0.00 avg300=0.00 total=0\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"))
+		[]byte("some avg10=0.00 avg60=0.00 avg300=0.00 total=0\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"),
+		[]byte("processor\t: 0\nmodel name\t: AMD EPYC\ncpu MHz\t\t: 2994.374\n"), []byte("   8       0 sda 1 0 8 0 1 0 8 0 0 0 0 0 0 0 0 0 0\n"))
 	root := filepath.Join(f.TempDir(), "root")
 	for _, d := range []string{"sys", "proc/1", "proc/pressure"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
@@ -133,8 +136,9 @@ func FuzzRecordedProcFiles(f *testing.F) {
 		f.Fatal(err)
 	}
 	ctx := context.Background()
-	f.Fuzz(func(t *testing.T, meminfo, mountinfo, psi []byte) {
-		for p, b := range map[string][]byte{"proc/meminfo": meminfo, "proc/1/mountinfo": mountinfo, "proc/pressure/io": psi} {
+	f.Fuzz(func(t *testing.T, meminfo, mountinfo, psi, cpuinfo, diskstats []byte) {
+		for p, b := range map[string][]byte{"proc/meminfo": meminfo, "proc/1/mountinfo": mountinfo, "proc/pressure/io": psi,
+			"proc/cpuinfo": cpuinfo, "proc/cmdline": cpuinfo, "proc/diskstats": diskstats, "proc/1/io": diskstats, "proc/1/comm": psi, "proc/1/cgroup": mountinfo} {
 			if err := os.WriteFile(filepath.Join(root, p), b, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -142,6 +146,8 @@ func FuzzRecordedProcFiles(f *testing.F) {
 		_, _ = MemTotalBytes(ctx, h)
 		_, _ = ReadMounts(ctx, h)
 		_, _ = ReadPressure(ctx, h)
+		_, _ = ReadCPUPower(ctx, h)
+		_, _ = ReadCounters(ctx, h)
 	})
 }
 

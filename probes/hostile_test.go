@@ -88,6 +88,7 @@ func TestHostileRootLinksStayInside(t *testing.T) {
 		plantLink(t, filepath.Join(outside, "dir"), filepath.Join(root, "etc/cron.d/evil"))
 		// Below a device directory, which is resolved once and reused.
 		plantLink(t, target, filepath.Join(root, "sys/block/sda/queue/scheduler"))
+		plantLink(t, filepath.Dir(target), filepath.Join(root, "sys/block/sda/device"))
 		for name, h := range hostVariants(t, root) {
 			t.Run(name+" "+target, func(t *testing.T) {
 				b, err := h.ReadFile(ctx, "/proc/sys/kernel/hostname")
@@ -95,10 +96,12 @@ func TestHostileRootLinksStayInside(t *testing.T) {
 				if err == nil && len(b) > 0 {
 					t.Errorf("ReadFile of a link out of the root returned %q", b)
 				}
-				b, err = h.ReadFile(ctx, "/sys/block/sda/queue/scheduler")
-				noSecret(t, "ReadFile below /sys/block/sda", b)
-				if err == nil && len(b) > 0 {
-					t.Errorf("ReadFile of a link out of the root below /sys/block/sda returned %q", b)
+				for _, p := range []string{"/sys/block/sda/queue/scheduler", "/sys/block/sda/device/shadow"} {
+					b, err = h.ReadFile(ctx, p)
+					noSecret(t, "ReadFile "+p, b)
+					if err == nil && len(b) > 0 {
+						t.Errorf("ReadFile of a link out of the root at %s returned %q", p, b)
+					}
 				}
 				p, err := ReadPlatform(ctx, h)
 				if err == nil && p.Hostname != "" {

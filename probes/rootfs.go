@@ -36,7 +36,7 @@ type rootFS struct {
 }
 
 // dirCache keeps an O_PATH descriptor of each /sys/block/<name> directory
-// a run reads from, resolved once: the inventory and the checks read some
+// (and of its device/) a run reads from, resolved once: the inventory and the checks read some
 // 25 attributes below each, and resolving from the cached directory costs
 // the kernel 2 path components instead of 14 (the device link and the PCI
 // path behind it), half the time of the open. The descriptors live as long
@@ -78,6 +78,11 @@ func (r *rootFS) cachedDir(p string) (fd int, rest string, ok bool) {
 		return -1, "", false
 	}
 	prefix := "/sys/block/" + name
+	// The device's own attributes (model, vendor, rev, scsi_disk/...) sit
+	// behind the "device" link, which climbs out of the block directory.
+	if after, ok := strings.CutPrefix(rest, "device/"); ok && after != "" {
+		prefix, rest = prefix+"/device", after
+	}
 	c := r.dirs
 	c.mu.Lock()
 	fd, ok = c.fds[prefix]
