@@ -129,8 +129,8 @@ func addStackedDevices(dir string) error {
 // a quadratic step gives 100 and 16. The bounds are generous to noise and
 // far below quadratic.
 func TestScaleSlope(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 5,100 synthetic disks: skipped with -short")
+	if os.Getenv("DISKDOCTOR_BENCH") != "1" {
+		t.Skip("writes 5,100 synthetic disks (about 2 minutes): set DISKDOCTOR_BENCH=1 to run (make bench)")
 	}
 	bin := buildDoctor(t)
 	cpu := map[int]time.Duration{}
