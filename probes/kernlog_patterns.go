@@ -290,7 +290,7 @@ func ClassifyKernelLog(k *KernelLog, topo *KlogTopology, uptime float64) []KlogE
 						e.Ref = m[i]
 					}
 				case "speed":
-					e.Speed, _ = strconv.ParseFloat(m[i], 64)
+					e.Speed, _ = parseFinite(m[i])
 				}
 			}
 			e.Devices = topo.Attribute(p.Ref, e.Ref)
@@ -810,7 +810,7 @@ func ReadUptime(ctx context.Context, h *Host) (float64, error) {
 	if len(f) == 0 {
 		return -1, ErrParse
 	}
-	v, err := strconv.ParseFloat(f[0], 64)
+	v, err := parseFinite(f[0])
 	if err != nil || v < 0 {
 		return -1, ErrParse
 	}

@@ -2,7 +2,6 @@ package probes
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -53,7 +52,7 @@ func splitKernelStamp(raw string) (mono float64, wall time.Time, text string) {
 			wall, _ = time.Parse("Mon Jan _2 15:04:05 2006", m[1])
 			text = text[len(m[0]):]
 		} else if m := klogMono.FindStringSubmatch(text); m != nil {
-			mono, _ = strconv.ParseFloat(m[1], 64)
+			mono = monoSeconds(m[1])
 			text = text[len(m[0]):]
 			// journalctl -o short-monotonic: "[ 1.23] host kernel: msg".
 			if s := klogSender.FindString(text); s != "" {
@@ -84,7 +83,7 @@ func splitKernelStamp(raw string) (mono float64, wall time.Time, text string) {
 	}
 	text = klogLevel.ReplaceAllLiteralString(text, "")
 	if m := klogMono.FindStringSubmatch(text); m != nil {
-		mono, _ = strconv.ParseFloat(m[1], 64)
+		mono = monoSeconds(m[1])
 		text = text[len(m[0]):]
 	}
 	return mono, wall, text
@@ -152,4 +151,14 @@ func markEarlierBoots(lines []LogLine) {
 	for i := 0; i < last; i++ {
 		lines[i].EarlierBoot = true
 	}
+}
+
+// monoSeconds is a stamp's seconds since boot, or -1 (absent) for one no
+// kernel prints: a 400-digit stamp parses as +Inf, which no report may carry.
+func monoSeconds(s string) float64 {
+	v, err := parseFinite(s)
+	if err != nil {
+		return -1
+	}
+	return v
 }

@@ -1,6 +1,7 @@
 package probes
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -91,5 +92,18 @@ func TestKernelLogEarlierBoot(t *testing.T) {
 	ev := ClassifyKernelLog(k, &KlogTopology{LogOnly: true}, 700)
 	if len(ev) != 2 || ev[0].Age != nil || ev[1].Age == nil || *ev[1].Age != 100 {
 		t.Fatalf("events %+v", ev)
+	}
+}
+
+// A stamp no kernel prints (400 digits parse as +Inf) is no stamp: a
+// report must never carry an infinite time (issue #16 item 10).
+func TestKernelLogHugeStampIsNoStamp(t *testing.T) {
+	line := "[" + strings.Repeat("9", 400) + ".000000] sd 2:0:0:0: [sda] Write cache: disabled"
+	mono, _, text := splitKernelStamp(line)
+	if mono != -1 {
+		t.Errorf("mono = %v, want -1 (absent)", mono)
+	}
+	if !strings.HasPrefix(text, "sd 2:0:0:0:") {
+		t.Errorf("text = %q: the prefix was not taken off", text)
 	}
 }
