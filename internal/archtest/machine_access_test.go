@@ -23,7 +23,7 @@ const moduleRoot = "../.."
 // allowed are the non-test files outside probes/ that may touch the
 // machine, each for a reason the layout names (docs/architecture.md).
 var allowed = map[string]string{
-	"report/write.go": "the one atomic writer: reports and snapshots become files only here",
+	"report/write.go":           "the one atomic writer: reports and snapshots become files only here",
 	"cmd/diskdoctor/gendocs.go": "the build's man pages and completions, written into the directory the packaging script names; it reads nothing of the machine",
 }
 
