@@ -289,3 +289,40 @@ func persistentSnippetWith(t *testing.T, name, v string) string {
 	t.Fatalf("no snippet %s", name)
 	return ""
 }
+
+// The scheduler rules file, continued over several lines, is two rules
+// and not more: udevadm test on a loop device (playing the rotating SATA
+// disk) writes mq-deadline, and the NVMe rule's scheduler "none" is not
+// written to it, which a lost continuation would do (its last line would
+// stand alone as a rule for every device).
+func TestSchedulerUdevRulesMatch(t *testing.T) {
+	var body string
+	rs, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		for _, m := range r.Remediation {
+			if r.ID == "io-scheduler-unsuited" && m.Risk == RiskPersistent {
+				if hs := heredocs(renderWith(m, "sdx")); len(hs) == 1 {
+					body = hs[0].body
+				}
+			}
+		}
+	}
+	if !strings.Contains(body, `KERNEL=="sd*"`) || !strings.Contains(body, `ATTR{queue/rotational}=="1"`) {
+		t.Fatalf("no scheduler rules file with the keys this test rewrites:\n%s", body)
+	}
+	// Any loop device, rotational or not (the kernel follows the backing file's disk).
+	body = strings.NewReplacer(`KERNEL=="sd*"`, `KERNEL=="LOOP"`, `ATTR{queue/rotational}=="1"`, `ATTR{queue/rotational}=="?"`).Replace(body)
+	out, ok := udevTest(t, map[string]string{"60-diskdoctor-scheduler.rules": body})
+	if !ok {
+		t.Skip("udevadm test unavailable here (see log)")
+	}
+	if !strings.Contains(out, "writing 'mq-deadline'") {
+		t.Errorf("the rotating-disk rule did not set mq-deadline:\n%s\n--- udevadm test:\n%s", body, out)
+	}
+	if strings.Contains(out, "writing 'none'") {
+		t.Errorf("the NVMe rule's scheduler was written to a loop device: a continuation was lost\n%s\n--- udevadm test:\n%s", body, out)
+	}
+}
