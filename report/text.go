@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -301,33 +302,80 @@ func splitTail(s string) (string, string) {
 var riskOrder = []string{rules.RiskReadOnly, rules.RiskRuntime, rules.RiskPersistent, rules.RiskDestructive}
 
 // fixFirst prints the top finding's remediation, consolidated: one command
-// for all devices where the tool takes several, each command once.
+// for all devices where the tool takes several, each command once. A
+// persistent fix that ends with the finding's own read-only check (written,
+// applied to the present devices, then checked: the shape of every
+// generated persistent snippet) is the whole fix, so it is printed alone
+// and the runtime-only command is left to -v (the heading says so); a
+// read-only command that a printed fix already runs is not printed twice.
 func fixFirst(t *textWriter, f rules.Finding) {
 	if len(f.Remediation) == 0 {
 		return
 	}
-	t.wrapped(t.p.heading.Render("Fix first")+" ", width("Fix first "), 2, "(1. "+clean(f.Rule)+"):", t.p.dim)
+	byRisk := map[string][]string{}
+	notes := map[string]string{}
 	for _, risk := range riskOrder {
 		var cmds []string
-		note := ""
 		for _, m := range f.Remediation {
 			if m.Risk != risk {
 				continue
 			}
 			cmds = append(cmds, m.Command)
-			if note == "" {
-				note = m.Note
+			if notes[risk] == "" {
+				notes[risk] = m.Note
 			}
 		}
-		merged := consolidate(cmds)
+		byRisk[risk] = consolidate(cmds)
+	}
+	checked := func(cmd string) bool { // cmd runs one of the read-only commands
+		for _, ro := range byRisk[rules.RiskReadOnly] {
+			if slices.Contains(strings.Split(cmd, "\n"), ro) {
+				return true
+			}
+		}
+		return false
+	}
+	whole := slices.ContainsFunc(byRisk[rules.RiskPersistent], checked)
+	head := "(1. " + clean(f.Rule) + "):"
+	if whole {
+		head += " for good, applied now, then checked"
+	}
+	t.wrapped(t.p.heading.Render("Fix first")+" ", width("Fix first "), 2, head, t.p.dim)
+	for _, risk := range riskOrder {
+		merged := byRisk[risk]
+		switch {
+		case len(merged) == 0, whole && risk == rules.RiskRuntime:
+			continue
+		case risk == rules.RiskReadOnly:
+			merged = slices.DeleteFunc(slices.Clone(merged), func(ro string) bool {
+				for _, r := range []string{rules.RiskRuntime, rules.RiskPersistent} {
+					if (r != rules.RiskRuntime || !whole) && slices.ContainsFunc(byRisk[r], func(c string) bool {
+						return slices.Contains(strings.Split(c, "\n"), ro)
+					}) {
+						return true
+					}
+				}
+				return false
+			})
+			if whole || len(merged) == 0 {
+				continue
+			}
+		}
 		alike := 0 // commands after the first that only differ in their values
 		for _, c := range merged[min(1, len(merged)):] {
 			if sameShape(merged[0], c) {
 				alike++
 			}
 		}
+		var scripts []string // the files of the scripts left to -v
 		for i, c := range merged {
-			if i > 0 && alike > 1 && sameShape(merged[0], c) {
+			switch {
+			case i > 0 && alike > 1 && sameShape(merged[0], c):
+				continue
+			case i > 0 && strings.Contains(c, "\n"):
+				// Another way of keeping the fix (a systemd unit where the
+				// first was tuned) or one more file: a screen of its own.
+				scripts = append(scripts, scriptFile(c))
 				continue
 			}
 			remediationLine(t, 2, risk, c, "")
@@ -335,10 +383,24 @@ func fixFirst(t *textWriter, f rules.Finding) {
 		if alike > 1 {
 			t.wrapped(strings.Repeat(" ", 16), 16, 16, fmt.Sprintf("… and %d more like it, one per device: -v prints them", alike), t.p.dim)
 		}
-		if note != "" && len(cmds) > 0 {
+		if note := notes[risk]; note != "" && !whole {
 			t.line(strings.Repeat(" ", 16) + t.p.dim.Render(truncate(clean(note), t.width-16)))
 		}
+		if len(scripts) > 0 {
+			t.wrapped(strings.Repeat(" ", 16), 16, 16, fmt.Sprintf("… and %d more that write %s: -v prints them", len(scripts), strings.Join(scripts, ", ")), t.p.dim)
+		}
 	}
+}
+
+// scriptTarget is the file a multi-line fix writes: cat > FILE <<'EOF'.
+var scriptTarget = regexp.MustCompile(`(?m)^cat > (\S+) <<`)
+
+// scriptFile names a multi-line fix by the file it writes.
+func scriptFile(cmd string) string {
+	if m := scriptTarget.FindStringSubmatch(cmd); m != nil {
+		return clean(path.Base(m[1]))
+	}
+	return "a script"
 }
 
 // sameShape: two commands of one fix that differ only in the values

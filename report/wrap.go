@@ -177,8 +177,12 @@ func truncate(s string, w int) string {
 // the command: a break outside quotes ends the line with " \" (a line
 // continuation); a break inside '…' or "…" closes the quote, continues
 // the line and opens the quote again on the next ('abc '\ + 'def' is the
-// one word 'abc def'). Lines of a here-document's body are left whole: a
-// continuation there would become part of the text.
+// one word 'abc def'). A here-document's body and its delimiter are
+// printed as they are, at column 0, never indented nor broken: the body is
+// a file written byte for byte (a continuation there would become part of
+// the text), and <<'EOF' ends only at a line that is exactly EOF. Rules
+// keep those lines short by construction (the file format's own
+// continuations), so they fit the terminal without the renderer's help.
 func wrapCommand(cmd string, w, firstIndent, indent int) []string {
 	var out []string
 	inHeredoc := ""
@@ -189,10 +193,10 @@ func wrapCommand(cmd string, w, firstIndent, indent int) []string {
 		}
 		switch {
 		case inHeredoc != "":
-			if strings.TrimSpace(line) == inHeredoc {
+			if line == inHeredoc {
 				inHeredoc = ""
 			}
-			out = append(out, strings.Repeat(" ", indent)+line)
+			out = append(out, line)
 			continue
 		case strings.Contains(line, "<<"):
 			inHeredoc = heredocDelimiter(line)

@@ -43,6 +43,16 @@ type Remediation struct {
 	Note    string `json:"note,omitempty"`
 }
 
+// FileLineWidth is the widest line a remediation writes into a file (the
+// body of a here-document: a udev rules file, a systemd unit, a grub.d
+// fragment). A report prints such a body byte for byte at column 0 and
+// never re-wraps it (a break would change the file), so rules keep its
+// lines short by construction with the file format's own continuations:
+// the text report fits any terminal of this width or more. Only a value
+// from the machine (a serial, on a udev match key that stands on a line of
+// its own) may make a line longer.
+const FileLineWidth = 56
+
 // Engine holds compiled rules, datasheets and platform knowledge.
 type Engine struct {
 	Rules      []*Rule

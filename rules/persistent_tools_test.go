@@ -236,3 +236,93 @@ func TestWriteCacheUdevRulesMatch(t *testing.T) {
 		})
 	}
 }
+
+// Every line a persistent fix writes into a file is at most FileLineWidth
+// columns, for any device name: comments are split into several # lines,
+// udev rules and unit lines continued with the format's trailing
+// backslash, the grub.d assignment continued inside its quotes. The one
+// exception is a line that is a single udev match key holding a value from
+// the machine (a long serial): udev cannot break a value, so the key
+// stands on its own line and is as long as the value makes it.
+func TestFileLinesAreShort(t *testing.T) {
+	singleKey := regexp.MustCompile(`^\s*[A-Z_]+(\{[^}]*\})?(==|!=|\+=|=)"[^"]*"(, \\)?$`)
+	for _, serial := range []string{"sdx", "Samsung_SSD_870_QVO_8TB_S5SSNF0R900000X_with_a_much_longer_tail_0123456789"} {
+		n := 0
+		for name, cmd := range persistentSnippets(t) {
+			if serial != "sdx" {
+				cmd = persistentSnippetWith(t, name, serial)
+			}
+			for _, h := range heredocs(cmd) {
+				for _, l := range strings.Split(strings.TrimSuffix(h.body, "\n"), "\n") {
+					n++
+					if len(l) <= FileLineWidth {
+						continue
+					}
+					if serial != "sdx" && strings.Contains(l, serial) && singleKey.MatchString(l) {
+						continue // the machine's value on a key of its own
+					}
+					t.Errorf("%s writes a line of %d columns (> %d) into %s:\n%s", name, len(l), FileLineWidth, h.path, l)
+				}
+			}
+		}
+		if n < 20 {
+			t.Errorf("only %d file lines checked", n)
+		}
+	}
+}
+
+// persistentSnippetWith renders one persistent snippet (named as
+// persistentSnippets names it) with every fact set to v.
+func persistentSnippetWith(t *testing.T, name, v string) string {
+	t.Helper()
+	rs, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		for i, m := range r.Remediation {
+			if r.ID+" remediation "+strconv.Itoa(i+1) == name {
+				return renderWith(m, v)
+			}
+		}
+	}
+	t.Fatalf("no snippet %s", name)
+	return ""
+}
+
+// The scheduler rules file, continued over several lines, is two rules
+// and not more: udevadm test on a loop device (playing the rotating SATA
+// disk) writes mq-deadline, and the NVMe rule's scheduler "none" is not
+// written to it, which a lost continuation would do (its last line would
+// stand alone as a rule for every device).
+func TestSchedulerUdevRulesMatch(t *testing.T) {
+	var body string
+	rs, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		for _, m := range r.Remediation {
+			if r.ID == "io-scheduler-unsuited" && m.Risk == RiskPersistent {
+				if hs := heredocs(renderWith(m, "sdx")); len(hs) == 1 {
+					body = hs[0].body
+				}
+			}
+		}
+	}
+	if !strings.Contains(body, `KERNEL=="sd*"`) || !strings.Contains(body, `ATTR{queue/rotational}=="1"`) {
+		t.Fatalf("no scheduler rules file with the keys this test rewrites:\n%s", body)
+	}
+	// Any loop device, rotational or not (the kernel follows the backing file's disk).
+	body = strings.NewReplacer(`KERNEL=="sd*"`, `KERNEL=="LOOP"`, `ATTR{queue/rotational}=="1"`, `ATTR{queue/rotational}=="?"`).Replace(body)
+	out, ok := udevTest(t, map[string]string{"60-diskdoctor-scheduler.rules": body})
+	if !ok {
+		t.Skip("udevadm test unavailable here (see log)")
+	}
+	if !strings.Contains(out, "writing 'mq-deadline'") {
+		t.Errorf("the rotating-disk rule did not set mq-deadline:\n%s\n--- udevadm test:\n%s", body, out)
+	}
+	if strings.Contains(out, "writing 'none'") {
+		t.Errorf("the NVMe rule's scheduler was written to a loop device: a continuation was lost\n%s\n--- udevadm test:\n%s", body, out)
+	}
+}
