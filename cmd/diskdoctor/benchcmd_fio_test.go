@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/diskdoctor/diskdoctor/bench"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,7 +75,7 @@ classes:
 	return p
 }
 
-func benchRunJSON(t *testing.T, args ...string) *benchOutput {
+func benchRunJSON(t *testing.T, args ...string) *bench.Result {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	// --force: a neighbour's I/O on a shared test machine can make the
@@ -83,11 +84,11 @@ func benchRunJSON(t *testing.T, args ...string) *benchOutput {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	var out benchOutput
+	var out bench.Result
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatalf("bench JSON: %v\n%s", err, stdout.String())
 	}
-	if out.Schema != BenchSchema || len(out.Rows) == 0 {
+	if out.Schema != bench.Schema || len(out.Rows) == 0 {
 		t.Fatalf("schema %q, %d rows", out.Schema, len(out.Rows))
 	}
 	for _, r := range out.Rows {
@@ -130,8 +131,8 @@ func TestBenchCmdProfileCDM(t *testing.T) {
 	if !out.Target.DirectOK || !out.Direct || len(out.Target.Disks) == 0 {
 		t.Errorf("target %+v, direct %v", out.Target, out.Direct)
 	}
-	if !out.Preflight.has("bench-file-smaller-than-ram") {
-		t.Errorf("a 32 MiB file, no RAM warning: %v", benchIDs(out.Preflight.Checks))
+	if !out.Preflight.Has("bench-file-smaller-than-ram") {
+		t.Errorf("a 32 MiB file, no RAM warning: %v", out.Preflight.Checks)
 	}
 }
 
@@ -181,8 +182,8 @@ func TestBenchCmdDDFallback(t *testing.T) {
 	dir := benchTestDir(t)
 	out := benchRunJSON(t, "--fio", filepath.Join(dir, "no-such-fio"), dir)
 	benchAssertEmpty(t, dir)
-	if out.Tool != "dd" || len(out.Rows) != 4 || !out.Preflight.has("bench-fio-missing") {
-		t.Fatalf("tool %s, %d rows, %v", out.Tool, len(out.Rows), benchIDs(out.Preflight.Checks))
+	if out.Tool != "dd" || len(out.Rows) != 4 || !out.Preflight.Has("bench-fio-missing") {
+		t.Fatalf("tool %s, %d rows, %v", out.Tool, len(out.Rows), out.Preflight.Checks)
 	}
 	if !strings.Contains(out.Reading[0], "dd") || !strings.Contains(out.Rows[2].Command, "oflag=direct,dsync") {
 		t.Errorf("reading %q, dsync row %q", out.Reading[0], out.Rows[2].Command)
@@ -244,7 +245,7 @@ func TestBenchCmdRefusesWithoutDirectory(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr.String(), "bench-no-space") {
 		t.Errorf("no space: exit %d, %s", code, stderr.String())
 	}
-	var out benchOutput
+	var out bench.Result
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil || !out.Preflight.Refused || len(out.Rows) != 0 {
 		t.Errorf("refused JSON (%v): %s", err, stdout.String())
 	}

@@ -1,13 +1,12 @@
-package main
+package bench
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
 )
 
-func TestBenchCmdParseDD(t *testing.T) {
+func TestParseDD(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
 		in    string
@@ -25,7 +24,7 @@ func TestBenchCmdParseDD(t *testing.T) {
 		{"garbage numbers", "99999999999999999999999 bytes copied, 1 s, x\n", 0, 0, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			n, secs, err := benchParseDD([]byte(tt.in))
+			n, secs, err := ParseDD([]byte(tt.in))
 			if tt.err {
 				if err == nil {
 					t.Fatalf("want an error, got %d bytes in %v s", n, secs)
@@ -39,21 +38,22 @@ func TestBenchCmdParseDD(t *testing.T) {
 	}
 }
 
-func TestBenchCmdParseSize(t *testing.T) {
-	for in, want := range map[string]uint64{"1GiB": 1 << 30, "1g": 1 << 30, "512MiB": 512 << 20, "64m": 64 << 20, "1.5GiB": 3 << 29, "10GB": 9536 << 20, "4194304": 4 << 20, "2 TiB": 2 << 40} {
-		got, err := benchParseSize(in)
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]uint64{"1GiB": 1 << 30, "1g": 1 << 30, "4G": 4 << 30, "4g": 4 << 30, "512MiB": 512 << 20, "64m": 64 << 20, "64M": 64 << 20,
+		"1.5GiB": 3 << 29, "10GB": 9536 << 20, "4194304": 4 << 20, "2 TiB": 2 << 40, "1t": 1 << 40, "256mib": 256 << 20} {
+		got, err := ParseSize(in)
 		if err != nil || got != want {
 			t.Errorf("%q: %d (%v), want %d", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"", "abc", "1 parsec", "-1G", "1MiB", "0"} {
-		if got, err := benchParseSize(in); err == nil {
+		if got, err := ParseSize(in); err == nil {
 			t.Errorf("%q: accepted as %d", in, got)
 		}
 	}
 }
 
-func TestBenchCmdAchievedQD(t *testing.T) {
+func TestAchievedQD(t *testing.T) {
 	for _, tt := range []struct {
 		engine   string
 		direct   bool
@@ -70,22 +70,22 @@ func TestBenchCmdAchievedQD(t *testing.T) {
 		{"io_uring", true, 1, 1, 1, ""},
 		{"io_uring", true, 16, 0, 16, ""},
 	} {
-		got, why := benchAchievedQD(tt.engine, tt.direct, tt.asked, tt.fioDepth)
+		got, why := AchievedQD(tt.engine, tt.direct, tt.asked, tt.fioDepth)
 		if got != tt.want || !strings.Contains(why, tt.why) {
 			t.Errorf("%s direct=%v Q%d (fio %d): Q%d %q", tt.engine, tt.direct, tt.asked, tt.fioDepth, got, why)
 		}
 	}
 }
 
-func TestBenchCmdSweepKnee(t *testing.T) {
-	point := func(qd, jobs int, iops, p99 float64) benchRow {
-		r := benchRow{Test: benchLabel("rnd", 4096, qd, jobs), QD: qd, Threads: jobs, IOPS: iops}
+func TestSweepKnee(t *testing.T) {
+	point := func(qd, jobs int, iops, p99 float64) Row {
+		r := Row{Test: Label("rnd", 4096, qd, jobs), QD: qd, Threads: jobs, IOPS: iops}
 		r.Lat.P99 = p99
 		return r
 	}
 	// Latency breaks away at load 16: the knee is load 8.
-	s := &benchSweep{}
-	for _, r := range []benchRow{point(1, 1, 10000, 100), point(2, 1, 19000, 110), point(4, 1, 36000, 130), point(8, 1, 60000, 200)} {
+	s := &Sweep{}
+	for _, r := range []Row{point(1, 1, 10000, 100), point(2, 1, 19000, 110), point(4, 1, 36000, 130), point(8, 1, 60000, 200)} {
 		if s.add(r) {
 			t.Fatalf("stopped early at %s", r.Test)
 		}
@@ -103,8 +103,8 @@ func TestBenchCmdSweepKnee(t *testing.T) {
 
 	// IOPS stop growing before latency breaks: the knee is where the gain
 	// fell under 10 %, the sweep goes on until latency breaks or the end.
-	s = &benchSweep{}
-	for _, r := range []benchRow{point(1, 1, 10000, 100), point(2, 1, 19000, 110), point(4, 1, 20000, 150), point(8, 1, 20500, 250)} {
+	s = &Sweep{}
+	for _, r := range []Row{point(1, 1, 10000, 100), point(2, 1, 19000, 110), point(4, 1, 20000, 150), point(8, 1, 20500, 250)} {
 		if s.add(r) {
 			t.Fatalf("stopped at %s", r.Test)
 		}
@@ -115,7 +115,7 @@ func TestBenchCmdSweepKnee(t *testing.T) {
 	}
 
 	// No break-away: no knee, and the reading says to go further.
-	s = &benchSweep{}
+	s = &Sweep{}
 	s.add(point(1, 1, 10000, 100))
 	s.add(point(2, 1, 20000, 100))
 	s.finish()
@@ -124,88 +124,64 @@ func TestBenchCmdSweepKnee(t *testing.T) {
 	}
 }
 
-func TestBenchCmdSpecs(t *testing.T) {
-	o := benchOptions{profile: "sweep", maxDepth: 256}
-	specs := benchSpecs(o)
+func TestSpecs(t *testing.T) {
+	o := Options{Profile: "sweep", MaxDepth: 256}
+	specs := Specs(o)
 	if len(specs) != 9 || specs[8].QD != 32 || specs[8].Jobs != 8 || specs[5].QD != 32 || specs[5].Jobs != 1 {
 		t.Errorf("sweep specs %+v", specs)
 	}
-	o = benchOptions{profile: "cdm", steady: true}
-	specs = benchSpecs(o)
+	o = Options{Profile: "cdm", Steady: true}
+	specs = Specs(o)
 	if len(specs) != 9 || specs[8].Kind != "steady" || specs[3].Jobs != 16 || specs[3].QD != 32 || specs[4].Op != "write" {
 		t.Errorf("cdm specs %+v", specs)
 	}
 }
 
-func TestBenchCmdProgress(t *testing.T) {
+func TestProgress(t *testing.T) {
 	var buf strings.Builder
-	b := &benchRun{progress: &buf, progTotal: 10 * time.Second, progStart: time.Now()}
+	b := &run{progress: &buf, progTotal: 10 * time.Second, progStart: time.Now()}
 	stop := b.tick("[3/8] RND4K Q32T1 read", 5*time.Second)
 	time.Sleep(300 * time.Millisecond)
-	stop(5 * time.Second)
+	stop()
 	b.endProgress()
 	out := buf.String()
 	if !strings.Contains(out, "\r\033[K[3/8] RND4K Q32T1 read: ") || !strings.Contains(out, " / 5s   (all tests: ") || !strings.HasSuffix(out, "\r\033[K") {
 		t.Errorf("progress %q", out)
 	}
 	// No terminal, no progress.
-	quiet := &benchRun{}
-	quiet.tick("x", time.Second)(time.Second)
+	quiet := &run{}
+	quiet.tick("x", time.Second)()
 	quiet.endProgress()
 }
 
-func TestBenchCmdMountHelpers(t *testing.T) {
-	if got := benchUnescapeMount(`/mnt/my\040disk\011x`); got != "/mnt/my disk\tx" {
-		t.Errorf("unescaped %q", got)
-	}
-	if got := benchUnescapeMount(`/a\9`); got != `/a\9` {
-		t.Errorf("short escape %q", got)
-	}
-	p := t.TempDir() + "/arcstats"
-	if err := os.WriteFile(p, []byte("13 1 0x01 123 33456 1 2\nname                            type data\nhits                            4    1234\nc_max                           4    8589934592\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got := benchARCMax(p); got != 8<<30 {
-		t.Errorf("c_max %d", got)
-	}
-	if got := benchARCMax(p + ".missing"); got != 0 {
-		t.Errorf("no ZFS, c_max %d", got)
-	}
-	// Device numbers as the kernel encodes them: 254:1, 259:1, 8:256.
-	for _, tt := range []struct{ dev, maj, min uint64 }{{0xfe01, 254, 1}, {0x10301, 259, 1}, {0x100800, 8, 256}} {
-		if benchMajor(tt.dev) != tt.maj || benchMinor(tt.dev) != tt.min {
-			t.Errorf("%#x = %d:%d, want %d:%d", tt.dev, benchMajor(tt.dev), benchMinor(tt.dev), tt.maj, tt.min)
+func TestParseRuntime(t *testing.T) {
+	for in, want := range map[string]time.Duration{"10": 10 * time.Second, "3": 3 * time.Second, "1.5": 1500 * time.Millisecond, "5s": 5 * time.Second, "1m30s": 90 * time.Second} {
+		got, err := ParseRuntime(in)
+		if err != nil || got != want {
+			t.Errorf("%q: %v (%v), want %v", in, got, err, want)
 		}
 	}
-	if !unix0(0x2f) || unix0(0xfe00) {
-		t.Error("anonymous device numbers")
+	for _, in := range []string{"", "ten", "-1", "0", "5 parsecs"} {
+		if got, err := ParseRuntime(in); err == nil {
+			t.Errorf("%q: accepted as %v", in, got)
+		}
 	}
 }
 
-// The live target: the package directory is on a block device here.
-func TestBenchCmdTargetLive(t *testing.T) {
-	dir := benchTestDir(t)
-	tgt, err := benchResolveTarget(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf := benchMeasurePath(t.Context(), tgt, 32<<20, false)
-	benchAssertEmpty(t, dir) // the O_DIRECT probe cleaned up
-	if pf.FSType == "" || pf.Free == 0 || pf.FSSize < pf.Free || pf.MemTotal == 0 {
-		t.Errorf("facts %+v", pf)
-	}
-	if pf.FSType == "tmpfs" || pf.FSType == "overlay" {
-		t.Skipf("the checkout is on %s: no block device to resolve", pf.FSType)
-	}
-	if pf.Device == "" || len(pf.Disks) == 0 {
-		t.Fatalf("no device under %s: %+v", dir, pf)
-	}
-	for _, d := range pf.Disks {
-		if _, err := os.Stat("/sys/block/" + d); err != nil {
-			t.Errorf("%s is not a whole disk: %v", d, err)
+func TestSizeRoundTrip(t *testing.T) {
+	for _, n := range []uint64{4 << 20, 1 << 30, 64 << 30, 3 << 29} {
+		back, err := ParseSize(SizeArg(n))
+		if err != nil || back != n {
+			t.Errorf("%d -> %q -> %d (%v)", n, SizeArg(n), back, err)
 		}
 	}
-	if !pf.DirectOK {
-		t.Logf("O_DIRECT not honoured here: %s", pf.DirectErr)
+}
+
+func TestStalePID(t *testing.T) {
+	for name, want := range map[string]int{".diskdoctor-bench-123.tmp": 123, ".diskdoctor-bench-123.tmp.src": 123, ".diskdoctor-bench-x.tmp": 0, "diskdoctor-bench-5.tmp": 0, ".diskdoctor-bench-0.tmp": 0} {
+		got, ok := stalePID(name)
+		if (want == 0) == ok || got != want && ok {
+			t.Errorf("%s: %d %v", name, got, ok)
+		}
 	}
 }

@@ -1,0 +1,30 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+)
+
+// dryRunText prints every job the profile can run, as one ini file (each
+// job is its own stonewalled group, so `fio FILE` runs them one after
+// another as the bench does), each preceded by its command-line
+// equivalent, after the preflight's checks as comments.
+func (b *run) dryRunText() string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "# diskdoctor bench --profile %s: the fio jobs it runs, one fio run per job, in this order.\n", b.o.Profile)
+	fmt.Fprintf(&s, "# Test file: %s (%s; diskdoctor fills it with random data first, then removes it).\n", b.tgt.File, Size(b.o.Size))
+	fmt.Fprintf(&s, "# To reproduce by hand: create the file (e.g. head -c %d /dev/urandom > FILE), then run a job: fio --output-format=json --section=NAME THIS-FILE\n", b.o.Size)
+	fmt.Fprintf(&s, "# Engine %s (%s); direct=%s.\n", b.engine, b.engineNote, onOff(b.direct))
+	if b.o.Profile == "sweep" {
+		fmt.Fprintf(&s, "# Sweep: the run stops at the first point whose p99 exceeds 3× the lowest; %s.\n", KneeRule)
+	}
+	fmt.Fprintf(&s, "# Preflight: %s\n", b.pre.Verdict)
+	for _, c := range b.pre.Checks {
+		fmt.Fprintf(&s, "#   %s %s: %s\n", strings.ToUpper(c.Severity), c.ID, strings.ReplaceAll(c.Text, "\n", " "))
+	}
+	for _, sp := range Specs(b.o) {
+		j := b.job(sp)
+		fmt.Fprintf(&s, "\n# %s %s\n# %s\n%s", sp.Test, sp.Op, ShellLine(append([]string{"fio"}, j.Argv()...)), j.Ini())
+	}
+	return s.String()
+}
