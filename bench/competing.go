@@ -60,8 +60,10 @@ func (b *run) watchCompeting(ctx context.Context, dst **Competing, when string) 
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		b.pre.Checks = append(b.pre.Checks, Check{ID: "bench-competing-io-unknown", Severity: "info",
-			Text: "could not watch the devices for other I/O (" + err.Error() + ")"})
+		if !b.pre.Has("bench-competing-io-unknown") {
+			b.pre.Checks = append(b.pre.Checks, Check{ID: "bench-competing-io-unknown", Severity: "info",
+				Text: "could not watch the devices for other I/O (" + err.Error() + ")"})
+		}
 		return nil
 	}
 	c := measureCompeting(ctx, b.env.Host, w, b.facts.Stacked, b.facts.Disks, when)

@@ -19,8 +19,15 @@ func (b *run) dryRunText() string {
 		fmt.Fprintf(&s, "# Sweep: the run stops at the first point whose p99 exceeds 3× the lowest; %s.\n", KneeRule)
 	}
 	fmt.Fprintf(&s, "# Preflight: %s\n", b.pre.Verdict)
+	if len(b.facts.Disks) > 0 {
+		fmt.Fprintf(&s, "# Devices under %s: %s (judged by the doctor)\n", b.tgt.Path, strings.Join(b.facts.Disks, ", "))
+	}
 	for _, c := range b.pre.Checks {
-		fmt.Fprintf(&s, "#   %s %s: %s\n", strings.ToUpper(c.Severity), c.ID, strings.ReplaceAll(c.Text, "\n", " "))
+		subj := ""
+		if len(c.Subjects) > 0 {
+			subj = " (" + strings.Join(c.Subjects, ", ") + ")"
+		}
+		fmt.Fprintf(&s, "#   %s %s%s: %s\n", strings.ToUpper(c.Severity), c.ID, subj, strings.ReplaceAll(c.Text, "\n", " "))
 	}
 	for _, sp := range Specs(b.o) {
 		j := b.job(sp)

@@ -32,6 +32,9 @@ type Facts struct {
 	DirectErr   string `json:"direct_io_error,omitempty"`
 	Compression string `json:"compression,omitempty"` // dataset or mount compression, "off", or "" unknown
 	IsDevice    bool   `json:"raw_device,omitempty"`
+	// DeviceSize bounds the file when the free space is unknown (a
+	// recorded machine): the size of the device under the filesystem.
+	DeviceSize uint64 `json:"device_size,omitempty"`
 	// Memory: tmpfs or ramfs, whose "disk" is RAM.
 	Memory bool `json:"memory,omitempty"`
 	// Stacked lists the target's disks and everything stacked on them,
@@ -96,6 +99,7 @@ func gather(ctx context.Context, h *probes.Host, r Runner, t Target, size uint64
 		pf.Device = dm.Name(devNo)
 	}
 	if pf.Device != "" && dm != nil {
+		pf.DeviceSize = dm.SizeBytes(pf.Device)
 		pf.Disks = dm.WholeDisks(pf.Device)
 		pf.Stacked = stackedOf(dm, pf.Disks)
 	}

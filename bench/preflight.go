@@ -143,6 +143,8 @@ func ramAdvice(pf Facts) string {
 	want := roundUpGiB(2 * pf.MemTotal)
 	fit := largestFit(pf)
 	switch {
+	case fit == 0 && pf.DeviceSize > 0 && want > pf.DeviceSize:
+		return text + fmt.Sprintf("; a file larger than RAM does not fit on %s (%s), so rely on O_DIRECT", pf.Device, Size(pf.DeviceSize))
 	case fit == 0 || want <= fit:
 		return text + ", but to be sure use --size " + SizeArg(want) + " or more"
 	case fit > pf.FileSize:

@@ -106,7 +106,7 @@ func Run(ctx context.Context, path string, o Options, env Env) (res *Result, err
 	}
 	if b.pre.Competing.Busy() && !o.Force {
 		b.pre.Refused = true
-		return b.result(), &ExitError{2, errors.New("bench refused: other processes do I/O on the target's devices (--force runs anyway, and the result says so)")}
+		return b.result(), &ExitError{2, fmt.Errorf("bench refused: %s (--force runs anyway, and the result says so)", b.pre.Competing.Text)}
 	}
 	defer func() {
 		if cerr := b.cleanup(); cerr != nil && err == nil {

@@ -166,6 +166,18 @@ func (m *DeviceMap) Name(devNo string) string { return m.byDevNo[devNo] }
 // DevNoOf is a device's or partition's "major:minor".
 func (m *DeviceMap) DevNoOf(name string) string { return m.devNo[name] }
 
+// SizeBytes is a device's size; for a partition, its disk's (an upper
+// bound); 0 unknown.
+func (m *DeviceMap) SizeBytes(name string) uint64 {
+	if p, ok := m.parent[name]; ok {
+		name = p
+	}
+	if d := m.devs[name]; d != nil {
+		return d.SizeBytes
+	}
+	return 0
+}
+
 // Device is the inventoried disk (or stacked device) of that name.
 func (m *DeviceMap) Device(name string) *BlockDevice { return m.devs[name] }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -241,7 +242,9 @@ func benchLatUnit(values func(yield func(float64) bool)) benchUnit {
 
 func benchTable(st benchStyles, o *bench.Result) string {
 	lines := benchLines(o.Rows)
-	ds := o.Datasheet != nil
+	// Datasheet columns only when some row has a figure to be held against
+	// (a virtual disk's class has none).
+	ds := slices.ContainsFunc(o.Rows, func(r bench.Row) bool { return r.Pct != nil })
 	lat := func(op string, pick func(*bench.Row) float64) benchUnit {
 		return benchLatUnit(func(yield func(float64) bool) {
 			for _, l := range lines {

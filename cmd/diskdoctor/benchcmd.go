@@ -110,6 +110,8 @@ EXIT STATUS
 	f.StringVar(&o.Datasheets, "datasheets", "", "a YAML file of your own drive datasheets (format of rules/datasheets.yaml)")
 	f.DurationVar(&o.ProbeTimeout, "probe-timeout", 5*time.Second, "how long one probe of the doctor may take")
 	f.StringVar(&fl.root, "root", "", "a recorded machine (fixture or unpacked snapshot): preflight it, and replay its recorded fio outputs")
+	f.IntVar(&o.PID, "replay-pid", 0, "with --root: the PID in the recorded run's test file name, so that its fio argv match")
+	_ = f.MarkHidden("replay-pid")
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(bench.Profiles, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("engine", cobra.FixedCompletions(append([]string{"auto"}, bench.Engines...), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
