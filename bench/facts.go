@@ -112,8 +112,7 @@ func gather(ctx context.Context, h *probes.Host, r Runner, t Target, size uint64
 		}
 	}
 	switch {
-	case pf.Memory:
-		pf.DeviceNote = fmt.Sprintf("%s is %s: this is memory, not a disk — the figures would be RAM's, and no datasheet applies", t.Path, pf.FSType)
+	case pf.Memory: // bench-memory-target says it
 	case pf.Device == "" && pf.Pool == "":
 		pf.DeviceNote = fmt.Sprintf("%s (%s) has no block device under it: the device checks of the doctor are skipped, only host-wide findings apply", t.Path, or(pf.FSType, "unknown filesystem"))
 	}

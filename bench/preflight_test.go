@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -218,5 +219,70 @@ func TestReadingWriteCache(t *testing.T) {
 	}
 	if out.Datasheet.Note == "" {
 		t.Error("three pool members, no note that the datasheet is one device's")
+	}
+}
+
+// Issue #16: advice must fit the target. A 256 MiB file on a 1.2 GB
+// filesystem of a 24 GiB machine is not told to use --size 48GiB.
+func TestAdviceFitsTarget(t *testing.T) {
+	pf := Facts{Path: "/mnt/small", FSType: "ext4", Device: "loop0", Disks: []string{"loop0"}, FileSize: 256 * mib, NeedSpace: 256 * mib,
+		MemTotal: 24 << 30, Free: 1200 * 1000 * 1000, FSSize: 1300 * 1000 * 1000, DirectOK: true}
+	pre := judge(nil, pf)
+	var text string
+	for _, c := range pre.Checks {
+		if c.ID == "bench-file-smaller-than-ram" {
+			text = c.Text
+		}
+	}
+	if text == "" || strings.Contains(text, "48GiB") || !strings.Contains(text, "largest --size that fits is 1.1GiB") {
+		t.Errorf("advice does not fit a 1.2 GB filesystem: %q", text)
+	}
+	if got, err := ParseSize("1.1GiB"); err != nil || got+spaceMargin > pf.Free {
+		t.Errorf("the advised size %d (%v) does not fit %d free", got, err, pf.Free)
+	}
+	// Free space unknown (a recorded machine): bounded by the device.
+	pf.Free, pf.FSSize, pf.DeviceSize = 0, 0, 1536*mib
+	pre = judge(nil, pf)
+	for _, c := range pre.Checks {
+		if c.ID == "bench-file-smaller-than-ram" && (strings.Contains(c.Text, "48GiB") || !strings.Contains(c.Text, "does not fit on loop0 (1.5 GiB)")) {
+			t.Errorf("advice ignores the device size: %q", c.Text)
+		}
+	}
+}
+
+// The free-space refusal says --force does not help, what is free, and the
+// largest --size that fits.
+func TestNoSpaceRefusal(t *testing.T) {
+	pf := Facts{Path: "/mnt/small", FSType: "ext4", Disks: []string{"loop0"}, FileSize: 4 << 30, NeedSpace: 4 << 30, Free: 1 << 30, FSSize: 2 << 30, DirectOK: true}
+	pre := judge(nil, pf)
+	if !pre.Refuse(true) || !pre.NoSpace {
+		t.Fatalf("not refused with --force: %v", ids(pre.Checks))
+	}
+	err := refusal(pre)
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Code != 3 {
+		t.Errorf("exit %v", err)
+	}
+	for _, want := range []string{"--force does not override this", "1.0 GiB free", "largest --size that fits is 1008MiB"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal lacks %q: %s", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "pass --force") {
+		t.Errorf("refusal suggests --force: %s", err)
+	}
+}
+
+// tmpfs: "this is memory, not a disk", not "add the model to a datasheet".
+func TestMemoryTarget(t *testing.T) {
+	pf := Facts{Path: "/dev/shm", FSType: "tmpfs", Memory: true, FileSize: 1 << 30, NeedSpace: 1 << 30, MemTotal: 32 << 30, Free: 8 << 30, FSSize: 16 << 30, DirectOK: true}
+	pre := judge(nil, pf)
+	if !pre.Has("bench-memory-target") || pre.Has("bench-file-smaller-than-ram") {
+		t.Errorf("checks %v", ids(pre.Checks))
+	}
+	out := &Result{Tool: "fio", Direct: true, Preflight: pre, Target: pf, Rows: []Row{{Test: "SEQ1M Q8T1", Kind: "seq", Op: "read", MBs: 9000}}}
+	r := strings.Join(reading(out), "\n")
+	if !strings.Contains(r, "this is memory, not a disk") || strings.Contains(r, "--datasheets") {
+		t.Errorf("reading: %s", r)
 	}
 }
