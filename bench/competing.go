@@ -28,10 +28,14 @@ type Competing struct {
 // counts a process's I/O without saying on which device, so its IOPS and
 // share of the devices' busy time are estimated from its share of the bytes.
 type Competitor struct {
-	PID      int     `json:"pid"`
-	Comm     string  `json:"comm"`
-	Cmdline  string  `json:"cmdline,omitempty"`
-	Unit     string  `json:"unit,omitempty"` // the systemd unit or cgroup it runs in
+	PID     int    `json:"pid"`
+	Comm    string `json:"comm"`
+	Cmdline string `json:"cmdline,omitempty"`
+	Unit    string `json:"unit,omitempty"` // the systemd unit or cgroup it runs in
+	// OnDevice: it has a file open on the watched devices. False: it did
+	// I/O somewhere, and its files could not be checked (recorded machine)
+	// or none is open there.
+	OnDevice bool    `json:"on_device"`
 	ReadMBs  float64 `json:"read_mb_s"`
 	WriteMBs float64 `json:"write_mb_s"`
 	IOPS     float64 `json:"iops_est"`
@@ -66,7 +70,7 @@ func (b *run) watchCompeting(ctx context.Context, dst **Competing, when string) 
 		}
 		return nil
 	}
-	c := measureCompeting(ctx, b.env.Host, w, b.facts.Stacked, b.facts.Disks, when)
+	c := measureCompeting(ctx, b.env.Host, w, b.facts, when)
 	*dst = c
 	if c.Active {
 		sev := "critical"
@@ -84,12 +88,13 @@ func (b *run) watchCompeting(ctx context.Context, dst **Competing, when string) 
 }
 
 // measureCompeting reads a window: the watched devices' rates and the
-// processes that did I/O (this process excluded).
-func measureCompeting(ctx context.Context, h *probes.Host, w *probes.Window, watched, disks []string, when string) *Competing {
+// processes that did I/O (this process excluded), those with a file open
+// on the devices first.
+func measureCompeting(ctx context.Context, h *probes.Host, w *probes.Window, pf Facts, when string) *Competing {
 	c := &Competing{When: when, Seconds: w.Seconds, Source: w.Source, Devices: []probes.DeviceRates{}, Processes: []Competitor{}}
 	var busiest probes.DeviceRates
 	var totalMBs, totalIOPS float64
-	for _, n := range watched {
+	for _, n := range pf.Stacked {
 		a, okA := w.Start.Disks[n]
 		e, okB := w.End.Disks[n]
 		if !okA || !okB {
@@ -97,7 +102,7 @@ func measureCompeting(ctx context.Context, h *probes.Host, w *probes.Window, wat
 		}
 		r := probes.Rates(n, a, e, w.Seconds)
 		c.Devices = append(c.Devices, r)
-		if contains(disks, n) {
+		if contains(pf.Disks, n) {
 			totalMBs += r.RMBs + r.WMBs
 			totalIOPS += r.RS + r.WS
 			if r.UtilPct > busiest.UtilPct || busiest.Name == "" {
@@ -109,11 +114,16 @@ func measureCompeting(ctx context.Context, h *probes.Host, w *probes.Window, wat
 		}
 	}
 	if !c.Active {
-		c.Text = fmt.Sprintf("no other I/O on %s in %.1f s", strings.Join(watched, ", "), w.Seconds)
+		c.Text = fmt.Sprintf("no other I/O on %s in %.1f s", strings.Join(pf.Stacked, ", "), w.Seconds)
 		return c
 	}
+	devNos := map[string]bool{}
+	for _, d := range pf.DevNos {
+		devNos[d] = true
+	}
+	var on, elsewhere []Competitor
 	self := os.Getpid()
-	for _, p := range probes.TopProcesses(w, 0) {
+	for _, p := range probes.TopProcesses(w, 50) {
 		if p.PID == self {
 			continue
 		}
@@ -121,15 +131,21 @@ func measureCompeting(ctx context.Context, h *probes.Host, w *probes.Window, wat
 		if cp.Unit == "." || cp.Unit == "/" {
 			cp.Unit = ""
 		}
+		cp.OnDevice, _ = probes.ProcessFilesOn(ctx, h, p.PID, devNos)
 		cp.Cmdline = probes.ProcessCmdline(ctx, h, p.PID)
 		if totalMBs > 0 {
 			share := min((cp.ReadMBs+cp.WriteMBs)/totalMBs, 1)
 			cp.IOPS, cp.TimePct = share*totalIOPS, share*busiest.UtilPct
 		}
-		c.Processes = append(c.Processes, cp)
-		if len(c.Processes) == 5 {
-			break
+		if cp.OnDevice {
+			on = append(on, cp)
+		} else {
+			elsewhere = append(elsewhere, cp)
 		}
+	}
+	c.Processes = append(c.Processes, on[:min(len(on), 5)]...)
+	if len(on) == 0 {
+		c.Processes = append(c.Processes, elsewhere[:min(len(elsewhere), 3)]...)
 	}
 	c.Text = competingText(c, busiest, totalMBs, totalIOPS)
 	return c
@@ -138,8 +154,11 @@ func measureCompeting(ctx context.Context, h *probes.Host, w *probes.Window, wat
 func competingText(c *Competing, busiest probes.DeviceRates, mbs, iops float64) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "other I/O on the target's devices in %.1f s: %s %.0f %% busy, %.1f MB/s, %.0f IOPS", c.Seconds, or(busiest.Name, "the devices"), busiest.UtilPct, mbs, iops)
-	if len(c.Processes) == 0 {
+	switch {
+	case len(c.Processes) == 0:
 		b.WriteString("; no process to name (the kernel, another machine on the same storage, or processes whose /proc/PID/io is unreadable)")
+	case !c.Processes[0].OnDevice:
+		b.WriteString("; no process has a file open on these devices; processes that did I/O (perhaps elsewhere)")
 	}
 	for _, p := range c.Processes {
 		fmt.Fprintf(&b, "; pid %d %s", p.PID, or(p.Cmdline, p.Comm))

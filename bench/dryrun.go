@@ -18,20 +18,38 @@ func (b *run) dryRunText() string {
 	if b.o.Profile == "sweep" {
 		fmt.Fprintf(&s, "# Sweep: the run stops at the first point whose p99 exceeds 3× the lowest; %s.\n", KneeRule)
 	}
-	fmt.Fprintf(&s, "# Preflight: %s\n", b.pre.Verdict)
+	b.preflightComments(&s)
+	for _, sp := range Specs(b.o) {
+		j := b.job(sp)
+		fmt.Fprintf(&s, "\n# %s %s\n# %s\n%s", sp.Test, sp.Op, ShellLine(append([]string{"fio"}, j.Argv()...)), j.Ini())
+	}
+	return s.String()
+}
+
+func (b *run) preflightComments(s *strings.Builder) {
+	fmt.Fprintf(s, "# Preflight: %s\n", b.pre.Verdict)
 	if len(b.facts.Disks) > 0 {
-		fmt.Fprintf(&s, "# Devices under %s: %s (judged by the doctor)\n", b.tgt.Path, strings.Join(b.facts.Disks, ", "))
+		fmt.Fprintf(s, "# Devices under %s: %s (judged by the doctor)\n", b.tgt.Path, strings.Join(b.facts.Disks, ", "))
 	}
 	for _, c := range b.pre.Checks {
 		subj := ""
 		if len(c.Subjects) > 0 {
 			subj = " (" + strings.Join(c.Subjects, ", ") + ")"
 		}
-		fmt.Fprintf(&s, "#   %s %s%s: %s\n", strings.ToUpper(c.Severity), c.ID, subj, strings.ReplaceAll(c.Text, "\n", " "))
+		fmt.Fprintf(s, "#   %s %s%s: %s\n", strings.ToUpper(c.Severity), c.ID, subj, strings.ReplaceAll(c.Text, "\n", " "))
 	}
-	for _, sp := range Specs(b.o) {
-		j := b.job(sp)
-		fmt.Fprintf(&s, "\n# %s %s\n# %s\n%s", sp.Test, sp.Op, ShellLine(append([]string{"fio"}, j.Argv()...)), j.Ini())
+}
+
+// dryRunDD prints the dd fallback's commands, one per line, in run order
+// (each is stopped at --runtime), after the preflight as comments.
+func (b *run) dryRunDD() string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "# diskdoctor bench, dd fallback (%s): the dd commands it runs, in this order, each stopped after %s.\n", b.engineNote, b.o.Runtime)
+	src := b.tgt.File + ".src"
+	fmt.Fprintf(&s, "# Test file %s and random source %s (%s each, random data; removed afterwards).\n", b.tgt.File, src, Size(b.o.Size))
+	b.preflightComments(&s)
+	for _, sp := range b.ddSpecs() {
+		fmt.Fprintf(&s, "\n# %s\n%s\n", sp.test, ShellLine(b.ddArgv(sp, src)))
 	}
 	return s.String()
 }

@@ -40,6 +40,9 @@ type Facts struct {
 	// Stacked lists the target's disks and everything stacked on them,
 	// whose I/O the competing-I/O window watches.
 	Stacked []string `json:"-"`
+	// DevNos are their device numbers and the target filesystem's st_dev:
+	// a process with a file open on one of them works on these devices.
+	DevNos []string `json:"-"`
 }
 
 // memoryFS are filesystems that keep their data in RAM.
@@ -68,6 +71,7 @@ func gather(ctx context.Context, h *probes.Host, r Runner, t Target, size uint64
 		pf.Free, _ = probes.DeviceSizeBytes(ctx, h, pf.Device)
 		pf.FSSize, pf.DirectOK, pf.NeedSpace = pf.Free, true, size
 		pf.Stacked = stackedOf(dm, pf.Disks)
+		pf.DevNos = devNosOf(dm, pf.Stacked, t.DevNo)
 		return pf
 	}
 	devNo := t.DevNo
@@ -103,6 +107,9 @@ func gather(ctx context.Context, h *probes.Host, r Runner, t Target, size uint64
 		pf.Disks = dm.WholeDisks(pf.Device)
 		pf.Stacked = stackedOf(dm, pf.Disks)
 	}
+	if dm != nil {
+		pf.DevNos = devNosOf(dm, pf.Stacked, devNo)
+	}
 	if pf.Compression == "" && pf.FSType == "btrfs" {
 		pf.Compression = "off"
 		for _, o := range strings.Split(pf.MountOpts, ",") {
@@ -130,6 +137,19 @@ func stackedOf(dm *probes.DeviceMap, disks []string) []string {
 			if !contains(out, n) {
 				out = append(out, n)
 			}
+		}
+	}
+	return out
+}
+
+func devNosOf(dm *probes.DeviceMap, names []string, own string) []string {
+	var out []string
+	if own != "" {
+		out = append(out, own)
+	}
+	for _, n := range names {
+		if no := dm.DevNoOf(n); no != "" && !contains(out, no) {
+			out = append(out, no)
 		}
 	}
 	return out

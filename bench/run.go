@@ -79,11 +79,12 @@ func DryRun(ctx context.Context, path string, o Options, env Env) (string, error
 	if err != nil {
 		return "", err
 	}
+	b.direct = !o.Buffered
 	if b.tool == "dd" {
-		return "", &ExitError{3, fmt.Errorf("--dry-run prints fio job files, and fio is not used here (%s)", b.engineNote)}
+		b.preflight(ctx)
+		return b.dryRunDD(), nil
 	}
 	b.engine, b.engineNote = b.dryRunEngine(ctx)
-	b.direct = !o.Buffered
 	b.preflight(ctx)
 	return b.dryRunText(), nil
 }

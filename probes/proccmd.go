@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prometheus/procfs"
+	"golang.org/x/sys/unix"
 )
 
 // ProcessCmdline is a process's command line (/proc/PID/cmdline), its
@@ -34,4 +35,33 @@ func ProcessCmdline(ctx context.Context, h *Host, pid int) string {
 		s = s[:maxLen] + "…"
 	}
 	return s
+}
+
+// ProcessFilesOn says whether a process has an open file (or its working
+// directory) on one of these devices ("major:minor", as st_dev of the
+// file). Live machine only: a recording holds no open files, so there the
+// answer is an ErrNotAvailable error.
+func ProcessFilesOn(ctx context.Context, h *Host, pid int, devNos map[string]bool) (bool, error) {
+	if !h.IsLive() {
+		return false, fmt.Errorf("/proc/%d/fd: %w (recorded machine)", pid, ErrNotAvailable)
+	}
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	ents, err := h.ReadDir(ctx, dir)
+	if err != nil {
+		return false, err
+	}
+	paths := []string{fmt.Sprintf("/proc/%d/cwd", pid)}
+	for _, e := range ents {
+		paths = append(paths, dir+"/"+e.Name())
+	}
+	for _, p := range paths {
+		if ctx.Err() != nil {
+			return false, ctxErr(ctx.Err())
+		}
+		var st unix.Stat_t
+		if unix.Stat(p, &st) == nil && devNos[DevNo(st.Dev)] {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -162,18 +162,38 @@ func runBench(ctx context.Context, path string, fl benchFlags, stdout, stderr io
 	var got atomic.Int32
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
-		select {
-		case s := <-sigs:
+		defer close(done)
+		record := func(s os.Signal) {
 			got.Store(int32(s.(syscall.Signal)))
 			cancel(fmt.Errorf("%s received", s))
-		case <-ctx.Done():
+		}
+		select {
+		case s := <-sigs:
+			record(s)
+		case <-stop:
+			// main's own handler may have cancelled first: the signal is
+			// still waiting here.
+			select {
+			case s := <-sigs:
+				record(s)
+			default:
+			}
 		}
 	}()
+	// signalled waits for the watcher and returns the signal that ended the
+	// run, 0 for none.
+	signalled := func() int32 {
+		close(stop)
+		<-done
+		signal.Stop(sigs)
+		return got.Load()
+	}
 
 	env, err := benchEnv(fl)
 	if err != nil {
+		signalled()
 		return &bench.ExitError{Code: rules.ExitUnknown, Err: err}
 	}
 	env.Notes = stderr
@@ -184,12 +204,14 @@ func runBench(ctx context.Context, path string, fl benchFlags, stdout, stderr io
 	if o.DryRun {
 		text, err := bench.DryRun(ctx, path, o, env)
 		if err != nil {
-			return withSignal(err, got.Load())
+			return withSignal(err, signalled())
 		}
+		signalled()
 		_, err = io.WriteString(stdout, text)
 		return err
 	}
 	res, err := bench.Run(ctx, path, o, env)
+	sig := signalled()
 	if res != nil {
 		if fl.format == "json" {
 			if jerr := render.BenchJSON(stdout, res); err == nil {
@@ -199,7 +221,7 @@ func runBench(ctx context.Context, path string, fl benchFlags, stdout, stderr io
 			render.BenchText(stdout, res, colorWanted(fl.color, stdout))
 		}
 	}
-	return withSignal(err, got.Load())
+	return withSignal(err, sig)
 }
 
 func withSignal(err error, sig int32) error {
