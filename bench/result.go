@@ -24,7 +24,11 @@ type Result struct {
 	Direct     bool       `json:"direct"`
 	Profile    string     `json:"profile"`
 	RuntimeS   float64    `json:"runtime_s"`
-	ElapsedS   float64    `json:"elapsed_s"`
+	ElapsedS   float64    `json:"elapsed_s"` // the test file and the jobs
+	// The doctor's overhead, apart from the figures: the preflight (facts,
+	// doctor, competing-I/O window) and writing the test file.
+	PreflightS float64    `json:"preflight_s"`
+	PrepareS   float64    `json:"prepare_s"`
 	Datasheet  *Datasheet `json:"datasheet"`
 	Preflight  Preflight  `json:"preflight"`
 	Rows       []Row      `json:"rows"`
@@ -248,7 +252,8 @@ func (r *Row) compare(d *Datasheet) {
 func (b *run) result() *Result {
 	out := &Result{Schema: Schema, Target: b.facts, Tool: b.tool, FioVersion: b.fioVersion, Engine: b.engine,
 		EngineNote: b.engineNote, Direct: b.direct, Profile: b.o.Profile, RuntimeS: b.o.Runtime.Seconds(),
-		ElapsedS: b.elapsed.Round(time.Millisecond).Seconds(), Preflight: b.pre, Rows: b.rows, Sweep: b.sweep}
+		ElapsedS: b.elapsed.Round(time.Millisecond).Seconds(), PreflightS: b.preflightTook.Round(time.Millisecond).Seconds(),
+		PrepareS: b.prepareTook.Round(time.Millisecond).Seconds(), Preflight: b.pre, Rows: b.rows, Sweep: b.sweep}
 	if b.tool == "dd" {
 		out.Profile = "dd"
 	}

@@ -64,7 +64,9 @@ type run struct {
 	rows       []Row
 	sweep      *Sweep
 	elapsed    time.Duration
-	created    []string // files to remove at the end
+	// preflightTook and prepareTook are the doctor's own overhead.
+	preflightTook, prepareTook time.Duration
+	created                    []string // files to remove at the end
 
 	progMu    sync.Mutex
 	progStart time.Time
@@ -98,6 +100,7 @@ func Run(ctx context.Context, path string, o Options, env Env) (res *Result, err
 	if err != nil {
 		return nil, err
 	}
+	t0 := time.Now()
 	b.preflight(ctx)
 	if b.pre.Refuse(o.Force) {
 		return b.result(), refusal(b.pre)
@@ -105,6 +108,7 @@ func Run(ctx context.Context, path string, o Options, env Env) (res *Result, err
 	if err := b.watchCompeting(ctx, &b.pre.Competing, "before"); err != nil {
 		return nil, interrupted(ctx, err)
 	}
+	b.preflightTook = time.Since(t0)
 	if b.pre.Competing.Busy() && !o.Force {
 		b.pre.Refused = true
 		return b.result(), &ExitError{2, fmt.Errorf("bench refused: %s (--force runs anyway, and the result says so)", b.pre.Competing.Text)}
@@ -118,6 +122,7 @@ func Run(ctx context.Context, path string, o Options, env Env) (res *Result, err
 	if err := b.prepare(ctx); err != nil {
 		return nil, interrupted(ctx, err)
 	}
+	b.prepareTook = time.Since(began)
 	if b.tool == "dd" {
 		err = b.runDD(ctx)
 	} else if err = b.chooseEngine(ctx); err == nil {
