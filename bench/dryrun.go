@@ -13,7 +13,7 @@ func (b *run) dryRunText() string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "# diskdoctor bench --profile %s: the fio jobs it runs, one fio run per job, in this order.\n", b.o.Profile)
 	fmt.Fprintf(&s, "# Test file: %s (%s; diskdoctor fills it with random data first, then removes it).\n", b.tgt.File, Size(b.o.Size))
-	fmt.Fprintf(&s, "# To reproduce by hand: create the file (e.g. head -c %d /dev/urandom > FILE), then run a job: fio --output-format=json --section=NAME THIS-FILE\n", b.o.Size)
+	fmt.Fprintf(&s, "# To reproduce by hand: create the file as diskdoctor leaves it: head -c %d /dev/urandom > FILE && sync, then run a job: fio --output-format=json --section=NAME THIS-FILE\n", b.o.Size)
 	fmt.Fprintf(&s, "# Engine %s (%s); direct=%s.\n", b.engine, b.engineNote, onOff(b.direct))
 	if b.o.Profile == "sweep" {
 		fmt.Fprintf(&s, "# Sweep: the run stops at the first point whose p99 exceeds 3× the lowest; %s.\n", KneeRule)

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/diskdoctor/diskdoctor/probes"
 )
 
@@ -104,7 +106,7 @@ func (e *Exec) Fill(ctx context.Context, path string, size uint64, device bool, 
 	}
 	err = fillRandom(ctx, f, size, progress)
 	if err == nil {
-		err = f.Sync()
+		err = settle(f)
 	}
 	if device && err == nil {
 		e.held = f // the exclusive open keeps others from mounting it meanwhile
@@ -114,6 +116,22 @@ func (e *Exec) Fill(ctx context.Context, path string, size uint64, device bool, 
 		err = cerr
 	}
 	return err
+}
+
+// settle leaves the filesystem as a hand-run `head -c N … > FILE && sync`
+// leaves it: the file on stable storage, no other dirty data of the
+// filesystem still being written back while the first job runs (a syncfs,
+// not just an fsync), and the file's pages out of the page cache.
+func settle(f *os.File) error {
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	fd := int(f.Fd())
+	if err := unix.Syncfs(fd); err != nil {
+		return fmt.Errorf("syncfs: %w", err)
+	}
+	_ = unix.Fadvise(fd, 0, 0, unix.FADV_DONTNEED) // fio's invalidate=1 does it too; only a hint
+	return nil
 }
 
 // fillRandom writes n bytes of fresh random data (ChaCha8 seeded from
