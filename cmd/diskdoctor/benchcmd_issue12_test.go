@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/diskdoctor/diskdoctor/bench"
 )
 
 // A stale test file of a run that died (its PID no longer runs) is removed
@@ -160,5 +163,29 @@ func TestBenchCompetingWriterRefused(t *testing.T) {
 		if strings.HasPrefix(e.Name(), ".diskdoctor-bench-") {
 			t.Errorf("test file written although refused: %s", e.Name())
 		}
+	}
+
+	// --force runs anyway; the result carries the warning, before and
+	// after the jobs, and the reading says what the figures share.
+	stdout.Reset()
+	stderr.Reset()
+	code = run(t.Context(), []string{"bench", "--force", "--format", "json", "--profile", "sync", "--size", "16m", "--runtime", "1", "--preflight-window", "1s", mnt}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("--force: exit %d: %s", code, stderr.String())
+	}
+	var out bench.Result
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !out.Preflight.Competing.Busy() || !out.Preflight.After.Busy() || !out.Preflight.Has("bench-competing-io") || !out.Preflight.Has("bench-competing-io-after") {
+		t.Errorf("competing I/O not carried: %+v", out.Preflight)
+	}
+	for _, c := range out.Preflight.Checks {
+		if strings.HasPrefix(c.ID, "bench-competing-io") && c.Severity != "warning" {
+			t.Errorf("%s is %s with --force", c.ID, c.Severity)
+		}
+	}
+	if r := strings.Join(out.Reading, "\n"); !strings.Contains(r, "other processes did I/O on the devices") || !strings.Contains(r, "right after the last job") {
+		t.Errorf("reading: %s", r)
 	}
 }
