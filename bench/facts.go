@@ -68,8 +68,10 @@ func gather(ctx context.Context, h *probes.Host, r Runner, t Target, size uint64
 			pf.Device = dm.Name(t.DevNo)
 			pf.Disks = dm.WholeDisks(pf.Device)
 		}
-		pf.Free, _ = probes.DeviceSizeBytes(ctx, h, pf.Device)
-		pf.FSSize, pf.DirectOK, pf.NeedSpace = pf.Free, true, size
+		if dm != nil {
+			pf.DeviceSize = dm.SizeBytes(pf.Device)
+		}
+		pf.DirectOK, pf.NeedSpace = true, size
 		pf.Stacked = stackedOf(dm, pf.Disks)
 		pf.DevNos = devNosOf(dm, pf.Stacked, t.DevNo)
 		return pf

@@ -168,8 +168,11 @@ func (b *run) duration(s Spec) time.Duration {
 func (b *run) runSpec(ctx context.Context, i, n int, s Spec) (Row, error) {
 	j := b.job(s)
 	d := b.duration(s)
-	if b.o.Verbose && b.progress != nil {
-		fmt.Fprintf(b.progress, "\r\033[K[%d/%d] %s\n", i, n, ShellLine(append([]string{"fio"}, j.Argv()...)))
+	if b.o.Verbose {
+		if b.progress != nil {
+			fmt.Fprint(b.progress, "\r\033[K")
+		}
+		b.note("[%d/%d] %s", i, n, ShellLine(append([]string{"fio"}, j.Argv()...)))
 	}
 	stop := b.tick(fmt.Sprintf("[%d/%d] %s %s", i, n, s.Test, s.Op), d)
 	out, err := b.execFio(ctx, j.Argv())

@@ -163,9 +163,13 @@ func start(ctx context.Context, path string, o Options, env Env) (*run, error) {
 		b.fio = fioPath
 	}
 	if !tgt.IsDevice {
-		removed, err := env.Runner.RemoveStale(tgt.Path)
+		removed, err := env.Runner.RemoveStale(tgt.Path, o.DryRun)
 		for _, p := range removed {
-			b.note("removed %s: the test file of a bench run that no longer runs", p)
+			if o.DryRun {
+				b.note("found %s, the test file of a bench run that no longer runs: a real run removes it", p)
+			} else {
+				b.note("removed %s: the test file of a bench run that no longer runs", p)
+			}
 		}
 		if err != nil {
 			b.note("could not remove every stale test file in %s: %v", tgt.Path, err)

@@ -40,8 +40,9 @@ type Runner interface {
 	ProbeDirect(ctx context.Context, dir string) (ok bool, why string)
 	// Remove removes a file; one already gone is removed.
 	Remove(path string) error
-	// RemoveStale removes the test files of dead runs in dir and names them.
-	RemoveStale(dir string) ([]string, error)
+	// RemoveStale removes the test files of dead runs in dir and names
+	// them; with keep it only names them.
+	RemoveStale(dir string, keep bool) ([]string, error)
 	// Close releases what Fill holds (the exclusive device).
 	Close() error
 }
@@ -193,7 +194,7 @@ func (*Exec) Remove(p string) error {
 
 // RemoveStale implements Runner: .diskdoctor-bench-PID.tmp (and the dd
 // fallback's .src beside it) whose PID no longer runs.
-func (e *Exec) RemoveStale(dir string) ([]string, error) {
+func (e *Exec) RemoveStale(dir string, keep bool) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -206,6 +207,10 @@ func (e *Exec) RemoveStale(dir string) ([]string, error) {
 			continue
 		}
 		p := filepath.Join(dir, ent.Name())
+		if keep {
+			removed = append(removed, p)
+			continue
+		}
 		if err := e.Remove(p); err != nil {
 			errs = append(errs, err)
 			continue
@@ -286,7 +291,7 @@ func (*Replay) ProbeDirect(context.Context, string) (bool, string) { return true
 func (*Replay) Remove(string) error { return nil }
 
 // RemoveStale implements Runner.
-func (*Replay) RemoveStale(string) ([]string, error) { return nil, nil }
+func (*Replay) RemoveStale(string, bool) ([]string, error) { return nil, nil }
 
 // Close implements Runner.
 func (*Replay) Close() error { return nil }

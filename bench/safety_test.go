@@ -22,7 +22,7 @@ func (c *cannedFio) LookPath(name string) (string, error) { return name, nil }
 func (c *cannedFio) Fio(context.Context, string, []string) ([]byte, []byte, error) {
 	return c.out, []byte("fio: /dev/loop0 appears mounted, and 'allow_mounted_write' isn't set. Aborting.\n"), nil
 }
-func (c *cannedFio) RemoveStale(string) ([]string, error) { return nil, nil }
+func (c *cannedFio) RemoveStale(string, bool) ([]string, error) { return nil, nil }
 
 // A fio job that moved no data is a failure: no rows, exit 3.
 func TestZeroIOJobFails(t *testing.T) {

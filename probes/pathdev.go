@@ -2,7 +2,6 @@ package probes
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -273,22 +272,4 @@ func ARCMax(ctx context.Context, h *Host) (uint64, error) {
 		}
 	}
 	return 0, fmt.Errorf("%s: no c_max: %w", p, ErrParse)
-}
-
-// DeviceSizeBytes is a block device's size from /sys/class/block/NAME/size
-// (in 512-byte sectors, whatever the logical block size: Documentation/block/stat.rst).
-func DeviceSizeBytes(ctx context.Context, h *Host, name string) (uint64, error) {
-	const sectorSize = 512
-	if d := name; strings.ContainsAny(d, "/\x00") || d == "" || d == "." || d == ".." {
-		return 0, errors.New("bad device name")
-	}
-	s, err := h.ReadString(ctx, "/sys/class/block/"+name+"/size")
-	if err != nil {
-		return 0, err
-	}
-	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("/sys/class/block/%s/size: %w", name, ErrParse)
-	}
-	return n * sectorSize, nil
 }

@@ -34,7 +34,15 @@ func TestBenchStaleFileRemoved(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run(t.Context(), []string{"bench", "--dry-run", "--dd", "--size", "16m", dir}, &stdout, &stderr); code != 0 {
+	// A dry run only names them.
+	if code := run(t.Context(), []string{"bench", "--dry-run", "--dd", "--size", "16m", dir}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "found "+stale) {
+		t.Fatalf("dry run: exit %d: %s", code, stderr.String())
+	}
+	if _, err := os.Stat(stale); err != nil {
+		t.Fatalf("the dry run removed %s", stale)
+	}
+	stderr.Reset()
+	if code := run(t.Context(), []string{"bench", "--dd", "--force", "--size", "4m", "--runtime", "1", "--preflight-window", "0", dir}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	for _, p := range []string{stale, staleSrc} {
