@@ -267,7 +267,7 @@ func benchTable(st benchStyles, o *bench.Result) string {
 		up := strings.ToUpper(op[:1]) + op[1:]
 		headers = append(headers, up+" MB/s", "IOPS", "p50 "+u[0].name, "p99 "+u[1].name)
 		if ds {
-			headers = append(headers, "% of datasheet")
+			headers = append(headers, "datasheet", "%")
 		}
 	}
 	t := table.New().Border(lipgloss.NormalBorder()).BorderStyle(st.dim).Headers(headers...)
@@ -282,13 +282,17 @@ func benchTable(st benchStyles, o *bench.Result) string {
 			if r == nil {
 				cells = append(cells, "-", "-", "-", "-")
 				if ds {
-					cells = append(cells, "-")
+					cells = append(cells, "-", "-")
 				}
 				continue
 			}
 			cells = append(cells, bench.Num(r.MBs), bench.Num(r.IOPS), u[0].format(r.Lat.P50), u[1].format(r.Lat.P99))
 			if ds {
-				cells = append(cells, benchPct(st, r))
+				fig := "-"
+				if r.Datasheet != nil {
+					fig = bench.Num(r.Datasheet.Value) + " " + r.Datasheet.Unit
+				}
+				cells = append(cells, fig, benchPct(st, r))
 			}
 		}
 		t.Row(cells...)
@@ -296,20 +300,20 @@ func benchTable(st benchStyles, o *bench.Result) string {
 	return t.String() + "\n"
 }
 
-// benchPct is "96 % of 550 MB/s", coloured by how far below it is.
+// benchPct is the measured share of the datasheet, coloured by how far
+// below it is; above 150 % it came from a cache.
 func benchPct(st benchStyles, r *bench.Row) string {
 	if r.Pct == nil || r.Datasheet == nil {
 		return "-"
 	}
-	pct := bench.PctText(*r.Pct, *r.Pct)
-	s := pct + " of " + bench.Num(r.Datasheet.Value) + " " + r.Datasheet.Unit
+	s := bench.PctText(*r.Pct, *r.Pct)
 	switch {
 	case *r.Pct < 10:
 		return st.critical.Render(s)
 	case *r.Pct < 50:
 		return st.warning.Render(s)
 	case *r.Pct > 150:
-		return st.info.Render(s + " (cache?)")
+		return st.info.Render(s + " cache?")
 	}
 	return s
 }

@@ -15,9 +15,15 @@ func TestBenchRecordedRun(t *testing.T) {
 	fx := filepath.Join(fixturesDir, "bench-vm-loop")
 	args := []string{"bench", "--root", fx, "--replay-pid", "4242", "--size", "256m", "--runtime", "3", "--color", "never", "/mnt/ddbench"}
 	elapsed := regexp.MustCompile(`"(elapsed|preflight|prepare)_s": [0-9.e-]+`)
-	for _, tc := range []struct{ format, golden string }{{"text", "expected-bench.txt"}, {"json", "expected-bench.json"}} {
+	// With datasheet figures (the test class figures of the bench tests),
+	// the table gains its datasheet and % columns.
+	ds := []string{"--datasheets", benchTestDatasheets(t)}
+	for _, tc := range []struct {
+		format, golden string
+		extra          []string
+	}{{"text", "expected-bench.txt", nil}, {"json", "expected-bench.json", nil}, {"text", "expected-bench-datasheet.txt", ds}} {
 		var stdout, stderr bytes.Buffer
-		if code := run(t.Context(), append(args, "--format", tc.format), &stdout, &stderr); code != 0 {
+		if code := run(t.Context(), append(append(args, tc.extra...), "--format", tc.format), &stdout, &stderr); code != 0 {
 			t.Fatalf("%s: exit %d: %s", tc.format, code, stderr.String())
 		}
 		got := elapsed.ReplaceAll(stdout.Bytes(), []byte(`"${1}_s": 0`))
