@@ -127,12 +127,12 @@ func measureCompeting(ctx context.Context, h *probes.Host, w *probes.Window, pf 
 		if p.PID == self {
 			continue
 		}
-		cp := Competitor{PID: p.PID, Comm: p.Comm, Unit: path.Base(p.Cgroup), ReadMBs: p.ReadBytesPerS / 1e6, WriteMBs: p.WriteBytesPerS / 1e6}
+		cp := Competitor{PID: p.PID, Comm: printable(p.Comm), Unit: printable(path.Base(p.Cgroup)), ReadMBs: p.ReadBytesPerS / 1e6, WriteMBs: p.WriteBytesPerS / 1e6}
 		if cp.Unit == "." || cp.Unit == "/" {
 			cp.Unit = ""
 		}
 		cp.OnDevice, _ = probes.ProcessFilesOn(ctx, h, p.PID, devNos)
-		cp.Cmdline = probes.ProcessCmdline(ctx, h, p.PID)
+		cp.Cmdline = printable(probes.ProcessCmdline(ctx, h, p.PID))
 		if totalMBs > 0 {
 			share := min((cp.ReadMBs+cp.WriteMBs)/totalMBs, 1)
 			cp.IOPS, cp.TimePct = share*totalIOPS, share*busiest.UtilPct
@@ -168,4 +168,15 @@ func competingText(c *Competing, busiest probes.DeviceRates, mbs, iops float64) 
 		fmt.Fprintf(&b, ": %.1f MB/s, ~%.0f IOPS, ~%.0f %% of the device's time", p.ReadMBs+p.WriteMBs, p.IOPS, p.TimePct)
 	}
 	return b.String()
+}
+
+// printable replaces control characters: a process names itself, and its
+// name must not drive the terminal the refusal is printed on.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, s)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/probes"
@@ -101,7 +100,7 @@ func (b *run) execFio(ctx context.Context, argv []string) (*probes.FioOutput, er
 	}
 	for _, j := range out.Jobs {
 		if j.Error != 0 {
-			return nil, fmt.Errorf("fio job %s failed with error %d (%s): %s", j.Name, j.Error, syscall.Errno(j.Error).Error(), tail(string(stderr)))
+			return nil, fmt.Errorf("fio job %s failed with error %d (%s): %s", j.Name, j.Error, errnoText(j.Error), tail(string(stderr)))
 		}
 	}
 	return out, nil

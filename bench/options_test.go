@@ -185,3 +185,9 @@ func TestStalePID(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintable(t *testing.T) {
+	if got := printable("x\x1b[2J\x1b[HREADY\u009b\x7f"); got != "x?[2J?[HREADY??" {
+		t.Errorf("%q", got)
+	}
+}

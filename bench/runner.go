@@ -240,6 +240,9 @@ func processAlive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
+// errnoText names an errno that fio reports (5: input/output error).
+func errnoText(n int) string { return syscall.Errno(n).Error() }
+
 // Close implements Runner.
 func (e *Exec) Close() error {
 	if e.held == nil {
