@@ -153,5 +153,5 @@ func signature(fs string) string {
 	case "swap":
 		return "a swap signature"
 	}
-	return "a " + fs + " filesystem"
+	return "a filesystem (" + fs + ")"
 }

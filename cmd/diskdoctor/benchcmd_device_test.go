@@ -149,3 +149,27 @@ func TestBenchDeviceUnused(t *testing.T) {
 		f.Close()
 	}
 }
+
+// On recorded machines: a device in an md array, a ZFS pool member, a disk
+// with swap and mounted partitions; each refusal names what is on it.
+func TestBenchDeviceInUseOnFixtures(t *testing.T) {
+	for _, tc := range []struct {
+		fixture, dev string
+		want         []string
+	}{
+		{"md-raid1-degraded", "/dev/sdb", []string{"md0 is stacked on it (md RAID)", "md0 mounted on /srv/backup (ext4)", "linux_raid_member"}},
+		{"zfs-resilvering", "/dev/sdb", []string{"partition sdb1 holds a ZFS pool member (zfs_member)"}},
+		{"md-raid1-degraded", "/dev/nvme0n1", []string{"nvme0n1p2 mounted on / (ext4)", "partition nvme0n1p3 holds a swap signature"}},
+	} {
+		var stderr bytes.Buffer
+		code := run(t.Context(), []string{"bench", "--root", filepath.Join(fixturesDir, tc.fixture), "--device-write-i-know", "--force", tc.dev}, &bytes.Buffer{}, &stderr)
+		if code != 3 || !strings.Contains(stderr.String(), "refused even with --device-write-i-know") {
+			t.Errorf("%s %s: exit %d: %s", tc.fixture, tc.dev, code, stderr.String())
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(stderr.String(), w) {
+				t.Errorf("%s %s: refusal lacks %q: %s", tc.fixture, tc.dev, w, stderr.String())
+			}
+		}
+	}
+}
