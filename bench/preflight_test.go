@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -284,5 +285,37 @@ func TestMemoryTarget(t *testing.T) {
 	r := strings.Join(reading(out), "\n")
 	if !strings.Contains(r, "this is memory, not a disk") || strings.Contains(r, "--datasheets") {
 		t.Errorf("reading: %s", r)
+	}
+}
+
+// The live target: a directory of the checkout, on a block device here.
+func TestGatherLive(t *testing.T) {
+	dir, err := os.MkdirTemp(".", ".bench-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	h := probes.Live()
+	tgt, err := ResolveTarget(t.Context(), h, dir, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf := gather(t.Context(), h, &Exec{}, tgt, 32*mib, false)
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("the O_DIRECT probe left %v", ents)
+	}
+	if pf.FSType == "" || pf.Free == 0 || pf.FSSize < pf.Free || pf.MemTotal == 0 {
+		t.Errorf("facts %+v", pf)
+	}
+	if pf.FSType == "tmpfs" || pf.FSType == "overlay" {
+		t.Skipf("the checkout is on %s: no block device to resolve", pf.FSType)
+	}
+	if pf.Device == "" || len(pf.Disks) == 0 || len(pf.DevNos) == 0 || !contains(pf.Stacked, pf.Disks[0]) {
+		t.Fatalf("no device under %s: %+v", dir, pf)
+	}
+	for _, d := range pf.Disks {
+		if _, err := os.Stat("/sys/block/" + d); err != nil {
+			t.Errorf("%s is not a whole disk: %v", d, err)
+		}
 	}
 }
