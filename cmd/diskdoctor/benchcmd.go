@@ -1,300 +1,249 @@
 package main
 
-// `diskdoctor bench PATH`: a CrystalDiskMark-style benchmark that runs only
-// after the doctor says the machine is ready, drives fio (JSON output, exec
-// argv only), and compares every figure with the device's datasheet.
-// docs/bench.md is the user's reference.
-
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"strconv"
-	"strings"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/diskdoctor/diskdoctor/bench"
+	"github.com/diskdoctor/diskdoctor/probes"
+	render "github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
 func init() { subcommands = append(subcommands, newBenchCmd) }
 
-type benchOptions struct {
-	profile      string
-	runtime      time.Duration
-	size         string
-	engine       string
-	format       string
-	dryRun       bool
-	force        bool
-	deviceWrite  bool
-	steady       bool
-	steadyMax    time.Duration
-	write        bool // sweep: random writes instead of reads
-	maxDepth     int  // sweep: highest load (queue depth × jobs)
-	fio          string
-	color        string
-	datasheets   string
-	probeTimeout time.Duration
-	// progress, when set, receives the progress lines (tests); otherwise
-	// they go to stderr when it is a terminal.
-	progress io.Writer
+// benchFlags are the command line of `diskdoctor bench`, before parsing.
+type benchFlags struct {
+	o                bench.Options
+	runtime, size    string
+	format, color    string
+	root             string
+	slog             bool
+	direct, buffered bool
 }
-
-// benchExitError carries the exit status of a refused or failed bench:
-// 2 refused on critical findings, 3 could not run.
-type benchExitError struct {
-	code int
-	err  error
-}
-
-func (e *benchExitError) Error() string { return e.err.Error() }
-func (e *benchExitError) Unwrap() error { return e.err }
-func (e *benchExitError) ExitCode() int { return e.code }
-
-var benchProfiles = []string{"cdm", "sync", "sweep"}
 
 func newBenchCmd() *cobra.Command {
-	var o benchOptions
+	var fl benchFlags
 	cmd := &cobra.Command{
-		Use:   "bench PATH",
+		Use:   "bench [--fio PATH] PATH",
 		Short: "Benchmark the storage under PATH with fio, after the doctor says it is ready, against the datasheet",
 		Long: `bench examines the machine first (the doctor, on the device under PATH) and
-refuses to produce misleading numbers: it stops on critical findings unless
---force, and warns where results would lie (a test file smaller than RAM or
-the ZFS ARC, O_DIRECT not honoured, compression, background work, a
-power-saving governor, too little free space). It then drives fio with
-JSON output, writes incompressible data, labels each row with the queue
-depth actually achieved, and compares each figure with the device's
-datasheet. The test file is removed afterwards, also on Ctrl-C.
+refuses to produce misleading numbers: it stops on critical findings and on
+other processes' I/O on the same devices unless --force, and warns where
+results would lie (a test file smaller than RAM or the ZFS ARC, O_DIRECT not
+honoured, compression, memory-backed filesystems, a power-saving governor,
+too little free space). It then drives fio with JSON output, writes
+incompressible data, labels each row with the queue depth actually
+achieved, and compares each figure with the device's datasheet. The test
+file is removed afterwards, also on Ctrl-C, SIGTERM and SIGHUP, and test
+files of runs that died are removed by the next run.
 
 Profiles: cdm (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q32T16, read and
-write), sync (4 KiB O_DSYNC random writes at 1/4/8/16 threads with commit
-latency percentiles), sweep (random 4 KiB reads, or writes with --write, at
-rising load until tail latency breaks away; reports the knee). --steady adds
-sustained writes until fio's steady-state detector settles.
+write), sync or --slog (4 KiB O_DSYNC random writes at 1/4/8/16 threads with
+commit latency percentiles), sweep (random 4 KiB reads, or writes with
+--write, at rising load until tail latency breaks away; reports the knee).
+--steady adds sustained writes until fio's steady-state detector settles.
 
-Without fio, a dd fallback measures sequential and 4 KiB synchronous writes
-and direct reads, less precisely. --dry-run prints the fio job files and
-runs nothing. A raw block device is written only with --device-write-i-know
-(it destroys the data on it).`,
+speedtest-hd spellings work: --runtime=10 (seconds), --size=4g, --slog,
+--verbose, --direct/--buffered, --dd, --fio PATH.
+
+Without fio (or with --dd), a dd fallback measures sequential and 4 KiB
+synchronous writes and direct reads, less precisely. --dry-run prints the
+fio job files and runs nothing. A raw block device is written only with
+--device-write-i-know, and only when nothing uses it (it destroys the data
+on it).
+
+EXIT STATUS
+  0    the bench ran
+  2    refused: critical findings or competing I/O (--force runs anyway)
+  3    could not run: bad arguments, no space (--force does not help), fio failed
+  128+N  ended by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM), test file removed`,
 		Example: `  diskdoctor bench /srv/data
-  diskdoctor bench --profile sync /tank/db
+  diskdoctor bench --profile sync /tank/db          # or: --slog
+  diskdoctor bench --runtime=10 --size=4g /mnt/scratch
   diskdoctor bench --profile sweep --write --max-depth 64 /mnt/scratch
   diskdoctor bench --steady --steady-max 10m --size 64GiB /mnt/scratch
   diskdoctor bench --dry-run --profile cdm /srv/data > jobs.fio
+  diskdoctor bench --root fixtures/bench-vm-loop --dry-run /mnt/bench
   diskdoctor bench --format json /srv/data`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return bench(cmd.Context(), args[0], o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			path, err := fl.parse(cmd, args)
+			if err != nil {
+				return &bench.ExitError{Code: rules.ExitUnknown, Err: err}
+			}
+			return runBench(cmd.Context(), path, fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.profile, "profile", "cdm", "what to measure: cdm, sync, sweep")
-	f.DurationVar(&o.runtime, "runtime", 5*time.Second, "how long each test runs")
-	f.StringVar(&o.size, "size", "1GiB", "size of the test file (KiB, MiB, GiB, TiB; k/m/g/t are binary too); bigger than RAM to keep caches out")
-	f.StringVar(&o.engine, "engine", "auto", "fio I/O engine: auto (io_uring, libaio, posixaio, psync: the first that works here), or any fio engine")
-	f.StringVarP(&o.format, "format", "f", "text", "output format: text, json")
-	f.BoolVar(&o.dryRun, "dry-run", false, "print the fio job files the bench would run, and run nothing")
-	f.BoolVar(&o.force, "force", false, "run although the doctor found critical problems (the numbers will show them)")
-	f.BoolVar(&o.deviceWrite, "device-write-i-know", false, "PATH is a raw block device: write to it, destroying its data")
-	f.BoolVar(&o.steady, "steady", false, "add sustained sequential writes until fio's steady-state detector settles (gets past SLC caches)")
-	f.DurationVar(&o.steadyMax, "steady-max", 10*time.Minute, "upper bound of the --steady run")
-	f.BoolVar(&o.write, "write", false, "sweep: random writes instead of random reads")
-	f.IntVar(&o.maxDepth, "max-depth", 256, "sweep: highest load, outstanding I/Os (queue depth × jobs; 1, 2, 4 … this)")
-	f.StringVar(&o.fio, "fio", "fio", "the fio program; when it is missing a less precise dd fallback runs")
-	f.StringVar(&o.color, "color", "auto", "colour: auto, always, never")
-	f.StringVar(&o.datasheets, "datasheets", "", "a YAML file of your own drive datasheets (format of rules/datasheets.yaml)")
-	f.DurationVar(&o.probeTimeout, "probe-timeout", 5*time.Second, "how long one probe of the doctor may take")
-	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(benchProfiles, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("engine", cobra.FixedCompletions(append([]string{"auto"}, benchEngines...), cobra.ShellCompDirectiveNoFileComp))
+	o := &fl.o
+	f.StringVar(&o.Profile, "profile", "cdm", "what to measure: cdm, sync, sweep")
+	f.BoolVar(&fl.slog, "slog", false, "the sync profile (speedtest-hd's SLOG test): 4 KiB O_DSYNC writes at 1/4/8/16 threads")
+	f.StringVar(&fl.runtime, "runtime", "5s", "how long each test runs: seconds (10) or a duration (5s, 1m)")
+	f.StringVar(&fl.size, "size", "1GiB", "size of the test file: 4g, 512m (k/m/g/t are binary, any case), 1GiB, 10GB; bigger than RAM keeps caches out")
+	f.StringVar(&o.Engine, "engine", "auto", "fio I/O engine: auto (io_uring, libaio, posixaio, psync: the first that works here), or any fio engine")
+	f.StringVarP(&fl.format, "format", "f", "text", "output format: text, json")
+	f.BoolVar(&o.DryRun, "dry-run", false, "print the fio job files the bench would run (after the preflight, as comments), and run nothing")
+	f.BoolVar(&o.Force, "force", false, "run although the doctor found critical problems or other I/O on the devices (the result says so); not when the file does not fit")
+	f.BoolVar(&o.DeviceWrite, "device-write-i-know", false, "PATH is a raw block device that nothing uses: write to it, destroying its data")
+	f.BoolVar(&o.Steady, "steady", false, "add sustained sequential writes until fio's steady-state detector settles (gets past SLC caches)")
+	f.DurationVar(&o.SteadyMax, "steady-max", 10*time.Minute, "upper bound of the --steady run")
+	f.BoolVar(&o.Write, "write", false, "sweep: random writes instead of random reads")
+	f.IntVar(&o.MaxDepth, "max-depth", 256, "sweep: highest load, outstanding I/Os (queue depth × jobs; 1, 2, 4 … this)")
+	f.StringVar(&o.Fio, "fio", "fio", "the fio program (--fio PATH); when it is missing a less precise dd fallback runs")
+	f.Lookup("fio").NoOptDefVal = "fio" // a bare --fio does not swallow the next flag
+	f.BoolVar(&o.DD, "dd", false, "use the dd fallback even when fio is installed")
+	f.BoolVar(&fl.direct, "direct", true, "O_DIRECT I/O (the default where the filesystem honours it)")
+	f.BoolVar(&fl.buffered, "buffered", false, "buffered I/O through the page cache (direct=0): measures the cache as much as the disk")
+	f.BoolVarP(&o.Verbose, "verbose", "v", false, "print each fio command line as it runs (on a terminal, with the progress)")
+	f.DurationVar(&o.PreflightWindow, "preflight-window", 2*time.Second, "watch the target's devices this long for other processes' I/O before and after the run (0: do not)")
+	f.StringVar(&fl.color, "color", "auto", "colour: auto, always, never")
+	f.StringVar(&o.Datasheets, "datasheets", "", "a YAML file of your own drive datasheets (format of rules/datasheets.yaml)")
+	f.DurationVar(&o.ProbeTimeout, "probe-timeout", 5*time.Second, "how long one probe of the doctor may take")
+	f.StringVar(&fl.root, "root", "", "a recorded machine (fixture or unpacked snapshot): preflight it, and replay its recorded fio outputs")
+	f.IntVar(&o.PID, "replay-pid", 0, "with --root: the PID in the recorded run's test file name, so that its fio argv match")
+	_ = f.MarkHidden("replay-pid")
+	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(bench.Profiles, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("engine", cobra.FixedCompletions(append([]string{"auto"}, bench.Engines...), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
-// benchEngines is the auto order: asynchronous engines first.
-var benchEngines = []string{"io_uring", "libaio", "posixaio", "psync"}
-
-// benchParseSize reads "1GiB", "512m", "64MiB", "4096"; k/m/g/t and
-// KiB/MiB/GiB/TiB are powers of 1024 (as fio reads them), KB/MB/GB/TB
-// powers of 1000.
-func benchParseSize(s string) (uint64, error) {
-	t := strings.TrimSpace(s)
-	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
-	num, unit := t, ""
-	if i >= 0 {
-		num, unit = t[:i], strings.ToLower(strings.TrimSpace(t[i:]))
+// parse turns the flags into options and returns PATH. A bare --fio
+// followed by a program and PATH takes the program as fio.
+func (fl *benchFlags) parse(cmd *cobra.Command, args []string) (string, error) {
+	f := cmd.Flags()
+	path := args[len(args)-1]
+	if len(args) == 2 {
+		if !f.Changed("fio") || fl.o.Fio != "fio" {
+			return "", fmt.Errorf("one PATH, got %q and %q", args[0], args[1])
+		}
+		fl.o.Fio = args[0]
 	}
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || v <= 0 {
-		return 0, fmt.Errorf("--size %q: want a size such as 1GiB or 512MiB", s)
+	if fl.format != "text" && fl.format != "json" {
+		return "", fmt.Errorf("unknown --format %q (text, json)", fl.format)
 	}
-	mult := map[string]float64{"": 1, "b": 1,
-		"k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tib": 1 << 40,
-		"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12}
-	m, ok := mult[unit]
-	if !ok {
-		return 0, fmt.Errorf("--size %q: unknown unit %q", s, unit)
+	var err error
+	if fl.o.Runtime, err = bench.ParseRuntime(fl.runtime); err != nil {
+		return "", err
 	}
-	n := uint64(v * m)
-	n -= n % (1 << 20) // whole MiB: every block size divides it
-	if n < 4<<20 {
-		return 0, fmt.Errorf("--size %q: at least 4 MiB", s)
+	if fl.o.Size, err = bench.ParseSize(fl.size); err != nil {
+		return "", err
 	}
-	return n, nil
+	if fl.slog {
+		if f.Changed("profile") && fl.o.Profile != "sync" {
+			return "", fmt.Errorf("--slog is --profile sync, not %s", fl.o.Profile)
+		}
+		fl.o.Profile = "sync"
+	}
+	if fl.buffered && f.Changed("direct") && fl.direct {
+		return "", errors.New("--direct and --buffered exclude each other")
+	}
+	fl.o.Buffered = fl.buffered || !fl.direct
+	return path, nil
 }
 
-func (o *benchOptions) validate() error {
-	if !benchContains(benchProfiles, o.profile) {
-		return fmt.Errorf("unknown --profile %q (cdm, sync, sweep)", o.profile)
-	}
-	if o.format != "text" && o.format != "json" {
-		return fmt.Errorf("unknown --format %q (text, json)", o.format)
-	}
-	if o.runtime < time.Second {
-		return fmt.Errorf("--runtime %s: at least 1s", o.runtime)
-	}
-	if o.maxDepth < 1 || o.maxDepth > 4096 {
-		return fmt.Errorf("--max-depth %d: between 1 and 4096", o.maxDepth)
-	}
-	if o.steady && o.steadyMax < 2*time.Second {
-		return fmt.Errorf("--steady-max %s: at least 2s", o.steadyMax)
-	}
-	if strings.ContainsAny(o.engine, "= \t\n") || o.engine == "" {
-		return fmt.Errorf("--engine %q: not an engine name", o.engine)
-	}
-	if o.write && o.profile != "sweep" {
-		return errors.New("--write applies to --profile sweep")
-	}
-	return nil
-}
-
-func benchContains(xs []string, x string) bool {
-	for _, y := range xs {
-		if x == y {
-			return true
+// runBench wires the machine, the runner and the doctor into a bench run,
+// renders its result, and turns SIGHUP, SIGINT and SIGTERM alike into a
+// clean stop (fio's process group stopped, the test file removed) with the
+// signal's exit status.
+func runBench(ctx context.Context, path string, fl benchFlags, stdout, stderr io.Writer) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var got atomic.Int32
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		record := func(s os.Signal) {
+			got.Store(int32(s.(syscall.Signal)))
+			cancel(fmt.Errorf("%s received", s))
 		}
-	}
-	return false
-}
-
-// bench is the whole run: target, doctor, preflight, test file, tests,
-// report. Every path out of it removes the test file.
-func bench(ctx context.Context, path string, o benchOptions, stdout, stderr io.Writer) (err error) {
-	if err := o.validate(); err != nil {
-		return &benchExitError{3, err}
-	}
-	size, err := benchParseSize(o.size)
-	if err != nil {
-		return &benchExitError{3, err}
-	}
-	tgt, err := benchResolveTarget(path, o.deviceWrite)
-	if err != nil {
-		return &benchExitError{3, err}
-	}
-	fioPath, fioErr := exec.LookPath(o.fio)
-	useDD := fioErr != nil
-
-	b := &benchRun{o: o, tgt: tgt, size: size, fio: fioPath, stderr: stderr}
-	if o.progress != nil {
-		b.progress = o.progress
-	} else if isTerminal(stderr) {
-		b.progress = stderr
-	}
-
-	if o.dryRun {
-		if useDD {
-			return &benchExitError{3, fmt.Errorf("--dry-run prints fio job files, and %s is not installed (apt-get install fio)", o.fio)}
-		}
-		b.engine, b.engineNote = b.dryRunEngine(ctx)
-		b.direct = true
-		fmt.Fprint(stdout, b.dryRunText())
-		return nil
-	}
-
-	ds, err := rules.LoadDatasheets(o.datasheets)
-	if err != nil {
-		return &benchExitError{3, err}
-	}
-	b.ds = ds
-	b.facts = benchMeasurePath(ctx, tgt, size, useDD)
-	b.report, b.doctorErr = benchExamine(ctx, &b.facts, o)
-	b.pre = benchPreflight(b.report, b.facts)
-	if b.doctorErr != nil {
-		b.pre.Checks = append(b.pre.Checks, benchCheck{ID: "bench-doctor-failed", Severity: rules.Warning,
-			Text: "the doctor could not examine this machine (" + b.doctorErr.Error() + "): only the benchmark's own checks ran"})
-	}
-	if useDD {
-		b.pre.Checks = append(b.pre.Checks, benchCheck{ID: "bench-fio-missing", Severity: rules.Warning,
-			Text: fmt.Sprintf("%s is not installed (%v): falling back to dd, which measures fewer things and less precisely (apt-get install fio)", o.fio, fioErr)})
-	}
-	if b.pre.refused(o.force) {
-		benchPrintRefusal(stderr, b.pre)
-		if o.format == "json" {
-			// Scripts get the preflight too: refused, no rows.
-			_ = benchWriteJSON(stdout, b.result())
-		}
-		if b.pre.NoSpace {
-			return &benchExitError{3, errors.New("bench: not enough free space for the test file")}
-		}
-		return &benchExitError{2, errors.New("bench refused: the doctor found critical problems (--force runs anyway)")}
-	}
-
-	defer func() {
-		if rmErr := b.cleanup(); rmErr != nil && err == nil {
-			err = &benchExitError{3, rmErr}
+		select {
+		case s := <-sigs:
+			record(s)
+		case <-stop:
+			// main's own handler may have cancelled first: the signal is
+			// still waiting here.
+			select {
+			case s := <-sigs:
+				record(s)
+			default:
+			}
 		}
 	}()
-	start := time.Now()
-	if err := b.prepare(ctx); err != nil {
-		return benchCtxErr(ctx, err)
+	// signalled waits for the watcher and returns the signal that ended the
+	// run, 0 for none.
+	signalled := func() int32 {
+		close(stop)
+		<-done
+		signal.Stop(sigs)
+		return got.Load()
 	}
-	if useDD {
-		err = b.runDD(ctx)
-	} else {
-		if err := b.chooseEngine(ctx); err != nil {
-			return benchCtxErr(ctx, err)
-		}
-		err = b.runFio(ctx)
-	}
-	b.endProgress()
+
+	env, err := benchEnv(fl)
 	if err != nil {
-		return benchCtxErr(ctx, err)
+		signalled()
+		return &bench.ExitError{Code: rules.ExitUnknown, Err: err}
 	}
-	b.elapsed = time.Since(start)
-	out := b.result()
-	if o.format == "json" {
-		return benchWriteJSON(stdout, out)
+	env.Notes = stderr
+	o := fl.o
+	if isTerminal(stderr) {
+		o.Progress = stderr
 	}
-	renderBench(stdout, out, colorWanted(o.color, stdout))
-	return nil
-}
-
-func benchCtxErr(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return &benchExitError{3, fmt.Errorf("bench interrupted; the test file was removed: %w", ctx.Err())}
-	}
-	return &benchExitError{3, err}
-}
-
-func benchPrintRefusal(w io.Writer, pre benchPreflightResult) {
-	fmt.Fprintln(w, "diskdoctor bench: NOT RUN — the numbers would measure these problems, not the hardware:")
-	for _, c := range pre.Checks {
-		if c.Severity == rules.Critical {
-			fmt.Fprintf(w, "  CRITICAL %s: %s\n", c.ID, c.Text)
+	if o.DryRun {
+		text, err := bench.DryRun(ctx, path, o, env)
+		if err != nil {
+			return withSignal(err, signalled())
 		}
-	}
-	fmt.Fprintln(w, "Fix them (run 'diskdoctor' for the evidence and the commands), or pass --force to measure anyway.")
-}
-
-// benchRemove removes a file, treating "already gone" as done.
-func benchRemove(p string) error {
-	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		signalled()
+		_, err = io.WriteString(stdout, text)
 		return err
 	}
-	return nil
+	res, err := bench.Run(ctx, path, o, env)
+	sig := signalled()
+	if res != nil {
+		if fl.format == "json" {
+			if jerr := render.BenchJSON(stdout, res); err == nil {
+				err = jerr
+			}
+		} else if err == nil {
+			render.BenchText(stdout, res, colorWanted(fl.color, stdout))
+		}
+	}
+	return withSignal(err, sig)
+}
+
+func withSignal(err error, sig int32) error {
+	if err != nil && sig != 0 {
+		return &bench.ExitError{Code: 128 + int(sig), Err: err}
+	}
+	return err
+}
+
+// benchEnv is the live machine, or a recorded one with its recorded fio
+// outputs; the doctor runs on the same.
+func benchEnv(fl benchFlags) (bench.Env, error) {
+	host, runner := probes.Live(), bench.Runner(&bench.Exec{})
+	if fl.root != "" {
+		h, err := probes.Recorded(fl.root)
+		if err != nil {
+			return bench.Env{}, err
+		}
+		host, runner = h, &bench.Replay{Host: h}
+	}
+	examineFn := func(ctx context.Context, devices []string) (*rules.Report, error) {
+		return examine(ctx, options{root: fl.root, format: "json", probeTimeout: fl.o.ProbeTimeout, datasheets: fl.o.Datasheets, context: "benchmark", devices: devices})
+	}
+	return bench.Env{Host: host, Runner: runner, Examine: examineFn}, nil
 }

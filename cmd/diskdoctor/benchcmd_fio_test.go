@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/diskdoctor/diskdoctor/bench"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,7 +75,7 @@ classes:
 	return p
 }
 
-func benchRunJSON(t *testing.T, args ...string) *benchOutput {
+func benchRunJSON(t *testing.T, args ...string) *bench.Result {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	// --force: a neighbour's I/O on a shared test machine can make the
@@ -83,11 +84,11 @@ func benchRunJSON(t *testing.T, args ...string) *benchOutput {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	var out benchOutput
+	var out bench.Result
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatalf("bench JSON: %v\n%s", err, stdout.String())
 	}
-	if out.Schema != BenchSchema || len(out.Rows) == 0 {
+	if out.Schema != bench.Schema || len(out.Rows) == 0 {
 		t.Fatalf("schema %q, %d rows", out.Schema, len(out.Rows))
 	}
 	for _, r := range out.Rows {
@@ -130,8 +131,8 @@ func TestBenchCmdProfileCDM(t *testing.T) {
 	if !out.Target.DirectOK || !out.Direct || len(out.Target.Disks) == 0 {
 		t.Errorf("target %+v, direct %v", out.Target, out.Direct)
 	}
-	if !out.Preflight.has("bench-file-smaller-than-ram") {
-		t.Errorf("a 32 MiB file, no RAM warning: %v", benchIDs(out.Preflight.Checks))
+	if !out.Preflight.Has("bench-file-smaller-than-ram") {
+		t.Errorf("a 32 MiB file, no RAM warning: %v", out.Preflight.Checks)
 	}
 }
 
@@ -181,8 +182,8 @@ func TestBenchCmdDDFallback(t *testing.T) {
 	dir := benchTestDir(t)
 	out := benchRunJSON(t, "--fio", filepath.Join(dir, "no-such-fio"), dir)
 	benchAssertEmpty(t, dir)
-	if out.Tool != "dd" || len(out.Rows) != 4 || !out.Preflight.has("bench-fio-missing") {
-		t.Fatalf("tool %s, %d rows, %v", out.Tool, len(out.Rows), benchIDs(out.Preflight.Checks))
+	if out.Tool != "dd" || len(out.Rows) != 4 || !out.Preflight.Has("bench-fio-missing") {
+		t.Fatalf("tool %s, %d rows, %v", out.Tool, len(out.Rows), out.Preflight.Checks)
 	}
 	if !strings.Contains(out.Reading[0], "dd") || !strings.Contains(out.Rows[2].Command, "oflag=direct,dsync") {
 		t.Errorf("reading %q, dsync row %q", out.Reading[0], out.Rows[2].Command)
@@ -244,19 +245,26 @@ func TestBenchCmdRefusesWithoutDirectory(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr.String(), "bench-no-space") {
 		t.Errorf("no space: exit %d, %s", code, stderr.String())
 	}
-	var out benchOutput
+	var out bench.Result
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil || !out.Preflight.Refused || len(out.Rows) != 0 {
 		t.Errorf("refused JSON (%v): %s", err, stdout.String())
 	}
 	benchAssertEmpty(t, dir)
 }
 
-// SIGINT to the diskdoctor binary while fio runs: fio is stopped and the
-// test file removed.
-func TestBenchCmdInterrupted(t *testing.T) {
+// SIGHUP (the terminal closed), SIGTERM (kill) and SIGINT (Ctrl-C) to the
+// diskdoctor binary while fio runs: fio's process group is stopped, the
+// test file removed, and the exit status is the signal's (128+N).
+func TestBenchCmdSignals(t *testing.T) {
 	benchNeedFio(t)
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) { benchSignalled(t, sig) })
+	}
+}
+
+func benchSignalled(t *testing.T, sig syscall.Signal) {
 	dir := benchTestDir(t)
-	cmd := exec.Command(binary, "bench", "--size", "64MiB", "--runtime", "30s", "--probe-timeout", "2s", "--force", dir)
+	cmd := exec.Command(binary, "bench", "--size", "64MiB", "--runtime", "30s", "--probe-timeout", "2s", "--preflight-window", "0", "--force", dir)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -279,26 +287,59 @@ func TestBenchCmdInterrupted(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatalf("fio never started; stderr: %s", stderr.String())
 	}
-	time.Sleep(500 * time.Millisecond) // fio is at work
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	time.Sleep(500 * time.Millisecond) // fio is at work, its job processes forked
+	var jobs []int                     // fio's job processes (each in a session of its own)
+	for i := 0; i < 50 && len(jobs) == 0; i++ {
+		jobs = benchChildren(fioPID)
+		time.Sleep(100 * time.Millisecond)
+	}
+	if len(jobs) == 0 {
+		t.Logf("fio %d forked no job process within 5 s", fioPID)
+	}
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case <-done:
 	case <-time.After(20 * time.Second):
 		cmd.Process.Kill()
-		t.Fatal("bench did not stop within 20 s of SIGINT")
+		t.Fatalf("bench did not stop within 20 s of %s", sig)
 	}
-	if cmd.ProcessState.ExitCode() == 0 {
-		t.Error("interrupted bench exited 0")
+	if got, want := cmd.ProcessState.ExitCode(), 128+int(sig); got != want {
+		t.Errorf("exit %d, want %d; stderr: %s", got, want, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "interrupted") {
 		t.Errorf("stderr: %s", stderr.String())
 	}
 	benchAssertEmpty(t, dir)
-	if b, err := os.ReadFile("/proc/" + strconv.Itoa(fioPID) + "/comm"); err == nil && strings.TrimSpace(string(b)) == "fio" {
-		t.Errorf("fio (pid %d) still runs", fioPID)
+	for _, pid := range append(jobs, fioPID) {
+		if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm"); err == nil && strings.TrimSpace(string(b)) == "fio" {
+			t.Errorf("fio (pid %d) still runs", pid)
+		}
 	}
+}
+
+// benchChildren lists the children of pid.
+func benchChildren(pid int) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		if i := strings.LastIndexByte(s, ')'); i > 0 {
+			if f := strings.Fields(s[i+1:]); len(f) > 1 && f[1] == strconv.Itoa(pid) {
+				out = append(out, child)
+			}
+		}
+	}
+	return out
 }
 
 // benchChildNamed finds a child of pid whose command name is name.

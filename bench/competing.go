@@ -1,0 +1,182 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/probes"
+)
+
+// Competing is other processes' I/O on the target's devices during a short
+// window, measured with the sampling of `diskdoctor --sample`
+// (probes.SampleWindow: /proc/diskstats and /proc/PID/io, twice).
+type Competing struct {
+	When      string               `json:"when"` // "before" the first job, "after" the last
+	Seconds   float64              `json:"seconds"`
+	Source    string               `json:"source"`
+	Devices   []probes.DeviceRates `json:"devices"`
+	Processes []Competitor         `json:"processes"`
+	// Active: a watched device did I/O beyond the noise floor.
+	Active bool   `json:"busy"`
+	Text   string `json:"text"`
+}
+
+// Competitor is one process that did storage I/O in the window. The kernel
+// counts a process's I/O without saying on which device, so its IOPS and
+// share of the devices' busy time are estimated from its share of the bytes.
+type Competitor struct {
+	PID     int    `json:"pid"`
+	Comm    string `json:"comm"`
+	Cmdline string `json:"cmdline,omitempty"`
+	Unit    string `json:"unit,omitempty"` // the systemd unit or cgroup it runs in
+	// OnDevice: it has a file open on the watched devices. False: it did
+	// I/O somewhere, and its files could not be checked (recorded machine)
+	// or none is open there.
+	OnDevice bool    `json:"on_device"`
+	ReadMBs  float64 `json:"read_mb_s"`
+	WriteMBs float64 `json:"write_mb_s"`
+	IOPS     float64 `json:"iops_est"`
+	TimePct  float64 `json:"device_time_pct_est"`
+}
+
+// The noise floor: below these a device counts as idle (journal commits,
+// atime updates).
+const (
+	busyUtilPct = 5.0
+	busyMBs     = 1.0
+	busyIOPS    = 50.0
+)
+
+// Busy says whether other I/O was seen (nil-safe).
+func (c *Competing) Busy() bool { return c != nil && c.Active }
+
+// watchCompeting samples the target's devices and everything stacked on
+// them for --preflight-window and stores what it saw in *dst.
+func (b *run) watchCompeting(ctx context.Context, dst **Competing, when string) error {
+	if b.o.PreflightWindow <= 0 || len(b.facts.Stacked) == 0 {
+		return nil
+	}
+	w, err := probes.SampleWindow(ctx, b.env.Host, b.o.PreflightWindow, nil)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if !b.pre.Has("bench-competing-io-unknown") {
+			b.pre.Checks = append(b.pre.Checks, Check{ID: "bench-competing-io-unknown", Severity: "info",
+				Text: "could not watch the devices for other I/O (" + err.Error() + ")"})
+		}
+		return nil
+	}
+	c := measureCompeting(ctx, b.env.Host, w, b.facts, when)
+	*dst = c
+	if c.Active {
+		sev := "critical"
+		if when == "after" || b.o.Force {
+			sev = "warning"
+		}
+		id := "bench-competing-io"
+		if when == "after" {
+			id = "bench-competing-io-after"
+		}
+		b.pre.Checks = append(b.pre.Checks, Check{ID: id, Severity: sev, Subjects: b.facts.Disks, Text: c.Text})
+		b.pre.verdict()
+	}
+	return nil
+}
+
+// measureCompeting reads a window: the watched devices' rates and the
+// processes that did I/O (this process excluded), those with a file open
+// on the devices first.
+func measureCompeting(ctx context.Context, h *probes.Host, w *probes.Window, pf Facts, when string) *Competing {
+	c := &Competing{When: when, Seconds: w.Seconds, Source: w.Source, Devices: []probes.DeviceRates{}, Processes: []Competitor{}}
+	var busiest probes.DeviceRates
+	var totalMBs, totalIOPS float64
+	for _, n := range pf.Stacked {
+		a, okA := w.Start.Disks[n]
+		e, okB := w.End.Disks[n]
+		if !okA || !okB {
+			continue
+		}
+		r := probes.Rates(n, a, e, w.Seconds)
+		c.Devices = append(c.Devices, r)
+		if contains(pf.Disks, n) {
+			totalMBs += r.RMBs + r.WMBs
+			totalIOPS += r.RS + r.WS
+			if r.UtilPct > busiest.UtilPct || busiest.Name == "" {
+				busiest = r
+			}
+		}
+		if r.UtilPct >= busyUtilPct || r.RMBs+r.WMBs >= busyMBs || r.RS+r.WS >= busyIOPS {
+			c.Active = true
+		}
+	}
+	if !c.Active {
+		c.Text = fmt.Sprintf("no other I/O on %s in %.1f s", strings.Join(pf.Stacked, ", "), w.Seconds)
+		return c
+	}
+	devNos := map[string]bool{}
+	for _, d := range pf.DevNos {
+		devNos[d] = true
+	}
+	var on, elsewhere []Competitor
+	self := os.Getpid()
+	for _, p := range probes.TopProcesses(w, 50) {
+		if p.PID == self {
+			continue
+		}
+		cp := Competitor{PID: p.PID, Comm: printable(p.Comm), Unit: printable(path.Base(p.Cgroup)), ReadMBs: p.ReadBytesPerS / 1e6, WriteMBs: p.WriteBytesPerS / 1e6}
+		if cp.Unit == "." || cp.Unit == "/" {
+			cp.Unit = ""
+		}
+		cp.OnDevice, _ = probes.ProcessFilesOn(ctx, h, p.PID, devNos)
+		cp.Cmdline = printable(probes.ProcessCmdline(ctx, h, p.PID))
+		if totalMBs > 0 {
+			share := min((cp.ReadMBs+cp.WriteMBs)/totalMBs, 1)
+			cp.IOPS, cp.TimePct = share*totalIOPS, share*busiest.UtilPct
+		}
+		if cp.OnDevice {
+			on = append(on, cp)
+		} else {
+			elsewhere = append(elsewhere, cp)
+		}
+	}
+	c.Processes = append(c.Processes, on[:min(len(on), 5)]...)
+	if len(on) == 0 {
+		c.Processes = append(c.Processes, elsewhere[:min(len(elsewhere), 3)]...)
+	}
+	c.Text = competingText(c, busiest, totalMBs, totalIOPS)
+	return c
+}
+
+func competingText(c *Competing, busiest probes.DeviceRates, mbs, iops float64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "other I/O on the target's devices in %.1f s: %s %.0f %% busy, %.1f MB/s, %.0f IOPS", c.Seconds, or(busiest.Name, "the devices"), busiest.UtilPct, mbs, iops)
+	switch {
+	case len(c.Processes) == 0:
+		b.WriteString("; no process to name (the kernel, another machine on the same storage, or processes whose /proc/PID/io is unreadable)")
+	case !c.Processes[0].OnDevice:
+		b.WriteString("; no process has a file open on these devices; processes that did I/O (perhaps elsewhere)")
+	}
+	for _, p := range c.Processes {
+		fmt.Fprintf(&b, "; pid %d %s", p.PID, or(p.Cmdline, p.Comm))
+		if p.Unit != "" {
+			fmt.Fprintf(&b, " (%s)", p.Unit)
+		}
+		fmt.Fprintf(&b, ": %.1f MB/s, ~%.0f IOPS, ~%.0f %% of the device's time", p.ReadMBs+p.WriteMBs, p.IOPS, p.TimePct)
+	}
+	return b.String()
+}
+
+// printable replaces control characters: a process names itself, and its
+// name must not drive the terminal the refusal is printed on.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, s)
+}

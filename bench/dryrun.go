@@ -1,0 +1,55 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+)
+
+// dryRunText prints every job the profile can run, as one ini file (each
+// job is its own stonewalled group, so `fio FILE` runs them one after
+// another as the bench does), each preceded by its command-line
+// equivalent, after the preflight's checks as comments.
+func (b *run) dryRunText() string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "# diskdoctor bench --profile %s: the fio jobs it runs, one fio run per job, in this order.\n", b.o.Profile)
+	fmt.Fprintf(&s, "# Test file: %s (%s; diskdoctor fills it with random data first, then removes it).\n", b.tgt.File, Size(b.o.Size))
+	fmt.Fprintf(&s, "# To reproduce by hand: create the file as diskdoctor leaves it: head -c %d /dev/urandom > FILE && sync, then run a job: fio --output-format=json --section=NAME THIS-FILE\n", b.o.Size)
+	fmt.Fprintf(&s, "# Engine %s (%s); direct=%s.\n", b.engine, b.engineNote, onOff(b.direct))
+	if b.o.Profile == "sweep" {
+		fmt.Fprintf(&s, "# Sweep: the run stops at the first point whose p99 exceeds 3× the lowest; %s.\n", KneeRule)
+	}
+	b.preflightComments(&s)
+	for _, sp := range Specs(b.o) {
+		j := b.job(sp)
+		fmt.Fprintf(&s, "\n# %s %s\n# %s\n%s", sp.Test, sp.Op, ShellLine(append([]string{"fio"}, j.Argv()...)), j.Ini())
+	}
+	return s.String()
+}
+
+func (b *run) preflightComments(s *strings.Builder) {
+	fmt.Fprintf(s, "# Preflight: %s\n", b.pre.Verdict)
+	if len(b.facts.Disks) > 0 {
+		fmt.Fprintf(s, "# Devices under %s: %s (judged by the doctor)\n", b.tgt.Path, strings.Join(b.facts.Disks, ", "))
+	}
+	for _, c := range b.pre.Checks {
+		subj := ""
+		if len(c.Subjects) > 0 {
+			subj = " (" + strings.Join(c.Subjects, ", ") + ")"
+		}
+		fmt.Fprintf(s, "#   %s %s%s: %s\n", strings.ToUpper(c.Severity), c.ID, subj, strings.ReplaceAll(c.Text, "\n", " "))
+	}
+}
+
+// dryRunDD prints the dd fallback's commands, one per line, in run order
+// (each is stopped at --runtime), after the preflight as comments.
+func (b *run) dryRunDD() string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "# diskdoctor bench, dd fallback (%s): the dd commands it runs, in this order, each stopped after %s.\n", b.engineNote, b.o.Runtime)
+	src := b.tgt.File + ".src"
+	fmt.Fprintf(&s, "# Test file %s and random source %s (%s each, random data; removed afterwards).\n", b.tgt.File, src, Size(b.o.Size))
+	b.preflightComments(&s)
+	for _, sp := range b.ddSpecs() {
+		fmt.Fprintf(&s, "\n# %s\n%s\n", sp.test, ShellLine(b.ddArgv(sp, src)))
+	}
+	return s.String()
+}

@@ -1,0 +1,326 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
+	"github.com/muesli/termenv"
+
+	"github.com/diskdoctor/diskdoctor/bench"
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+// BenchJSON prints a bench result as the diskdoctor-bench/v1 object.
+func BenchJSON(w io.Writer, res *bench.Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(res)
+}
+
+// benchStyles are the bench report's colours (its own, so that it does not
+// depend on the doctor's text renderer).
+type benchStyles struct {
+	bold, dim, heading, critical, warning, info lipgloss.Style
+}
+
+func newBenchStyles(w io.Writer, color bool) benchStyles {
+	r := lipgloss.NewRenderer(w)
+	if color {
+		r.SetColorProfile(termenv.ANSI256)
+	} else {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	return benchStyles{
+		bold:     r.NewStyle().Bold(true),
+		dim:      r.NewStyle().Faint(true),
+		heading:  r.NewStyle().Bold(true).Underline(true),
+		critical: r.NewStyle().Bold(true).Foreground(lipgloss.Color("196")),
+		warning:  r.NewStyle().Foreground(lipgloss.Color("214")),
+		info:     r.NewStyle().Foreground(lipgloss.Color("39")),
+	}
+}
+
+func (s benchStyles) severity(sev string) lipgloss.Style {
+	switch sev {
+	case rules.Critical:
+		return s.critical
+	case rules.Warning:
+		return s.warning
+	}
+	return s.info
+}
+
+// BenchText prints the bench report for a person: what was measured and
+// how, the preflight, the results table (read and write side by side, as
+// CrystalDiskMark and speedtest-hd print them), the sweep curve, and the
+// doctor's reading.
+func BenchText(w io.Writer, o *bench.Result, color bool) {
+	st := newBenchStyles(w, color)
+	var b strings.Builder
+	benchHeader(&b, st, o)
+	benchPreflight(&b, st, o.Preflight)
+	fmt.Fprintln(&b, st.heading.Render("Results"))
+	b.WriteString(benchTable(st, o))
+	benchNotes(&b, st, o.Rows)
+	benchSweep(&b, st, o.Sweep)
+	fmt.Fprintf(&b, "\n%s\n", st.heading.Render("Reading"))
+	for _, r := range o.Reading {
+		fmt.Fprintf(&b, "  • %s\n", r)
+	}
+	if o.Tool == "dd" {
+		fmt.Fprintf(&b, "\n%s\n", st.dim.Render("Reproduce any row by hand: --format json carries each row's dd command line."))
+	} else {
+		fmt.Fprintf(&b, "\n%s\n", st.dim.Render("Reproduce any row by hand: --format json carries each row's fio job and command line; --dry-run prints the job files."))
+	}
+	fmt.Fprint(w, b.String())
+}
+
+func benchHeader(b *strings.Builder, st benchStyles, o *bench.Result) {
+	t := o.Target
+	where := t.Path
+	if len(t.Disks) > 0 {
+		where += " on " + strings.Join(t.Disks, ", ")
+	} else if t.Pool != "" {
+		where += " on ZFS pool " + t.Pool
+	}
+	fmt.Fprintf(b, "%s %s\n", st.bold.Render("diskdoctor bench"), st.dim.Render("— "+where))
+	var how []string
+	if t.FSType != "" {
+		how = append(how, t.FSType)
+	}
+	if o.Tool == "dd" {
+		how = append(how, "dd fallback (LESS PRECISE)")
+	} else {
+		how = append(how, fmt.Sprintf("%s, engine %s", o.FioVersion, o.Engine))
+	}
+	if o.Direct {
+		how = append(how, "O_DIRECT")
+	} else {
+		how = append(how, "BUFFERED (no O_DIRECT)")
+	}
+	how = append(how, "test file "+bench.Size(t.FileSize)+" of random data", fmt.Sprintf("%gs per test", o.RuntimeS))
+	fmt.Fprintf(b, "%s\n", st.dim.Render(strings.Join(how, " · ")))
+	if d := o.Datasheet; d != nil {
+		fmt.Fprintf(b, "%s %s: %s\n", st.dim.Render("datasheet"), d.Device, d.Product)
+	}
+	if o.EngineNote != "" {
+		fmt.Fprintf(b, "%s %s\n", st.dim.Render("engine:"), o.EngineNote)
+	}
+	b.WriteString("\n")
+}
+
+func benchPreflight(b *strings.Builder, st benchStyles, pre bench.Preflight) {
+	if len(pre.Checks) == 0 {
+		return
+	}
+	fmt.Fprintln(b, st.heading.Render("Preflight"))
+	for _, c := range pre.Checks {
+		sev := st.severity(c.Severity).Render(fmt.Sprintf("%-8s", strings.ToUpper(c.Severity)))
+		subj := ""
+		if len(c.Subjects) > 0 {
+			subj = " (" + benchAbbrev(c.Subjects, 6) + ")"
+		}
+		fmt.Fprintf(b, "  %s %s%s: %s\n", sev, c.ID, subj, c.Text)
+	}
+	b.WriteString("\n")
+}
+
+// benchNotes prints notes shared by several rows once, naming the rows.
+func benchNotes(b *strings.Builder, st benchStyles, rows []bench.Row) {
+	var order []string
+	rowsOf := map[string][]string{}
+	for _, r := range rows {
+		for _, n := range r.Notes {
+			if strings.HasPrefix(n, "labelled ") {
+				if _, reason, ok := strings.Cut(n, ": "); ok {
+					n = "labelled with the queue depth achieved: " + reason
+				}
+			}
+			if _, seen := rowsOf[n]; !seen {
+				order = append(order, n)
+			}
+			rowsOf[n] = append(rowsOf[n], r.Test+" "+r.Op)
+		}
+	}
+	for _, n := range order {
+		fmt.Fprintf(b, "  %s %s (%s)\n", st.dim.Render("note:"), n, benchAbbrev(rowsOf[n], 4))
+	}
+}
+
+func benchSweep(b *strings.Builder, st benchStyles, s *bench.Sweep) {
+	if s == nil || len(s.Points) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n%s\n", st.heading.Render("Sweep: random 4 KiB "+s.Op+"s at rising load"))
+	unit := benchLatUnit(func(yield func(float64) bool) {
+		for _, p := range s.Points {
+			if !yield(p.P99Us) {
+				return
+			}
+		}
+	})
+	t := table.New().Border(lipgloss.NormalBorder()).BorderStyle(st.dim).Headers("LOAD", "TEST", "IOPS", "p99 "+unit.name, "")
+	for _, pt := range s.Points {
+		mark := ""
+		if pt.Knee {
+			mark = "← knee"
+		}
+		t.Row(fmt.Sprint(pt.Load), pt.Test, bench.Num(pt.IOPS), unit.format(pt.P99Us), mark)
+	}
+	b.WriteString(t.String() + "\n")
+	fmt.Fprintf(b, "  %s %s\n", st.dim.Render("knee:"), s.Rule)
+}
+
+// benchLine is one line of the results table: a test, its read and write
+// rows side by side.
+type benchLine struct {
+	label       string
+	read, write *bench.Row
+}
+
+func benchLines(rows []bench.Row) []benchLine {
+	var lines []benchLine
+	index := map[string]int{}
+	for i := range rows {
+		r := &rows[i]
+		key := r.Asked + "\x00" + r.Kind
+		at, ok := index[key]
+		if !ok {
+			at = len(lines)
+			index[key] = at
+			label := r.Test
+			if r.Asked != "" && r.Asked != r.Test {
+				label += " (asked " + strings.TrimPrefix(strings.TrimPrefix(r.Asked, "SEQ1M "), "RND4K ") + ")"
+			}
+			lines = append(lines, benchLine{label: label})
+		}
+		if r.Op == "read" {
+			lines[at].read = r
+		} else {
+			lines[at].write = r
+		}
+	}
+	return lines
+}
+
+// benchUnit is a latency column's unit, one per column.
+type benchUnit struct {
+	name string
+	div  float64
+}
+
+func (u benchUnit) format(us float64) string {
+	if us <= 0 {
+		return "-"
+	}
+	v := us / u.div
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+// benchLatUnit picks ms when the column's largest value reaches 10 ms.
+func benchLatUnit(values func(yield func(float64) bool)) benchUnit {
+	hi := 0.0
+	for v := range values {
+		hi = max(hi, v)
+	}
+	if hi >= 10000 {
+		return benchUnit{"ms", 1000}
+	}
+	return benchUnit{"µs", 1}
+}
+
+func benchTable(st benchStyles, o *bench.Result) string {
+	lines := benchLines(o.Rows)
+	// Datasheet columns only when some row has a figure to be held against
+	// (a virtual disk's class has none).
+	ds := slices.ContainsFunc(o.Rows, func(r bench.Row) bool { return r.Pct != nil })
+	lat := func(op string, pick func(*bench.Row) float64) benchUnit {
+		return benchLatUnit(func(yield func(float64) bool) {
+			for _, l := range lines {
+				r := l.read
+				if op == "write" {
+					r = l.write
+				}
+				if r != nil && !yield(pick(r)) {
+					return
+				}
+			}
+		})
+	}
+	p50 := func(r *bench.Row) float64 { return r.Lat.P50 }
+	p99 := func(r *bench.Row) float64 { return r.Lat.P99 }
+	units := map[string][2]benchUnit{"read": {lat("read", p50), lat("read", p99)}, "write": {lat("write", p50), lat("write", p99)}}
+	headers := []string{"TEST"}
+	for _, op := range []string{"read", "write"} {
+		u := units[op]
+		up := strings.ToUpper(op[:1]) + op[1:]
+		headers = append(headers, up+" MB/s", "IOPS", "p50 "+u[0].name, "p99 "+u[1].name)
+		if ds {
+			headers = append(headers, "datasheet", "%")
+		}
+	}
+	t := table.New().Border(lipgloss.NormalBorder()).BorderStyle(st.dim).Headers(headers...)
+	for _, l := range lines {
+		cells := []string{l.label}
+		for _, op := range []string{"read", "write"} {
+			r := l.read
+			if op == "write" {
+				r = l.write
+			}
+			u := units[op]
+			if r == nil {
+				cells = append(cells, "-", "-", "-", "-")
+				if ds {
+					cells = append(cells, "-", "-")
+				}
+				continue
+			}
+			cells = append(cells, bench.Num(r.MBs), bench.Num(r.IOPS), u[0].format(r.Lat.P50), u[1].format(r.Lat.P99))
+			if ds {
+				fig := "-"
+				if r.Datasheet != nil {
+					fig = bench.Num(r.Datasheet.Value) + " " + r.Datasheet.Unit
+				}
+				cells = append(cells, fig, benchPct(st, r))
+			}
+		}
+		t.Row(cells...)
+	}
+	return t.String() + "\n"
+}
+
+// benchPct is the measured share of the datasheet, coloured by how far
+// below it is; above 150 % it came from a cache.
+func benchPct(st benchStyles, r *bench.Row) string {
+	if r.Pct == nil || r.Datasheet == nil {
+		return "-"
+	}
+	s := bench.PctText(*r.Pct, *r.Pct)
+	switch {
+	case *r.Pct < 10:
+		return st.critical.Render(s)
+	case *r.Pct < 50:
+		return st.warning.Render(s)
+	case *r.Pct > 150:
+		return st.info.Render(s + " cache?")
+	}
+	return s
+}
+
+func benchAbbrev(xs []string, n int) string {
+	if len(xs) <= n {
+		return strings.Join(xs, ", ")
+	}
+	return strings.Join(xs[:n], ", ") + fmt.Sprintf(" and %d more", len(xs)-n)
+}
