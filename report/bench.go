@@ -9,10 +9,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
-	"github.com/muesli/termenv"
 
 	"github.com/diskdoctor/diskdoctor/bench"
-	"github.com/diskdoctor/diskdoctor/rules"
 )
 
 // BenchJSON prints a bench result as the diskdoctor-bench/v1 object.
@@ -22,45 +20,12 @@ func BenchJSON(w io.Writer, res *bench.Result) error {
 	return enc.Encode(res)
 }
 
-// benchStyles are the bench report's colours (its own, so that it does not
-// depend on the doctor's text renderer).
-type benchStyles struct {
-	bold, dim, heading, critical, warning, info lipgloss.Style
-}
-
-func newBenchStyles(w io.Writer, color bool) benchStyles {
-	r := lipgloss.NewRenderer(w)
-	if color {
-		r.SetColorProfile(termenv.ANSI256)
-	} else {
-		r.SetColorProfile(termenv.Ascii)
-	}
-	return benchStyles{
-		bold:     r.NewStyle().Bold(true),
-		dim:      r.NewStyle().Faint(true),
-		heading:  r.NewStyle().Bold(true).Underline(true),
-		critical: r.NewStyle().Bold(true).Foreground(lipgloss.Color("196")),
-		warning:  r.NewStyle().Foreground(lipgloss.Color("214")),
-		info:     r.NewStyle().Foreground(lipgloss.Color("39")),
-	}
-}
-
-func (s benchStyles) severity(sev string) lipgloss.Style {
-	switch sev {
-	case rules.Critical:
-		return s.critical
-	case rules.Warning:
-		return s.warning
-	}
-	return s.info
-}
-
 // BenchText prints the bench report for a person: what was measured and
 // how, the preflight, the results table (read and write side by side, as
 // CrystalDiskMark and speedtest-hd print them), the sweep curve, and the
 // doctor's reading.
 func BenchText(w io.Writer, o *bench.Result, color bool) {
-	st := newBenchStyles(w, color)
+	st := newPalette(w, color)
 	var b strings.Builder
 	benchHeader(&b, st, o)
 	benchPreflight(&b, st, o.Preflight)
@@ -80,7 +45,7 @@ func BenchText(w io.Writer, o *bench.Result, color bool) {
 	fmt.Fprint(w, b.String())
 }
 
-func benchHeader(b *strings.Builder, st benchStyles, o *bench.Result) {
+func benchHeader(b *strings.Builder, st palette, o *bench.Result) {
 	t := o.Target
 	where := t.Path
 	if len(t.Disks) > 0 {
@@ -114,7 +79,7 @@ func benchHeader(b *strings.Builder, st benchStyles, o *bench.Result) {
 	b.WriteString("\n")
 }
 
-func benchPreflight(b *strings.Builder, st benchStyles, pre bench.Preflight) {
+func benchPreflight(b *strings.Builder, st palette, pre bench.Preflight) {
 	if len(pre.Checks) == 0 {
 		return
 	}
@@ -131,7 +96,7 @@ func benchPreflight(b *strings.Builder, st benchStyles, pre bench.Preflight) {
 }
 
 // benchNotes prints notes shared by several rows once, naming the rows.
-func benchNotes(b *strings.Builder, st benchStyles, rows []bench.Row) {
+func benchNotes(b *strings.Builder, st palette, rows []bench.Row) {
 	var order []string
 	rowsOf := map[string][]string{}
 	for _, r := range rows {
@@ -152,7 +117,7 @@ func benchNotes(b *strings.Builder, st benchStyles, rows []bench.Row) {
 	}
 }
 
-func benchSweep(b *strings.Builder, st benchStyles, s *bench.Sweep) {
+func benchSweep(b *strings.Builder, st palette, s *bench.Sweep) {
 	if s == nil || len(s.Points) == 0 {
 		return
 	}
@@ -240,7 +205,7 @@ func benchLatUnit(values func(yield func(float64) bool)) benchUnit {
 	return benchUnit{"µs", 1}
 }
 
-func benchTable(st benchStyles, o *bench.Result) string {
+func benchTable(st palette, o *bench.Result) string {
 	lines := benchLines(o.Rows)
 	// Datasheet columns only when some row has a figure to be held against
 	// (a virtual disk's class has none).
@@ -302,7 +267,7 @@ func benchTable(st benchStyles, o *bench.Result) string {
 
 // benchPct is the measured share of the datasheet, coloured by how far
 // below it is; above 150 % it came from a cache.
-func benchPct(st benchStyles, r *bench.Row) string {
+func benchPct(st palette, r *bench.Row) string {
 	if r.Pct == nil || r.Datasheet == nil {
 		return "-"
 	}
