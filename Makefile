@@ -28,7 +28,7 @@ FUZZ_LONG ?= 1000000x
 DEB_ARCHES ?= amd64 arm64
 DEB_TEST_PACKAGES := lintian man-db bash-completion
 
-.PHONY: all deps test-deps install-packages build run test vet fuzz fuzz-long bench docs clean deb deb-test
+.PHONY: all deps test-deps install-packages build run test vet fuzz fuzz-long bench bench-fio docs clean deb deb-test
 
 all: build
 
@@ -91,6 +91,12 @@ fuzz-long:
 bench:
 	DISKDOCTOR_BENCH=1 $(GO) test -count=1 -timeout 60m -run '^(TestBenchScale|TestScaleSlope|TestBenchSnapshotThousandDisks)$$' -v ./cmd/diskdoctor | grep -E '^(bench:|--- FAIL|FAIL|ok)|cpu ratio'
 	$(GO) test -run '^$$' -bench FullCheck1000Disks -benchmem ./cmd/diskdoctor
+
+# diskdoctor bench against fio run by hand with the --dry-run job file, in
+# alternating rounds, on the disk under DIR (issue #12): figures, not pass/fail.
+bench-fio:
+	@test -n "$(DIR)" || { echo "usage: make bench-fio DIR=/a/directory/on/the/disk"; exit 2; }
+	DISKDOCTOR_BENCH_FIO_DIR=$(DIR) $(GO) test -count=1 -timeout 60m -run '^TestBenchAgainstHandRunFio$$' -v ./cmd/diskdoctor | grep -E '^(bench-fio:|--- FAIL|FAIL|ok)'
 
 # Regenerate the rule reference and the fixtures' golden files; review the diff.
 docs:

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -57,7 +56,6 @@ func TestBenchSnapshotThousandDisks(t *testing.T) {
 		}
 		size = st.Size()
 	}
-	median := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
 	c, s, cc, sc := median(checks), median(snaps), median(checkCPU), median(snapCPU)
 	line := fmt.Sprintf("bench: %d disks: check %s wall %s CPU, snapshot %s wall %s CPU (%.2f× the check's wall, %.2f× its CPU; goal ≤ 2×), archive %.2f MB (goal < 5 MB)",
 		benchDisks, c.Round(time.Millisecond), cc.Round(time.Millisecond), s.Round(time.Millisecond), sc.Round(time.Millisecond),
