@@ -42,16 +42,7 @@ var noSMART = map[string]string{
 func smartCheck(ctx context.Context, env *Env) []*Observation {
 	judged := env.Judged(ctx)
 	out := make([]*Observation, len(judged))
-	done := make(chan struct{}, len(judged))
-	for i, d := range judged {
-		go func() {
-			defer func() { done <- struct{}{} }()
-			out[i] = smartDevice(ctx, env, d)
-		}()
-	}
-	for range judged {
-		<-done
-	}
+	forEach(len(judged), maxCommands, func(i int) { out[i] = smartDevice(ctx, env, judged[i]) })
 	var obs []*Observation
 	for _, o := range out {
 		if o != nil {
