@@ -43,7 +43,7 @@ func TestRenderJSONIsTheEncoders(t *testing.T) {
 				"f1": 1.5, "fsmall": 1e-7, "fsmall2": 1.234e-9, "fbig": 1e21, "fbig2": 123456789e20, "fmid": 999999999999.25,
 				"strs": []string{"a", hostile}, "nostrs": []string{}, "nilstrs": []string(nil),
 				"any": []any{1, "x", []string{"y"}, map[string]any{"k": 1.0}, nil}, "noany": []any{},
-				"m": map[string]any{"b": 1, "a": map[string]any{}, "c": map[string]any(nil)},
+				"m":   map[string]any{"b": 1, "a": map[string]any{}, "c": map[string]any(nil)},
 				"dur": 3 * time.Second, "ev": checks.Evidence{Source: "s", Value: "<v>"},
 				"f32": float32(0.1), "ints": []int{1, 2}, "emptyMapOfInts": map[string]int{},
 				"nested": []map[string]any{{"z": 1}}, "named": rules.Remediation{Command: "a && b", Risk: "runtime"},
