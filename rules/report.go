@@ -80,9 +80,13 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 		if s.kind != checks.KindDevice || s.facts["nvme_path"] == true {
 			continue
 		}
-		d := map[string]any{"name": s.name}
-		for f, v := range s.facts {
-			d[f] = v
+		// The subject's own facts become the device's entry: judging is
+		// over (the rules' environments are copies), and a copy per device
+		// was the report's largest allocation. A fact named "name" wins
+		// over the subject's name, as it did in the copy.
+		d := s.facts
+		if _, ok := d["name"]; !ok {
+			d["name"] = s.name
 		}
 		if s.ds != nil {
 			d["datasheet"] = map[string]any{"product": s.ds.Product, "source": s.ds.Source, "model_entry": s.ds.ModelEntry}
