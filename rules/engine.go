@@ -226,6 +226,22 @@ func (x *evalErrors) add(rule, part, subject string, err error) {
 	sk.Subjects = append(sk.Subjects, subject)
 }
 
+// merge adds y's entries after x's, in y's order.
+func (x *evalErrors) merge(y *evalErrors) {
+	for _, reason := range y.order {
+		sk := y.entries[reason]
+		if x.entries == nil {
+			x.entries = map[string]*checks.Skipped{}
+		}
+		if have, ok := x.entries[reason]; ok {
+			have.Subjects = append(have.Subjects, sk.Subjects...)
+			continue
+		}
+		x.entries[reason] = sk
+		x.order = append(x.order, reason)
+	}
+}
+
 func (x *evalErrors) list() []checks.Skipped {
 	var out []checks.Skipped
 	for _, k := range x.order {
@@ -237,12 +253,19 @@ func (x *evalErrors) list() []checks.Skipped {
 func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []checks.Skipped, error) {
 	host := subs[checks.KindHost+"/host"]
 	platform := e.platformOf(host)
-	envs := make(map[string]map[string]any, len(order))
-	for _, k := range order {
-		envs[k] = e.env(subs[k], host, platform)
+	// Subject by subject, each subject's environment (a copy of its facts)
+	// built once for every rule and kept only when a rule holds for it:
+	// built for all subjects at once, the environments were the largest
+	// part of the run's peak memory. What each rule found, and what failed,
+	// is kept per rule and assembled in the rules' order afterwards, so the
+	// findings, the skipped entries and the first error of a strict run
+	// are the same as when the rules were evaluated one after the other.
+	type ruleState struct {
+		groups map[string][]hit
+		errs   evalErrors
+		strict error // the rule's first failure, in a strict run
 	}
-	var findings []Finding
-	var errs evalErrors
+	states := make([]ruleState, len(e.Rules))
 	// One machine runs every condition (rules x subjects: 30,000 runs on
 	// 1,000 disks); expr.Run would make a new one, and its stack, per run.
 	var machine vm.VM
@@ -252,33 +275,40 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []c
 		}
 		return machine.Run(p, env)
 	}
-	for _, r := range e.Rules {
-		groups := map[string][]hit{}
-		for _, k := range order {
-			s := subs[k]
-			if s.kind != r.Subject {
+	for _, k := range order {
+		s := subs[k]
+		var env map[string]any
+		for ri, r := range e.Rules {
+			st := &states[ri]
+			if s.kind != r.Subject || st.strict != nil {
 				continue
 			}
-			env := envs[k]
+			if env == nil {
+				env = e.env(s, host, platform)
+			}
 			ok, err := run(r.when, env)
 			if err != nil {
 				if e.Strict {
-					return nil, nil, fmt.Errorf("rule %s on %s: %w", r.ID, s.name, err)
+					st.strict = fmt.Errorf("rule %s on %s: %w", r.ID, s.name, err)
+					continue
 				}
-				errs.add(r.ID, "condition", s.name, err)
+				st.errs.add(r.ID, "condition", s.name, err)
 				continue
 			}
 			if ok != true {
 				continue
 			}
 			sev := r.Severity
+			failed := false
 			for i, c := range r.SeverityWhen {
 				v, err := run(c.prog, env)
 				if err != nil {
 					if e.Strict {
-						return nil, nil, fmt.Errorf("rule %s on %s: severity_when %d: %w", r.ID, s.name, i+1, err)
+						st.strict = fmt.Errorf("rule %s on %s: severity_when %d: %w", r.ID, s.name, i+1, err)
+						failed = true
+						break
 					}
-					errs.add(r.ID, fmt.Sprintf("severity_when %d", i+1), s.name, err)
+					st.errs.add(r.ID, fmt.Sprintf("severity_when %d", i+1), s.name, err)
 					continue
 				}
 				if v == true {
@@ -286,18 +316,34 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []c
 					break
 				}
 			}
+			if failed {
+				continue
+			}
 			score := 50.0
 			if v, err := run(r.score, env); err == nil {
 				score, _ = toFloat(v)
 			} else if e.Strict {
-				return nil, nil, fmt.Errorf("rule %s on %s: impact_score: %w", r.ID, s.name, err)
+				st.strict = fmt.Errorf("rule %s on %s: impact_score: %w", r.ID, s.name, err)
+				continue
 			} else {
-				errs.add(r.ID, "impact_score", s.name, err)
+				st.errs.add(r.ID, "impact_score", s.name, err)
 			}
-			groups[sev] = append(groups[sev], hit{s, host, env, sev, score})
+			if st.groups == nil {
+				st.groups = map[string][]hit{}
+			}
+			st.groups[sev] = append(st.groups[sev], hit{s, host, env, sev, score})
 		}
+	}
+	var findings []Finding
+	var errs evalErrors
+	for ri, r := range e.Rules {
+		st := &states[ri]
+		if st.strict != nil {
+			return nil, nil, st.strict
+		}
+		errs.merge(&st.errs)
 		for _, sev := range []string{Critical, Warning, Info} {
-			if hits := groups[sev]; len(hits) > 0 {
+			if hits := st.groups[sev]; len(hits) > 0 {
 				f, err := e.finding(r, hits, platform, &errs)
 				if err != nil {
 					return nil, nil, err
