@@ -64,3 +64,44 @@ func TestJudgeOrderSubjectBySubject(t *testing.T) {
 		t.Errorf("strict: err = %v, want the first rule's error on the first subject", err)
 	}
 }
+
+// The rules see a device's facts with subject, host, ds and platform set in
+// them; the report's device entry is the device's own facts, a fact of the
+// same name included.
+func TestDeviceEntryIsItsOwnFacts(t *testing.T) {
+	ds, _ := LoadDatasheets("")
+	e, err := NewEngine(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sees, err := parseRule([]byte("id: sees\ntitle: t\nsubject: device\nseverity: warning\nwhen: 'subject == \"sda\" && host.hostname == \"h\" && platform == \"\" && \"product\" in ds'\nwhy: w\nimpact: i\nexpected: e\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Rules = append(e.Rules, sees)
+	host := checks.NewObservation("t", checks.KindHost, "host")
+	host.Set("hostname", "h")
+	res := &checks.Result{Observations: []*checks.Observation{host,
+		device("sda", map[string]any{"model": "X"}), device("sdb", map[string]any{"platform": "own", "subject": "own"})}}
+	rep, err := e.Build(res, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) == 0 || rep.Findings[0].Rule != "sees" || strings.Join(rep.Findings[0].Subjects, ",") != "sda" {
+		t.Fatalf("the rule did not see the environment: %+v", rep.Findings)
+	}
+	if len(rep.Devices) != 2 {
+		t.Fatalf("devices: %v", rep.Devices)
+	}
+	for _, k := range envKeys {
+		if _, ok := rep.Devices[0][k]; ok {
+			t.Errorf("sda's entry has the rules' %q: %v", k, rep.Devices[0])
+		}
+	}
+	if d := rep.Devices[1]; d["platform"] != "own" || d["subject"] != "own" || d["name"] != "sdb" {
+		t.Errorf("sdb's entry lost its own facts: %v", d)
+	}
+	if _, ok := rep.Devices[1]["host"]; ok {
+		t.Errorf("sdb's entry has the rules' host: %v", rep.Devices[1])
+	}
+}

@@ -46,12 +46,16 @@ const (
 
 // Build judges a run and assembles the report.
 func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
+	// res is not used after the subjects are merged from it: its
+	// observations and the inventory they came from (a third of a large
+	// run's memory) can be collected while the rules judge.
+	skipped, sample := append([]checks.Skipped(nil), res.Skipped...), res.Sample
 	subs, order := e.subjects(res)
 	findings, ruleErrs, err := e.judge(subs, order)
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Schema: Schema, Findings: findings, Skipped: append(append([]checks.Skipped(nil), res.Skipped...), ruleErrs...), Verdict: VerdictOK, Sample: res.Sample}
+	r := &Report{Schema: Schema, Findings: findings, Skipped: append(skipped, ruleErrs...), Verdict: VerdictOK, Sample: sample}
 	if r.Findings == nil {
 		r.Findings = []Finding{}
 	}
