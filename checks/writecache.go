@@ -38,7 +38,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 	}
 	var jobs []job
 	for _, d := range judged {
-		o := NewObservation("write-cache", KindDevice, d.Name)
+		o := newObservationSized("write-cache", KindDevice, d.Name, 20)
 		out = append(out, o)
 		o.Set("wc_nvme_vwc", nil)
 		if v := d.Queue.WriteCache; v != "" {
