@@ -101,3 +101,26 @@ var errFail = errors.New("disk full")
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errFail }
+
+// FuzzRenderJSON: any string (as a value, a key, in a list) and any number
+// is written as encoding/json writes it.
+func FuzzRenderJSON(f *testing.F) {
+	f.Add("sda", "model", 1.5, int64(3))
+	f.Add("a\"<b>&\u2028\xff\x00", "\t", 1e-7, int64(-1))
+	f.Add("", "", 1e21, int64(0))
+	f.Fuzz(func(t *testing.T, s, k string, x float64, n int64) {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return // an error for both, tested above
+		}
+		rep := &rules.Report{Schema: rules.Schema, Host: rules.Host{Hostname: s}, Verdict: k,
+			Findings: []rules.Finding{{Rule: k, Subjects: []string{s}}}, Skipped: []checks.Skipped{},
+			Devices: []map[string]any{{"name": s, k: x, s + k: []string{s, k}, "n": n, "m": map[string]any{k: s, "l": []any{x, s, n}}}}}
+		var got bytes.Buffer
+		if err := renderJSON(&got, rep, RunInfo{}); err != nil {
+			t.Fatal(err)
+		}
+		if want := encoderJSON(t, rep); !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("renderJSON differs from encoding/json:\ngot:\n%s\nwant:\n%s", got.Bytes(), want)
+		}
+	})
+}
