@@ -69,7 +69,7 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 	}
 	var out []*Observation
 	for _, d := range devs {
-		o := NewObservation("inventory", KindDevice, d.Name)
+		o := newObservationSized("inventory", KindDevice, d.Name, 32)
 		hv, why := d.Hypervisor, d.HypervisorWhy
 		if hv == "" && vmVendor != "" && (d.Transport == "sata" || d.Transport == "pata" || d.Transport == "scsi" || d.Transport == "unknown") {
 			hv, why = "the hypervisor of "+vmVendor, "DMI: "+vmVendor

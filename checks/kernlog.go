@@ -224,7 +224,7 @@ func appendUniq(s []string, v string) []string {
 }
 
 func klogDevice(dev string, groups []probes.KlogGroup, link *probes.SATALinkState, uptime float64) *Observation {
-	o := NewObservation("kernel-log", KindDevice, dev)
+	o := newObservationSized("kernel-log", KindDevice, dev, 20)
 	// One failed read is logged by libata, the SCSI layer and the block
 	// layer, each in its own words: a category counts the incidents of the
 	// pattern that saw most of them, not the sum of every layer's lines.

@@ -42,16 +42,7 @@ var noSMART = map[string]string{
 func smartCheck(ctx context.Context, env *Env) []*Observation {
 	judged := env.Judged(ctx)
 	out := make([]*Observation, len(judged))
-	done := make(chan struct{}, len(judged))
-	for i, d := range judged {
-		go func() {
-			defer func() { done <- struct{}{} }()
-			out[i] = smartDevice(ctx, env, d)
-		}()
-	}
-	for range judged {
-		<-done
-	}
+	forEach(len(judged), maxCommands, func(i int) { out[i] = smartDevice(ctx, env, judged[i]) })
 	var obs []*Observation
 	for _, o := range out {
 		if o != nil {
@@ -86,7 +77,7 @@ func smartDevice(ctx context.Context, env *Env, d *probes.BlockDevice) *Observat
 // severity reasons (smart_critical, smart_warnings) are worked out here,
 // where the attribute semantics live; rules judge the facts.
 func SMARTObservation(dev string, s *probes.SMARTInfo) *Observation {
-	f := &smartFacts{o: NewObservation("smart", KindDevice, dev), s: s, wear: -1}
+	f := &smartFacts{o: newObservationSized("smart", KindDevice, dev, 40), s: s, wear: -1}
 	o := f.o
 	o.Set("smart_protocol", s.Protocol)
 	o.Set("smart_model", s.Model)

@@ -38,7 +38,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 	}
 	var jobs []job
 	for _, d := range judged {
-		o := NewObservation("write-cache", KindDevice, d.Name)
+		o := newObservationSized("write-cache", KindDevice, d.Name, 20)
 		out = append(out, o)
 		o.Set("wc_nvme_vwc", nil)
 		if v := d.Queue.WriteCache; v != "" {
@@ -83,16 +83,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 			jobs = append(jobs, job{o, d})
 		}
 	}
-	done := make(chan struct{}, len(jobs))
-	for _, j := range jobs {
-		go func() {
-			defer func() { done <- struct{}{} }()
-			readDriveCache(ctx, env, j.o, j.d)
-		}()
-	}
-	for range jobs {
-		<-done
-	}
+	forEach(len(jobs), maxCommands, func(i int) { readDriveCache(ctx, env, jobs[i].o, jobs[i].d) })
 	byName := map[string]*probes.BlockDevice{}
 	for _, d := range judged {
 		byName[d.Name] = d

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"io"
 	"sort"
 	"time"
@@ -53,11 +52,4 @@ func Formats() []string {
 
 func init() {
 	Register("json", renderJSON)
-}
-
-// renderJSON is the diskdoctor/v1 contract (docs/output.md).
-func renderJSON(w io.Writer, rep *rules.Report, _ RunInfo) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
 }

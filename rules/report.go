@@ -46,12 +46,16 @@ const (
 
 // Build judges a run and assembles the report.
 func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
+	// res is not used after the subjects are merged from it: its
+	// observations and the inventory they came from (a third of a large
+	// run's memory) can be collected while the rules judge.
+	skipped, sample := append([]checks.Skipped(nil), res.Skipped...), res.Sample
 	subs, order := e.subjects(res)
 	findings, ruleErrs, err := e.judge(subs, order)
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Schema: Schema, Findings: findings, Skipped: append(append([]checks.Skipped(nil), res.Skipped...), ruleErrs...), Verdict: VerdictOK, Sample: res.Sample}
+	r := &Report{Schema: Schema, Findings: findings, Skipped: append(skipped, ruleErrs...), Verdict: VerdictOK, Sample: sample}
 	if r.Findings == nil {
 		r.Findings = []Finding{}
 	}
@@ -80,9 +84,13 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 		if s.kind != checks.KindDevice || s.facts["nvme_path"] == true {
 			continue
 		}
-		d := map[string]any{"name": s.name}
-		for f, v := range s.facts {
-			d[f] = v
+		// The subject's own facts become the device's entry: judging is
+		// over (the rules' environments are copies), and a copy per device
+		// was the report's largest allocation. A fact named "name" wins
+		// over the subject's name, as it did in the copy.
+		d := s.facts
+		if _, ok := d["name"]; !ok {
+			d["name"] = s.name
 		}
 		if s.ds != nil {
 			d["datasheet"] = map[string]any{"product": s.ds.Product, "source": s.ds.Source, "model_entry": s.ds.ModelEntry}

@@ -1,0 +1,255 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+// renderJSON is the diskdoctor/v1 contract (docs/output.md), byte for byte
+// what encoding/json's Encoder with SetIndent("", "  ") writes. It streams:
+// the encoder would build the whole document, then a second, indented copy
+// of it (two buffers of the report's size, 4.6 MB on a 1,000-disk machine,
+// and 57 MB of allocation on their way to that size); here the devices,
+// which are nearly all of a large report, are written one at a time
+// through a small buffer, and the rest (host, findings, skipped, sample:
+// structs, small) go through encoding/json itself.
+func renderJSON(w io.Writer, rep *rules.Report, _ RunInfo) error {
+	j := &jsonWriter{w: w, buf: make([]byte, 0, jsonFlushAt+4096)}
+	j.raw("{\n  \"schema\": ")
+	j.value(rep.Schema, 1)
+	j.raw(",\n  \"host\": ")
+	j.value(rep.Host, 1)
+	j.raw(",\n  \"verdict\": ")
+	j.value(rep.Verdict, 1)
+	j.raw(",\n  \"findings\": ")
+	j.value(rep.Findings, 1)
+	j.raw(",\n  \"skipped\": ")
+	j.value(rep.Skipped, 1)
+	j.raw(",\n  \"devices\": ")
+	j.value(rep.Devices, 1)
+	if rep.Sample != nil { // omitempty
+		j.raw(",\n  \"sample\": ")
+		j.value(rep.Sample, 1)
+	}
+	j.raw("\n}\n")
+	return j.flush()
+}
+
+// jsonFlushAt is how much the writer holds before it writes.
+const jsonFlushAt = 32 << 10
+
+// jsonWriter writes indented JSON ("  " per level, keys of maps sorted,
+// HTML characters escaped: encoding/json's defaults). Values of the types
+// a report's facts hold are written directly; any other goes through
+// json.Marshal and json.Indent, so that its output is the encoder's by
+// construction. The first error is kept and stops the writing.
+type jsonWriter struct {
+	w       io.Writer
+	buf     []byte
+	err     error
+	scratch bytes.Buffer
+	keys    [][]string // sorted-key slices reused per nesting depth
+}
+
+func (j *jsonWriter) raw(s string) { j.buf = append(j.buf, s...) }
+
+func (j *jsonWriter) flush() error {
+	if j.err == nil && len(j.buf) > 0 {
+		_, j.err = j.w.Write(j.buf)
+	}
+	j.buf = j.buf[:0]
+	return j.err
+}
+
+func (j *jsonWriter) newline(depth int) {
+	j.buf = append(j.buf, '\n')
+	for range depth {
+		j.buf = append(j.buf, ' ', ' ')
+	}
+}
+
+// value writes v at nesting depth (its opening bracket is already placed;
+// its inner lines are indented one level deeper).
+func (j *jsonWriter) value(v any, depth int) {
+	if j.err != nil {
+		return
+	}
+	if len(j.buf) >= jsonFlushAt {
+		if j.flush() != nil {
+			return
+		}
+	}
+	switch x := v.(type) {
+	case nil:
+		j.raw("null")
+	case string:
+		j.str(x)
+	case bool:
+		j.buf = strconv.AppendBool(j.buf, x)
+	case int:
+		j.buf = strconv.AppendInt(j.buf, int64(x), 10)
+	case int64:
+		j.buf = strconv.AppendInt(j.buf, x, 10)
+	case uint64:
+		j.buf = strconv.AppendUint(j.buf, x, 10)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			j.marshal(v, depth) // the encoder's error
+			return
+		}
+		j.float(x)
+	case []string:
+		if x == nil {
+			j.raw("null")
+			return
+		}
+		if len(x) == 0 {
+			j.raw("[]")
+			return
+		}
+		j.raw("[")
+		for i, s := range x {
+			if i > 0 {
+				j.raw(",")
+			}
+			j.newline(depth + 1)
+			j.str(s)
+		}
+		j.newline(depth)
+		j.raw("]")
+	case []any:
+		if x == nil {
+			j.raw("null")
+			return
+		}
+		if len(x) == 0 {
+			j.raw("[]")
+			return
+		}
+		j.raw("[")
+		for i, e := range x {
+			if i > 0 {
+				j.raw(",")
+			}
+			j.newline(depth + 1)
+			j.value(e, depth+1)
+		}
+		j.newline(depth)
+		j.raw("]")
+	case []map[string]any:
+		if x == nil {
+			j.raw("null")
+			return
+		}
+		if len(x) == 0 {
+			j.raw("[]")
+			return
+		}
+		j.raw("[")
+		for i, m := range x {
+			if i > 0 {
+				j.raw(",")
+			}
+			j.newline(depth + 1)
+			j.object(m, depth+1)
+		}
+		j.newline(depth)
+		j.raw("]")
+	case map[string]any:
+		j.object(x, depth)
+	default:
+		j.marshal(v, depth)
+	}
+}
+
+func (j *jsonWriter) object(m map[string]any, depth int) {
+	if m == nil {
+		j.raw("null")
+		return
+	}
+	if len(m) == 0 {
+		j.raw("{}")
+		return
+	}
+	for len(j.keys) <= depth {
+		j.keys = append(j.keys, nil)
+	}
+	keys := j.keys[depth][:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // encoding/json sorts string keys the same way
+	j.raw("{")
+	for i, k := range keys {
+		if i > 0 {
+			j.raw(",")
+		}
+		j.newline(depth + 1)
+		j.str(k)
+		j.raw(": ")
+		j.value(m[k], depth+1)
+	}
+	j.newline(depth)
+	j.raw("}")
+	clear(keys)
+	j.keys[depth] = keys
+}
+
+// str writes a string as encoding/json does; one with anything to escape
+// (quotes, backslashes, control characters, HTML's <, > and &, or
+// anything outside printable ASCII) goes through json.Marshal.
+func (j *jsonWriter) str(s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			j.marshal(s, 0)
+			return
+		}
+	}
+	j.buf = append(j.buf, '"')
+	j.buf = append(j.buf, s...)
+	j.buf = append(j.buf, '"')
+}
+
+// float is encoding/json's float64 format: the shortest representation,
+// exponent notation below 1e-6 and from 1e21 on, e-07 written e-7.
+func (j *jsonWriter) float(f float64) {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	start := len(j.buf)
+	j.buf = strconv.AppendFloat(j.buf, f, format, -1, 64)
+	if format == 'e' {
+		b := j.buf[start:]
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			j.buf = j.buf[:len(j.buf)-1]
+		}
+	}
+}
+
+// marshal writes v through encoding/json, indented for its depth.
+func (j *jsonWriter) marshal(v any, depth int) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		j.err = err
+		return
+	}
+	j.scratch.Reset()
+	prefix := make([]byte, 0, 2*depth)
+	for range depth {
+		prefix = append(prefix, ' ', ' ')
+	}
+	if err := json.Indent(&j.scratch, b, string(prefix), "  "); err != nil {
+		j.err = err
+		return
+	}
+	j.buf = append(j.buf, j.scratch.Bytes()...)
+}
