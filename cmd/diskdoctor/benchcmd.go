@@ -198,7 +198,7 @@ func runBench(ctx context.Context, path string, fl benchFlags, stdout, stderr io
 	}
 	env.Notes = stderr
 	o := fl.o
-	if isTerminal(stderr) {
+	if render.IsTerminal(stderr) {
 		o.Progress = stderr
 	}
 	if o.DryRun {
@@ -218,7 +218,7 @@ func runBench(ctx context.Context, path string, fl benchFlags, stdout, stderr io
 				err = jerr
 			}
 		} else if err == nil {
-			render.BenchText(stdout, res, colorWanted(fl.color, stdout))
+			render.BenchText(stdout, res, render.ColorWanted(fl.color, stdout))
 		}
 	}
 	return withSignal(err, sig)

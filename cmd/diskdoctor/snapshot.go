@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
 	"github.com/diskdoctor/diskdoctor/probes"
@@ -66,7 +67,7 @@ func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writ
 		src, label = h, o.root
 	}
 	var progress func(string)
-	if isTerminal(stderr) {
+	if report.IsTerminal(stderr) {
 		progress = func(s string) { fmt.Fprintf(stderr, "\r\x1b[Kdiskdoctor snapshot: %s", s) }
 	}
 	rec, err := snapshot.Record(ctx, src, snapshot.RecordOptions{KeepSerials: o.keepSerials, ProbeTimeout: o.probeTimeout, Progress: progress})
@@ -100,7 +101,7 @@ func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writ
 		red = "serials kept (--keep-serials)"
 	}
 	fmt.Fprintf(stderr, "diskdoctor snapshot: wrote %s: %d files, %d directories, %d links, %d commands; %s uncompressed, %s compressed; %s; %s\n",
-		o.output, st.Files, st.Dirs, st.Links, len(rec.Commands), humanBytes(st.Bytes), humanBytes(st.Compressed), red, time.Since(start).Round(time.Millisecond))
+		o.output, st.Files, st.Dirs, st.Links, len(rec.Commands), humanize.IBytes(uint64(st.Bytes)), humanize.IBytes(uint64(st.Compressed)), red, time.Since(start).Round(time.Millisecond))
 	if n := len(rec.Unreadable); n > 0 {
 		fmt.Fprintf(stderr, "diskdoctor snapshot: %d paths could not be read and are not in the snapshot (listed in %s):\n", n, snapshot.MetaFile)
 		for i, u := range rec.Unreadable {
@@ -112,16 +113,4 @@ func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writ
 		}
 	}
 	return nil
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 10<<20:
-		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
