@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/diskdoctor/diskdoctor/internal/manpages"
+	"github.com/diskdoctor/diskdoctor/internal/clidoc"
 )
 
 // gen-docs writes the man pages and shell completions the Debian package
@@ -21,11 +21,11 @@ func newGenDocsCmd() *cobra.Command {
 		Hidden: true,
 		Args:   cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			date, err := manpages.Date(os.Getenv("SOURCE_DATE_EPOCH"))
+			date, err := clidoc.Date(os.Getenv("SOURCE_DATE_EPOCH"))
 			if err != nil {
 				return err
 			}
-			return manpages.Write(cmd.Root(), args[0], "diskdoctor "+version, date)
+			return clidoc.Write(cmd.Root(), args[0], "diskdoctor "+version, date)
 		},
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/internal/buildinfo"
-	"github.com/diskdoctor/diskdoctor/internal/manpages"
+	"github.com/diskdoctor/diskdoctor/internal/clidoc"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -19,7 +19,7 @@ func TestGenDocs(t *testing.T) {
 	gen := func() string {
 		dir := t.TempDir()
 		exit := rules.ExitOK
-		if err := manpages.Write(newRootCmd(&exit), dir, "diskdoctor "+version, date); err != nil {
+		if err := clidoc.Write(newRootCmd(&exit), dir, "diskdoctor "+version, date); err != nil {
 			t.Fatal(err)
 		}
 		return dir

@@ -12,6 +12,7 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/doctor"
+	"github.com/diskdoctor/diskdoctor/internal/clidoc"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -103,7 +104,7 @@ labelled by risk. It never changes the machine.`,
 	// get their EXIT STATUS too.
 	cmd.InitDefaultHelpCmd()
 	cmd.InitDefaultCompletionCmd()
-	addExitStatusHelp(cmd)
+	clidoc.AddExitStatusHelp(cmd)
 	return cmd
 }
 

@@ -1,11 +1,4 @@
-// Package manpages writes the man pages and shell completions the Debian
-// package ships, from the cobra tree the program runs, so that they can
-// never describe other flags than the binary has. Each page gets the EXIT
-// STATUS and FILES sections man-pages(7) asks for.
-//
-// It reads nothing of the machine; its only effect is the files it writes
-// into the directory the packaging script names.
-package manpages
+package clidoc
 
 import (
 	"bytes"
@@ -134,39 +127,6 @@ func roffText(t string) string {
 		t = `\&` + t
 	}
 	return t
-}
-
-type exitCode struct {
-	code    int
-	meaning string
-}
-
-// exitStatusOf is the contract of design.md per command: the doctor's
-// verdict for the examining commands, success or failure for the rest.
-func exitStatusOf(cmd *cobra.Command) []exitCode {
-	failed := exitCode{3, "The command could not run: bad arguments, an unreadable or invalid input, or an output that could not be written."}
-	switch strings.TrimPrefix(cmd.CommandPath(), "diskdoctor") {
-	case "":
-		return []exitCode{
-			{0, "No warning or critical finding (notes and skipped checks alone leave it 0)."},
-			{1, "At least one warning finding, no critical one."},
-			{2, "At least one critical finding."},
-			{3, "The machine could not be examined at all (bad --root or --snapshot, bad arguments, the report could not be written)."},
-		}
-	case " diff":
-		return []exitCode{
-			{0, "Nothing got worse between OLD and NEW."},
-			{1, "Something got worse: a new finding, or a finding of higher severity."},
-			failed,
-		}
-	case " bench":
-		return []exitCode{
-			{0, "The benchmark ran."},
-			{2, "Refused: the doctor found critical problems that would make the numbers lie (--force runs anyway)."},
-			{3, "The benchmark could not run: bad arguments, fio and the dd fallback failed, or the target is unusable."},
-		}
-	}
-	return []exitCode{{0, "Success."}, failed}
 }
 
 type manFile struct{ path, meaning string }

@@ -1,4 +1,4 @@
-package manpages
+package clidoc
 
 import (
 	"os"
