@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
 	"github.com/diskdoctor/diskdoctor/probes"
@@ -96,21 +95,6 @@ func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	red := "serials, WWNs, MACs and host name redacted"
-	if !rec.Redacted {
-		red = "serials kept (--keep-serials)"
-	}
-	fmt.Fprintf(stderr, "diskdoctor snapshot: wrote %s: %d files, %d directories, %d links, %d commands; %s uncompressed, %s compressed; %s; %s\n",
-		o.output, st.Files, st.Dirs, st.Links, len(rec.Commands), humanize.IBytes(uint64(st.Bytes)), humanize.IBytes(uint64(st.Compressed)), red, time.Since(start).Round(time.Millisecond))
-	if n := len(rec.Unreadable); n > 0 {
-		fmt.Fprintf(stderr, "diskdoctor snapshot: %d paths could not be read and are not in the snapshot (listed in %s):\n", n, snapshot.MetaFile)
-		for i, u := range rec.Unreadable {
-			if i == 10 {
-				fmt.Fprintf(stderr, "  … and %d more\n", n-10)
-				break
-			}
-			fmt.Fprintln(stderr, "  "+u)
-		}
-	}
+	snapshot.WriteSummary(stderr, o.output, rec, st, time.Since(start))
 	return nil
 }
