@@ -33,3 +33,16 @@ func TestWriteSummary(t *testing.T) {
 		t.Errorf("an unredacted, complete snapshot:\n%s", out)
 	}
 }
+
+func TestSource(t *testing.T) {
+	if h, label, err := Source(""); err != nil || !h.IsLive() || label != "live" {
+		t.Errorf("no root: %v %q %v, want this machine", h, label, err)
+	}
+	dir := "../fixtures/hpe-microserver-writethrough"
+	if h, label, err := Source(dir); err != nil || h.IsLive() || label != dir {
+		t.Errorf("a fixture: %v %q %v", h, label, err)
+	}
+	if _, _, err := Source(t.TempDir() + "/missing"); err == nil {
+		t.Error("a root that does not exist must be an error")
+	}
+}

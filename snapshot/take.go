@@ -12,6 +12,20 @@ import (
 	"github.com/diskdoctor/diskdoctor/probes"
 )
 
+// Source is the machine a snapshot records, and the label its meta file
+// gives it: this one ("live"), or the recorded machine at root (a fixture
+// or an unpacked snapshot), labelled with root.
+func Source(root string) (*probes.Host, string, error) {
+	if root == "" {
+		return probes.Live(), "live", nil
+	}
+	h, err := probes.Recorded(root)
+	if err != nil {
+		return nil, "", err
+	}
+	return h, root, nil
+}
+
 // RecordOptions tune Record.
 type RecordOptions struct {
 	// KeepSerials turns redaction off.

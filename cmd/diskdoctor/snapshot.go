@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/diskdoctor/diskdoctor/probes"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/snapshot"
 )
@@ -57,13 +56,9 @@ compare two with 'diskdoctor diff OLD NEW'.`,
 
 func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) error {
 	start := time.Now()
-	src, label := probes.Live(), "live"
-	if o.root != "" {
-		h, err := probes.Recorded(o.root)
-		if err != nil {
-			return err
-		}
-		src, label = h, o.root
+	src, label, err := snapshot.Source(o.root)
+	if err != nil {
+		return err
 	}
 	var progress func(string)
 	if report.IsTerminal(stderr) {
