@@ -3,11 +3,28 @@ package snapshot
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
+
+	"github.com/dustin/go-humanize"
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/probes"
 )
+
+// Source is the machine a snapshot records, and the label its meta file
+// gives it: this one ("live"), or the recorded machine at root (a fixture
+// or an unpacked snapshot), labelled with root.
+func Source(root string) (*probes.Host, string, error) {
+	if root == "" {
+		return probes.Live(), "live", nil
+	}
+	h, err := probes.Recorded(root)
+	if err != nil {
+		return nil, "", err
+	}
+	return h, root, nil
+}
 
 // RecordOptions tune Record.
 type RecordOptions struct {
@@ -63,4 +80,27 @@ func Record(ctx context.Context, src *probes.Host, o RecordOptions) (*Recording,
 		prog = func(done, total int) { o.Progress(fmt.Sprintf("recording %d/%d paths", done, total)) }
 	}
 	return rec.Collect(ctx, src, CollectOptions{Redact: !o.KeepSerials, ReadTimeout: o.ProbeTimeout, Progress: prog})
+}
+
+// WriteSummary tells the person who took the snapshot what went into the
+// archive written to output (its counts, its sizes, whether it is
+// redacted, how long it took) and the first of the paths that could not be
+// read.
+func WriteSummary(w io.Writer, output string, rec *Recording, st ArchiveStats, took time.Duration) {
+	red := "serials, WWNs, MACs and host name redacted"
+	if !rec.Redacted {
+		red = "serials kept (--keep-serials)"
+	}
+	fmt.Fprintf(w, "diskdoctor snapshot: wrote %s: %d files, %d directories, %d links, %d commands; %s uncompressed, %s compressed; %s; %s\n",
+		output, st.Files, st.Dirs, st.Links, len(rec.Commands), humanize.IBytes(uint64(st.Bytes)), humanize.IBytes(uint64(st.Compressed)), red, took.Round(time.Millisecond))
+	if n := len(rec.Unreadable); n > 0 {
+		fmt.Fprintf(w, "diskdoctor snapshot: %d paths could not be read and are not in the snapshot (listed in %s):\n", n, MetaFile)
+		for i, u := range rec.Unreadable {
+			if i == 10 {
+				fmt.Fprintf(w, "  … and %d more\n", n-10)
+				break
+			}
+			fmt.Fprintln(w, "  "+u)
+		}
+	}
 }

@@ -5,16 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/diskdoctor/diskdoctor/bench"
-	"github.com/diskdoctor/diskdoctor/probes"
 	render "github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -152,98 +147,40 @@ func (fl *benchFlags) parse(cmd *cobra.Command, args []string) (string, error) {
 	return path, nil
 }
 
-// runBench wires the machine, the runner and the doctor into a bench run,
-// renders its result, and turns SIGHUP, SIGINT and SIGTERM alike into a
-// clean stop (fio's process group stopped, the test file removed) with the
-// signal's exit status.
+// runBench wires the machine, the runner and the doctor into a bench run
+// and renders its result; SIGHUP, SIGINT and SIGTERM stop it cleanly with
+// the signal's exit status (bench.WatchSignals).
 func runBench(ctx context.Context, path string, fl benchFlags, stdout, stderr io.Writer) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var got atomic.Int32
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM)
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		record := func(s os.Signal) {
-			got.Store(int32(s.(syscall.Signal)))
-			cancel(fmt.Errorf("%s received", s))
-		}
-		select {
-		case s := <-sigs:
-			record(s)
-		case <-stop:
-			// main's own handler may have cancelled first: the signal is
-			// still waiting here.
-			select {
-			case s := <-sigs:
-				record(s)
-			default:
-			}
-		}
-	}()
-	// signalled waits for the watcher and returns the signal that ended the
-	// run, 0 for none.
-	signalled := func() int32 {
-		close(stop)
-		<-done
-		signal.Stop(sigs)
-		return got.Load()
-	}
-
-	env, err := benchEnv(fl)
+	ctx, sig := bench.WatchSignals(ctx)
+	defer sig.Stop()
+	env, err := bench.NewEnv(fl.root, fl.o)
 	if err != nil {
-		signalled()
 		return &bench.ExitError{Code: rules.ExitUnknown, Err: err}
 	}
 	env.Notes = stderr
 	o := fl.o
-	if isTerminal(stderr) {
+	if render.IsTerminal(stderr) {
 		o.Progress = stderr
 	}
 	if o.DryRun {
 		text, err := bench.DryRun(ctx, path, o, env)
 		if err != nil {
-			return withSignal(err, signalled())
+			return sig.Exit(err)
 		}
-		signalled()
+		sig.Stop()
 		_, err = io.WriteString(stdout, text)
 		return err
 	}
 	res, err := bench.Run(ctx, path, o, env)
-	sig := signalled()
+	sig.Stop()
 	if res != nil {
 		if fl.format == "json" {
 			if jerr := render.BenchJSON(stdout, res); err == nil {
 				err = jerr
 			}
 		} else if err == nil {
-			render.BenchText(stdout, res, colorWanted(fl.color, stdout))
+			render.BenchText(stdout, res, render.ColorWanted(fl.color, stdout))
 		}
 	}
-	return withSignal(err, sig)
-}
-
-func withSignal(err error, sig int32) error {
-	if err != nil && sig != 0 {
-		return &bench.ExitError{Code: 128 + int(sig), Err: err}
-	}
-	return err
-}
-
-// benchEnv is the live machine, or a recorded one with its recorded fio
-// outputs; the doctor runs on the same.
-func benchEnv(fl benchFlags) (bench.Env, error) {
-	host, runner := probes.Live(), bench.Runner(&bench.Exec{})
-	if fl.root != "" {
-		h, err := probes.Recorded(fl.root)
-		if err != nil {
-			return bench.Env{}, err
-		}
-		host, runner = h, &bench.Replay{Host: h}
-	}
-	examineFn := func(ctx context.Context, devices []string) (*rules.Report, error) {
-		return examine(ctx, options{root: fl.root, format: "json", probeTimeout: fl.o.ProbeTimeout, datasheets: fl.o.Datasheets, context: "benchmark", devices: devices})
-	}
-	return bench.Env{Host: host, Runner: runner, Examine: examineFn}, nil
+	return sig.Exit(err)
 }

@@ -80,9 +80,9 @@ rule's definition as the engine runs it (rules/defs/RULE-ID.yaml).`,
 				}
 				w := cols
 				if w == 0 {
-					w = terminalWidth(cmd.OutOrStdout())
+					w = report.TerminalWidth(cmd.OutOrStdout())
 				}
-				return report.Explain(cmd.OutOrStdout(), r, w, colorWanted("auto", cmd.OutOrStdout()))
+				return report.Explain(cmd.OutOrStdout(), r, w, report.ColorWanted("auto", cmd.OutOrStdout()))
 			}
 			msg := fmt.Sprintf("no rule %q (see 'diskdoctor rules')", args[0])
 			if s := doctor.Suggest(args[0], ids); s != "" {

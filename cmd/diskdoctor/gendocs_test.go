@@ -5,11 +5,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/internal/buildinfo"
+	"github.com/diskdoctor/diskdoctor/internal/clidoc"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -18,7 +19,7 @@ func TestGenDocs(t *testing.T) {
 	gen := func() string {
 		dir := t.TempDir()
 		exit := rules.ExitOK
-		if err := genDocs(newRootCmd(&exit), dir, date); err != nil {
+		if err := clidoc.Write(newRootCmd(&exit), dir, "diskdoctor "+version, date); err != nil {
 			t.Fatal(err)
 		}
 		return dir
@@ -80,37 +81,10 @@ func TestGenDocs(t *testing.T) {
 	}
 }
 
+// TestVersionText: --version and the version subcommand print the same,
+// with the four libraries of the real build (buildinfo's tests cover the
+// formatting).
 func TestVersionText(t *testing.T) {
-	bi := &debug.BuildInfo{
-		GoVersion: "go1.26.8",
-		Deps: []*debug.Module{
-			{Path: "github.com/anatol/smart.go", Version: "v0.0.0-20260723175002-53b369c3973c"},
-			{Path: "github.com/jaypipes/ghw", Version: "v0.27.0"},
-			{Path: "github.com/prometheus/procfs", Version: "v0.23.0", Replace: &debug.Module{Path: "../procfs"}},
-		},
-		Settings: []debug.BuildSetting{{Key: "GOOS", Value: "linux"}, {Key: "GOARCH", Value: "arm64"}, {Key: "vcs.revision", Value: "abc123"}},
-	}
-	var b strings.Builder
-	writeVersion(&b, "1.2.3", "", bi)
-	want := `1.2.3
-commit: abc123
-go:     go1.26.8 linux/arm64
-github.com/anatol/smart.go v0.0.0-20260723175002-53b369c3973c
-github.com/jaypipes/ghw v0.27.0
-github.com/prometheus/procfs v0.23.0 => ../procfs
-github.com/charmbracelet/lipgloss (not linked)
-`
-	if b.String() != want {
-		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
-	}
-	b.Reset()
-	writeVersion(&b, "1.2.3", "fedcba", bi)
-	if !strings.Contains(b.String(), "commit: fedcba\n") {
-		t.Errorf("-X main.commit must win over the build info:\n%s", b.String())
-	}
-
-	// --version and the version subcommand print the same, with the four
-	// libraries of the real build.
 	var flag, sub, stderr bytes.Buffer
 	if code := run(context.Background(), []string{"--version"}, &flag, &stderr); code != 0 {
 		t.Fatalf("--version: exit %d: %s", code, stderr.String())
@@ -121,7 +95,7 @@ github.com/charmbracelet/lipgloss (not linked)
 	if flag.String() != sub.String() {
 		t.Errorf("--version and version differ:\n%s\n%s", flag.String(), sub.String())
 	}
-	for _, d := range versionDeps {
+	for _, d := range buildinfo.Deps {
 		if !strings.Contains(sub.String(), d+" v") {
 			t.Errorf("version does not give %s's version:\n%s", d, sub.String())
 		}

@@ -5,16 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/doctor"
+	"github.com/diskdoctor/diskdoctor/internal/clidoc"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -38,9 +36,6 @@ type options struct {
 	progress     func(elapsed time.Duration) // the sampling window's progress line, on a terminal
 	strict       bool                        // tests: a rule that cannot be evaluated is an error
 }
-
-// colorModes are the values of --color.
-var colorModes = []string{"auto", "always", "never"}
 
 // subcommands is the registry of subcommands, filled at init() by the file
 // of each.
@@ -93,7 +88,7 @@ labelled by risk. It never changes the machine.`,
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "text: every finding in full (evidence, notes, every fix)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(report.Formats(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("context", cobra.FixedCompletions(doctor.Contexts, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions(colorModes, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions(report.ColorModes, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("disable-check", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var names []string
 		for _, c := range checks.All() {
@@ -109,7 +104,7 @@ labelled by risk. It never changes the machine.`,
 	// get their EXIT STATUS too.
 	cmd.InitDefaultHelpCmd()
 	cmd.InitDefaultCompletionCmd()
-	addExitStatusHelp(cmd)
+	clidoc.AddExitStatusHelp(cmd)
 	return cmd
 }
 
@@ -139,11 +134,11 @@ func validateFlags(cmd *cobra.Command, o options) error {
 	if err := doctor.OneOf("--format", o.format, report.Formats()); err != nil {
 		return err
 	}
-	if err := doctor.OneOf("--color", o.color, colorModes); err != nil {
+	if err := doctor.OneOf("--color", o.color, report.ColorModes); err != nil {
 		return err
 	}
-	if o.width != 0 && o.width < minTextWidth {
-		return fmt.Errorf("--width %d: at least %d columns", o.width, minTextWidth)
+	if o.width != 0 && o.width < report.MinWidth {
+		return fmt.Errorf("--width %d: at least %d columns", o.width, report.MinWidth)
 	}
 	for _, name := range []string{"probe-timeout", "sample", "deadline"} {
 		if fl := cmd.Flags().Lookup(name); fl.Changed {
@@ -178,9 +173,9 @@ func examine(ctx context.Context, o options) (*rules.Report, error) {
 func runDoctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, error) {
 	start := time.Now()
 	clearProgress := func() {}
-	if o.sample > 0 && o.format == "text" && isTerminal(stderr) {
-		o.progress = progressLine(stderr, o.sample)
-		clearProgress = func() { fmt.Fprint(stderr, "\r\033[K") }
+	if o.sample > 0 && o.format == "text" && report.IsTerminal(stderr) {
+		o.progress = report.SampleProgress(stderr, o.sample)
+		clearProgress = func() { report.ClearLine(stderr) }
 	}
 	rep, err := examine(ctx, o)
 	// The report must not start on the progress line.
@@ -193,9 +188,9 @@ func runDoctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, e
 		return rules.ExitUnknown, err
 	}
 	render, _ := report.Lookup(o.format)
-	run := report.RunInfo{Start: start, Duration: time.Since(start), Color: o.output == "" && colorWanted(o.color, stdout), Verbose: o.verbose, Width: o.width}
+	run := report.RunInfo{Start: start, Duration: time.Since(start), Color: o.output == "" && report.ColorWanted(o.color, stdout), Verbose: o.verbose, Width: o.width}
 	if run.Width == 0 && o.output == "" {
-		run.Width = terminalWidth(stdout)
+		run.Width = report.TerminalWidth(stdout)
 	}
 	if o.output == "" {
 		if err := render(stdout, rep, run); err != nil {
@@ -207,51 +202,4 @@ func runDoctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, e
 		return rules.ExitUnknown, err
 	}
 	return rep.ExitCode(), nil
-}
-
-// progressLine prints what is being sampled and the time left, in place.
-func progressLine(w io.Writer, total time.Duration) func(time.Duration) {
-	return func(elapsed time.Duration) {
-		left := max(total-elapsed, 0).Round(100 * time.Millisecond)
-		fmt.Fprintf(w, "\r\033[Ksampling /proc/diskstats, /proc/pressure, /proc/*/io: %s left of %s", left, total)
-	}
-}
-
-// minTextWidth is the narrowest --width: below it a finding's title alone
-// no longer fits beside its rank and severity.
-const minTextWidth = 40
-
-// terminalWidth is the width of the terminal w is, from COLUMNS or the
-// tty; 0 (the report's 80) when w is not a terminal.
-func terminalWidth(w io.Writer) int {
-	f, ok := w.(*os.File)
-	if !ok || !isTerminal(w) {
-		return 0
-	}
-	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
-		return c
-	}
-	if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
-		return cols
-	}
-	return 0
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-func colorWanted(mode string, w io.Writer) bool {
-	switch mode {
-	case "always":
-		return true
-	case "never":
-		return false
-	}
-	return os.Getenv("NO_COLOR") == "" && isTerminal(w)
 }

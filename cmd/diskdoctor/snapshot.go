@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/diskdoctor/diskdoctor/probes"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/snapshot"
 )
@@ -57,16 +56,12 @@ compare two with 'diskdoctor diff OLD NEW'.`,
 
 func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) error {
 	start := time.Now()
-	src, label := probes.Live(), "live"
-	if o.root != "" {
-		h, err := probes.Recorded(o.root)
-		if err != nil {
-			return err
-		}
-		src, label = h, o.root
+	src, label, err := snapshot.Source(o.root)
+	if err != nil {
+		return err
 	}
 	var progress func(string)
-	if isTerminal(stderr) {
+	if report.IsTerminal(stderr) {
 		progress = func(s string) { fmt.Fprintf(stderr, "\r\x1b[Kdiskdoctor snapshot: %s", s) }
 	}
 	rec, err := snapshot.Record(ctx, src, snapshot.RecordOptions{KeepSerials: o.keepSerials, ProbeTimeout: o.probeTimeout, Progress: progress})
@@ -95,33 +90,6 @@ func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	red := "serials, WWNs, MACs and host name redacted"
-	if !rec.Redacted {
-		red = "serials kept (--keep-serials)"
-	}
-	fmt.Fprintf(stderr, "diskdoctor snapshot: wrote %s: %d files, %d directories, %d links, %d commands; %s uncompressed, %s compressed; %s; %s\n",
-		o.output, st.Files, st.Dirs, st.Links, len(rec.Commands), humanBytes(st.Bytes), humanBytes(st.Compressed), red, time.Since(start).Round(time.Millisecond))
-	if n := len(rec.Unreadable); n > 0 {
-		fmt.Fprintf(stderr, "diskdoctor snapshot: %d paths could not be read and are not in the snapshot (listed in %s):\n", n, snapshot.MetaFile)
-		for i, u := range rec.Unreadable {
-			if i == 10 {
-				fmt.Fprintf(stderr, "  … and %d more\n", n-10)
-				break
-			}
-			fmt.Fprintln(stderr, "  "+u)
-		}
-	}
+	snapshot.WriteSummary(stderr, o.output, rec, st, time.Since(start))
 	return nil
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 10<<20:
-		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

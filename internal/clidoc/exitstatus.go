@@ -1,4 +1,12 @@
-package main
+// Package clidoc documents the command line from the cobra tree the program
+// runs, so that the documentation can never describe other commands or
+// flags than the binary has: every command's EXIT STATUS section of --help,
+// and the man pages and shell completions the Debian package ships (each
+// page with the EXIT STATUS and FILES sections man-pages(7) asks for).
+//
+// It reads nothing of the machine; its only effect is the files Write puts
+// into the directory the packaging script names.
+package clidoc
 
 import (
 	"regexp"
@@ -36,9 +44,9 @@ const exitStatusDefault = `  0  printed
 // may still carry; it becomes the EXIT STATUS section.
 var legacyExitStatus = regexp.MustCompile(`(?s)\n*Exit status: (.*?)(\n\n|$)`)
 
-// addExitStatusHelp gives every command, the subcommands of subcommands
+// AddExitStatusHelp gives every command, the subcommands of subcommands
 // included, an EXIT STATUS section at the end of its help.
-func addExitStatusHelp(cmd *cobra.Command) {
+func AddExitStatusHelp(cmd *cobra.Command) {
 	long := cmd.Long
 	if long == "" {
 		long = cmd.Short + "."
@@ -56,6 +64,39 @@ func addExitStatusHelp(cmd *cobra.Command) {
 		cmd.Long = long + "\n\nEXIT STATUS\n" + section
 	}
 	for _, sub := range cmd.Commands() {
-		addExitStatusHelp(sub)
+		AddExitStatusHelp(sub)
 	}
+}
+
+type exitCode struct {
+	code    int
+	meaning string
+}
+
+// exitStatusOf is the contract of design.md per command: the doctor's
+// verdict for the examining commands, success or failure for the rest.
+func exitStatusOf(cmd *cobra.Command) []exitCode {
+	failed := exitCode{3, "The command could not run: bad arguments, an unreadable or invalid input, or an output that could not be written."}
+	switch strings.TrimPrefix(cmd.CommandPath(), "diskdoctor") {
+	case "":
+		return []exitCode{
+			{0, "No warning or critical finding (notes and skipped checks alone leave it 0)."},
+			{1, "At least one warning finding, no critical one."},
+			{2, "At least one critical finding."},
+			{3, "The machine could not be examined at all (bad --root or --snapshot, bad arguments, the report could not be written)."},
+		}
+	case " diff":
+		return []exitCode{
+			{0, "Nothing got worse between OLD and NEW."},
+			{1, "Something got worse: a new finding, or a finding of higher severity."},
+			failed,
+		}
+	case " bench":
+		return []exitCode{
+			{0, "The benchmark ran."},
+			{2, "Refused: the doctor found critical problems that would make the numbers lie (--force runs anyway)."},
+			{3, "The benchmark could not run: bad arguments, fio and the dd fallback failed, or the target is unusable."},
+		}
+	}
+	return []exitCode{{0, "Success."}, failed}
 }

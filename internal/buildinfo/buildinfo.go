@@ -1,0 +1,91 @@
+// Package buildinfo formats what a bug report needs to know about the
+// binary: its version, the commit it was built from, the Go toolchain and
+// the versions of the libraries that read the machine, from the build
+// information the Go linker embeds. It reads nothing of the machine.
+package buildinfo
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"strings"
+)
+
+// Deps are the libraries whose version decides what the doctor can read: a
+// bug report needs them as much as the doctor's own version.
+var Deps = []string{
+	"github.com/anatol/smart.go",
+	"github.com/jaypipes/ghw",
+	"github.com/prometheus/procfs",
+	"github.com/charmbracelet/lipgloss",
+}
+
+// Text is version followed by the build's provenance, one item a line, read
+// from the running binary's build info. commit is the one set with -ldflags
+// -X (empty: the build info's vcs.revision).
+func Text(version, commit string) string {
+	bi, _ := debug.ReadBuildInfo()
+	var b strings.Builder
+	Write(&b, version, commit, bi)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// Write writes version, the commit, the Go version and platform, and each of
+// Deps with its linked version, one a line; bi may be nil (no build info).
+func Write(w io.Writer, version, commit string, bi *debug.BuildInfo) {
+	fmt.Fprintln(w, version)
+	if bi == nil {
+		if commit == "" {
+			commit = "unknown"
+		}
+		fmt.Fprintf(w, "commit: %s\ngo:     %s %s/%s\n", commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return
+	}
+	settings := map[string]string{}
+	for _, s := range bi.Settings {
+		settings[s.Key] = s.Value
+	}
+	switch {
+	case commit != "":
+	case settings["vcs.revision"] == "":
+		commit = "unknown (built without -X main.commit, outside a git checkout or with -buildvcs=false)"
+	default:
+		commit = settings["vcs.revision"]
+		if t := settings["vcs.time"]; t != "" {
+			commit += " (" + t + ")"
+		}
+		if settings["vcs.modified"] == "true" {
+			commit += " with uncommitted changes"
+		}
+	}
+	goarch := settings["GOARCH"]
+	if goarch == "" {
+		goarch = runtime.GOARCH
+	}
+	goos := settings["GOOS"]
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	fmt.Fprintf(w, "commit: %s\ngo:     %s %s/%s\n", commit, bi.GoVersion, goos, goarch)
+	for _, path := range Deps {
+		fmt.Fprintf(w, "%s %s\n", path, depVersion(bi, path))
+	}
+}
+
+// depVersion is a module's version as linked, naming a replacement if any.
+func depVersion(bi *debug.BuildInfo, path string) string {
+	for _, d := range bi.Deps {
+		if d.Path != path {
+			continue
+		}
+		if r := d.Replace; r != nil {
+			if r.Version == "" {
+				return d.Version + " => " + r.Path
+			}
+			return d.Version + " => " + r.Path + " " + r.Version
+		}
+		return d.Version
+	}
+	return "(not linked)"
+}
