@@ -214,6 +214,8 @@ func sweepReading(o *Result) []string {
 	return []string{"sweep: " + s.Reason}
 }
 
+// Num prints a figure with three significant digits at most, as the bench
+// tables and readings show figures.
 func Num(v float64) string {
 	switch {
 	case v >= 100:
@@ -224,6 +226,7 @@ func Num(v float64) string {
 	return fmt.Sprintf("%.2f", v)
 }
 
+// Micros prints a latency in µs, or in ms from 1,000 µs on.
 func Micros(us float64) string {
 	switch {
 	case us <= 0:

@@ -183,14 +183,7 @@ func (u benchUnit) format(us float64) string {
 	if us <= 0 {
 		return "-"
 	}
-	v := us / u.div
-	switch {
-	case v >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case v >= 10:
-		return fmt.Sprintf("%.1f", v)
-	}
-	return fmt.Sprintf("%.2f", v)
+	return bench.Num(us / u.div)
 }
 
 // benchLatUnit picks ms when the column's largest value reaches 10 ms.

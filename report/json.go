@@ -74,6 +74,29 @@ func (j *jsonWriter) newline(depth int) {
 	}
 }
 
+// writeArray writes a slice as encoding/json indents it: null for nil, []
+// for empty, else one element a line, one level deeper.
+func writeArray[T any](j *jsonWriter, x []T, depth int, elem func(T)) {
+	if x == nil {
+		j.raw("null")
+		return
+	}
+	if len(x) == 0 {
+		j.raw("[]")
+		return
+	}
+	j.raw("[")
+	for i, e := range x {
+		if i > 0 {
+			j.raw(",")
+		}
+		j.newline(depth + 1)
+		elem(e)
+	}
+	j.newline(depth)
+	j.raw("]")
+}
+
 // value writes v at nesting depth (its opening bracket is already placed;
 // its inner lines are indented one level deeper).
 func (j *jsonWriter) value(v any, depth int) {
@@ -105,62 +128,11 @@ func (j *jsonWriter) value(v any, depth int) {
 		}
 		j.float(x)
 	case []string:
-		if x == nil {
-			j.raw("null")
-			return
-		}
-		if len(x) == 0 {
-			j.raw("[]")
-			return
-		}
-		j.raw("[")
-		for i, s := range x {
-			if i > 0 {
-				j.raw(",")
-			}
-			j.newline(depth + 1)
-			j.str(s)
-		}
-		j.newline(depth)
-		j.raw("]")
+		writeArray(j, x, depth, func(e string) { j.str(e) })
 	case []any:
-		if x == nil {
-			j.raw("null")
-			return
-		}
-		if len(x) == 0 {
-			j.raw("[]")
-			return
-		}
-		j.raw("[")
-		for i, e := range x {
-			if i > 0 {
-				j.raw(",")
-			}
-			j.newline(depth + 1)
-			j.value(e, depth+1)
-		}
-		j.newline(depth)
-		j.raw("]")
+		writeArray(j, x, depth, func(e any) { j.value(e, depth+1) })
 	case []map[string]any:
-		if x == nil {
-			j.raw("null")
-			return
-		}
-		if len(x) == 0 {
-			j.raw("[]")
-			return
-		}
-		j.raw("[")
-		for i, m := range x {
-			if i > 0 {
-				j.raw(",")
-			}
-			j.newline(depth + 1)
-			j.object(m, depth+1)
-		}
-		j.newline(depth)
-		j.raw("]")
+		writeArray(j, x, depth, func(e map[string]any) { j.object(e, depth+1) })
 	case map[string]any:
 		j.object(x, depth)
 	default:
