@@ -96,9 +96,10 @@ bench:
 
 # diskdoctor bench against fio run by hand with the --dry-run job file, in
 # alternating rounds, on the disk under DIR (issue #12): figures, not pass/fail.
+# PROFILE=sync measures the sync profile (default cdm).
 bench-fio:
 	@test -n "$(DIR)" || { echo "usage: make bench-fio DIR=/a/directory/on/the/disk"; exit 2; }
-	DISKDOCTOR_BENCH_FIO_DIR=$(DIR) $(GO) test -count=1 -timeout 60m -run '^TestBenchAgainstHandRunFio$$' -v ./cmd/diskdoctor | grep -E '^(bench-fio:|--- FAIL|FAIL|ok)'
+	DISKDOCTOR_BENCH_FIO_DIR=$(DIR) DISKDOCTOR_BENCH_FIO_PROFILE=$(PROFILE) $(GO) test -count=1 -timeout 60m -run '^TestBenchAgainstHandRunFio$$' -v ./cmd/diskdoctor | grep -E '^(bench-fio:|--- FAIL|FAIL|ok)'
 
 # Regenerate the rule reference and the fixtures' golden files; review the diff.
 docs:

@@ -32,8 +32,12 @@ func TestBenchAgainstHandRunFio(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("DISKDOCTOR_BENCH_FIO_ROUNDS")); err == nil && n > 0 {
 		rounds = n
 	}
+	profile := os.Getenv("DISKDOCTOR_BENCH_FIO_PROFILE")
+	if profile == "" {
+		profile = "cdm"
+	}
 	bin := buildDoctor(t)
-	args := []string{"--profile", "cdm", "--size", "512m", "--runtime", "3"}
+	args := []string{"--profile", profile, "--size", "512m", "--runtime", "3"}
 	doctor := map[string][]float64{} // row "SEQ1M Q8T1 read" → IOPS per round
 	byHand := map[string][]float64{}
 	var order []string
@@ -91,8 +95,9 @@ func collectDoctor(t *testing.T, bin, dir string, args []string, into map[string
 // dryRunFile is the test file the job file names.
 var dryRunFile = regexp.MustCompile(`(?m)^filename=(.+)$`)
 
-// jobName is "seq1m-q8t1-read" → "SEQ1M Q8T1 read".
-var jobName = regexp.MustCompile(`^([a-z0-9]+)-(q\d+t\d+)-(read|write)$`)
+// jobName is "seq1m-q8t1-read" → "SEQ1M Q8T1 read", "sync4k-t1-write" →
+// "SYNC4K T1 write".
+var jobName = regexp.MustCompile(`^([a-z0-9]+)-((?:q\d+)?t\d+)-(read|write)$`)
 
 func collectByHand(t *testing.T, bin, dir string, args []string, into map[string][]float64) {
 	t.Helper()
