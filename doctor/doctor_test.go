@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -20,23 +21,7 @@ var update = flag.Bool("update", false, "rewrite the fixtures' expected.json")
 const fixturesDir = "../fixtures"
 
 // fixtures lists every recorded machine under fixtures/.
-func fixtures(t *testing.T) []string {
-	t.Helper()
-	ents, err := os.ReadDir(fixturesDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range ents {
-		if _, err := os.Stat(filepath.Join(fixturesDir, e.Name(), "sys")); e.IsDir() && err == nil {
-			out = append(out, e.Name())
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("no fixtures")
-	}
-	return out
-}
+func fixtures(t *testing.T) []string { return fixturetest.Machines(t, fixturesDir) }
 
 // fixtureReport examines a fixture strictly: a rule that cannot be
 // evaluated on the fixture's facts fails the test. A fixture with a

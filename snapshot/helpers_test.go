@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 	"github.com/diskdoctor/diskdoctor/probes"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -23,23 +24,7 @@ import (
 const fixturesDir = "../fixtures"
 
 // fixtures lists every recorded machine under fixtures/.
-func fixtures(t *testing.T) []string {
-	t.Helper()
-	ents, err := os.ReadDir(fixturesDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range ents {
-		if _, err := os.Stat(filepath.Join(fixturesDir, e.Name(), "sys")); e.IsDir() && err == nil {
-			out = append(out, e.Name())
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("no fixtures")
-	}
-	return out
-}
+func fixtures(t *testing.T) []string { return fixturetest.Machines(t, fixturesDir) }
 
 // examineDir runs the doctor's pipeline on a recorded machine directory.
 func examineDir(t *testing.T, dir string, strict bool) *rules.Report {

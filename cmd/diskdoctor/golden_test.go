@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"flag"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files (the fixtures' expected.json is doctor/'s, their text reports report/'s)")
@@ -14,31 +15,11 @@ var update = flag.Bool("update", false, "rewrite golden files (the fixtures' exp
 const fixturesDir = "../../fixtures"
 
 // fixtures lists every recorded machine under fixtures/.
-func fixtures(t *testing.T) []string {
-	t.Helper()
-	ents, err := os.ReadDir(fixturesDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range ents {
-		if e.IsDir() && exists(filepath.Join(fixturesDir, e.Name(), "sys")) {
-			out = append(out, e.Name())
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("no fixtures")
-	}
-	return out
-}
+func fixtures(t *testing.T) []string { return fixturetest.Machines(t, fixturesDir) }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// hasWindow reports whether a fixture recorded a sampling window; its golden
-// files are made with --sample.
-func hasWindow(name string) bool {
-	return exists(filepath.Join(fixturesDir, name, "samples", "window.yaml"))
-}
+func hasWindow(name string) bool { return fixturetest.HasWindow(fixturesDir, name) }
 
 func golden(t *testing.T, path string, got []byte) {
 	t.Helper()

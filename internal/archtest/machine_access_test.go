@@ -23,11 +23,12 @@ const moduleRoot = "../.."
 // allowed are the non-test files outside probes/ that may touch the
 // machine, each for a reason the layout names (docs/architecture.md).
 var allowed = map[string]string{
-	"report/write.go":             "the one atomic writer: reports and snapshots become files only here",
-	"snapshot/unpack.go":          "opens the archive file the user names (regular files only) and unpacks it, contained and bounded, into a private temporary directory: the user's input, not the examined machine",
-	"snapshot/diff.go":            "tells whether a side the user names is a recorded directory or an archive (one stat of the argument)",
-	"bench/runner.go":             "bench's one runner: it starts fio and dd, creates and removes the test file, and opens a raw device O_EXCL; a test replaces it with recorded fio output",
-	"internal/clidoc/manpages.go": "the build's man pages and completions, written into the directory the packaging script names; it reads nothing of the machine",
+	"report/write.go":                     "the one atomic writer: reports and snapshots become files only here",
+	"snapshot/unpack.go":                  "opens the archive file the user names (regular files only) and unpacks it, contained and bounded, into a private temporary directory: the user's input, not the examined machine",
+	"snapshot/diff.go":                    "tells whether a side the user names is a recorded directory or an archive (one stat of the argument)",
+	"internal/fixturetest/fixturetest.go": "test support: lists the recorded machines under fixtures/ for the tests of several packages; only tests import it, never the binary",
+	"bench/runner.go":                     "bench's one runner: it starts fio and dd, creates and removes the test file, and opens a raw device O_EXCL; a test replaces it with recorded fio output",
+	"internal/clidoc/manpages.go":         "the build's man pages and completions, written into the directory the packaging script names; it reads nothing of the machine",
 }
 
 // machineCalls are the functions that open, read, list, create or execute
