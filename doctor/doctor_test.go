@@ -64,28 +64,10 @@ func TestGoldenFindings(t *testing.T) {
 				t.Fatalf("%v (write it with: go test ./doctor -update, then review the diff)", err)
 			}
 			if !bytes.Equal(want, got.Bytes()) {
-				t.Errorf("%s differs from the doctor's output; if the change is intended, run go test ./... -update and review the diff\n%s", path, firstDiff(want, got.Bytes()))
+				t.Errorf("%s differs from the doctor's output; if the change is intended, run go test ./... -update and review the diff\n%s", path, fixturetest.FirstDiff(want, got.Bytes()))
 			}
 		})
 	}
-}
-
-// firstDiff shows the first differing line, enough to see what changed.
-func firstDiff(want, got []byte) string {
-	wl, gl := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
-		}
-	}
-	return ""
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }

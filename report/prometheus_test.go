@@ -16,6 +16,8 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/rules"
+
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 )
 
 // The text exposition format, as node_exporter's textfile collector reads
@@ -247,7 +249,7 @@ func TestPrometheusFixtures(t *testing.T) {
 			rep := fixtureReport(t, name)
 			out := renderProm(t, rep, run)
 			if again := renderProm(t, fixtureReport(t, name), run); !bytes.Equal(out, again) {
-				t.Errorf("two renderings differ:\n%s", firstDiff(out, again))
+				t.Errorf("two renderings differ:\n%s", fixturetest.FirstDiff(out, again))
 			}
 			fams, err := parseTextfile(out)
 			if err != nil {

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 )
 
 // rawHeader is one 512-byte ustar header block, written by hand: the
@@ -217,7 +219,7 @@ func TestOpenRefusesCorruptBits(t *testing.T) {
 		got := reportJSON(t, examineDir(t, dir, false))
 		cleanup()
 		if !bytes.Equal(want, got) {
-			t.Errorf("bit %d of byte %d flipped: accepted with another report\n%s", k%8, pos, firstDiff(want, got))
+			t.Errorf("bit %d of byte %d flipped: accepted with another report\n%s", k%8, pos, fixturetest.FirstDiff(want, got))
 			continue
 		}
 		same++

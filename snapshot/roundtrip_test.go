@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 )
 
 // TestSnapshotRoundTripFixtures replays every fixture with a recorder,
@@ -20,7 +22,7 @@ func TestSnapshotRoundTripFixtures(t *testing.T) {
 			file, _ := snapshotOf(t, dir, true)
 			got := reportJSON(t, examineArchive(t, file, true))
 			if !bytes.Equal(want, got) {
-				t.Errorf("replayed snapshot differs from the fixture\n%s", firstDiff(want, got))
+				t.Errorf("replayed snapshot differs from the fixture\n%s", fixturetest.FirstDiff(want, got))
 			}
 			// The snapshot of the snapshot is the same recording: nothing
 			// is lost or added by a second round.
@@ -30,7 +32,7 @@ func TestSnapshotRoundTripFixtures(t *testing.T) {
 			}
 			defer cleanup()
 			if got2 := reportJSON(t, examineDir(t, dir2, true)); !bytes.Equal(want, got2) {
-				t.Errorf("unpacked snapshot differs\n%s", firstDiff(want, got2))
+				t.Errorf("unpacked snapshot differs\n%s", fixturetest.FirstDiff(want, got2))
 			}
 		})
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 )
 
 // binary is the diskdoctor built once for the end-to-end tests.
@@ -93,7 +95,7 @@ func TestEndToEndFixtures(t *testing.T) {
 				t.Fatalf("output is not diskdoctor/v1 JSON: %v\n%s", err, stdout)
 			}
 			if goldenErr == nil && !bytes.Equal(golden, stdout) {
-				t.Errorf("the binary's JSON differs from expected.json\n%s", firstDiff(golden, stdout))
+				t.Errorf("the binary's JSON differs from expected.json\n%s", fixturetest.FirstDiff(golden, stdout))
 			}
 			// The text report must render too, and without colour when piped.
 			text, _, tcode := runBinary(t, args...)

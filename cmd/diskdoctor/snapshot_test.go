@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 )
 
 func mustJSON(t *testing.T, v any) []byte {
@@ -139,7 +141,7 @@ func TestSnapshotRoundTripLive(t *testing.T) {
 		for _, k := range []string{"host", "verdict", "findings", "devices", "skipped"} {
 			ja, jb := mustJSON(t, a[k]), mustJSON(t, b[k])
 			if !bytes.Equal(ja, jb) {
-				t.Errorf("keep serials %v: %s differ between live and replay\n%s", keep, k, firstDiff(ja, jb))
+				t.Errorf("keep serials %v: %s differ between live and replay\n%s", keep, k, fixturetest.FirstDiff(ja, jb))
 			}
 		}
 	}

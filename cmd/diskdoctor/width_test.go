@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 )
 
 // TestWidthWhenPiped: piped, the report is laid out for 80 columns
@@ -30,7 +32,7 @@ func TestWidthWhenPiped(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(out, want) {
-			t.Errorf("%v: the output is not %s\n%s", a, file, firstDiff(want, out))
+			t.Errorf("%v: the output is not %s\n%s", a, file, fixturetest.FirstDiff(want, out))
 		}
 	}
 }

@@ -4,8 +4,10 @@
 package fixturetest
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -36,3 +38,41 @@ func HasWindow(dir, name string) bool {
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// Golden compares got with the golden file at path, or rewrites the file
+// when update is set (go test -update); pkg names the package whose -update
+// writes it, for the message when the file is missing.
+func Golden(t testing.TB, path string, got []byte, update bool, pkg string) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (write it with: go test %s -update, then review the diff)", err, pkg)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs from the doctor's output; if the change is intended, run go test ./... -update and review the diff\n%s", path, FirstDiff(want, got))
+	}
+}
+
+// FirstDiff shows the first differing line, enough to see what changed.
+func FirstDiff(want, got []byte) string {
+	wl, gl := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g []byte
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if !bytes.Equal(w, g) {
+			return "line " + strconv.Itoa(i+1) + ":\n  want: " + string(w) + "\n  got:  " + string(g)
+		}
+	}
+	return ""
+}
