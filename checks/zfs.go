@@ -65,9 +65,12 @@ func newMemberIndex(ctx context.Context, env *Env, devs []*probes.BlockDevice) *
 	// name at a time, two maps were rehashed a dozen times each.
 	hint := 0
 	for _, d := range devs {
-		hint += 2 + 2*len(d.ByID) + 4*len(d.Partitions)
+		hint += 2 + 2*len(d.ByID)
 		if d.Udev != nil {
-			hint += 2 * len(d.Udev.Links) * (1 + len(d.Partitions))
+			hint += 2 * len(d.Udev.Links)
+		}
+		for _, p := range d.Partitions {
+			hint += 2 + 2*len(p.Links)
 		}
 	}
 	ix := &memberIndex{byName: make(map[string]indexedMember, hint)}
@@ -101,9 +104,7 @@ func newMemberIndex(ctx context.Context, env *Env, devs []*probes.BlockDevice) *
 		for _, p := range d.Partitions {
 			add(d, p.Name, p.Name)
 			add(d, p.Name, "/dev/"+p.Name)
-			if u, err := probes.ReadUdev(ctx, env.Host, p.DevNo); err == nil {
-				addLinks(d, p.Name, u.Links)
-			}
+			addLinks(d, p.Name, p.Links)
 		}
 	}
 	return ix

@@ -69,6 +69,9 @@ type Queue struct {
 type Partition struct {
 	Name, DevNo, FSType, Label string
 	Holders                    []string
+	// Links are udev's device links of the partition (relative to /dev),
+	// kept so that no check reads its record a second time.
+	Links []string
 }
 
 // DevPath is the stable name to give in commands: the first by-id link
@@ -284,7 +287,7 @@ func (d *BlockDevice) readStack(ctx context.Context, h *Host, link string) {
 		p.DevNo, _ = h.ReadString(ctx, pdir+"/dev")
 		p.Holders = names(ctx, h, pdir+"/holders")
 		if u, err := ReadUdev(ctx, h, p.DevNo); err == nil {
-			p.FSType, p.Label = u.Prop("ID_FS_TYPE"), u.Prop("ID_FS_LABEL")
+			p.FSType, p.Label, p.Links = u.Prop("ID_FS_TYPE"), u.Prop("ID_FS_LABEL"), u.Links
 		}
 		d.Partitions = append(d.Partitions, p)
 	}
@@ -305,12 +308,22 @@ func names(ctx context.Context, h *Host, dir string) []string {
 func driversAlong(h *Host, sysPath string) []string {
 	var out []string
 	for p := path.Dir(sysPath); strings.HasPrefix(p, "/sys/devices/") && p != "/sys/devices"; p = path.Dir(p) {
+		if neverBound.MatchString(path.Base(p)) {
+			continue
+		}
 		if t, err := h.Readlink(p + "/driver"); err == nil {
 			out = append(out, path.Base(t))
 		}
 	}
 	return out
 }
+
+// neverBound names the sysfs nodes on a disk's path that the kernel never
+// binds a driver to: class directories (block, nvme), class devices (the
+// nvme0 controller node), ATA ports, SCSI hosts and targets, SAS and FC
+// transport nodes, and PCI root buses. Asking each for its driver link was
+// six failed lookups per SATA disk (6,000 on a 1,000-disk machine).
+var neverBound = regexp.MustCompile(`^(block|nvme|nvme-subsystem|nvme\d+|ata\d+|link\d+(\.\d+)?|dev\d+\.\d+(\.\d+)?|host\d+|target\d+:\d+:\d+|port-\d+:\d+(:\d+)?|end_device-\d+:\d+(:\d+)?|expander-\d+:\d+|phy-\d+:\d+(:\d+)?|rport-\d+:\d+-\d+|session\d+|pci[0-9a-f]{4}:[0-9a-f]{2})$`)
 
 var raidDrivers = map[string]bool{"hpsa": true, "smartpqi": true, "megaraid_sas": true, "aacraid": true, "mpt3sas": false}
 

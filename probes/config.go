@@ -252,11 +252,18 @@ func ReadCachePersistence(ctx context.Context, h *Host) *CachePersistence {
 		}
 	}
 	for _, f := range unitFiles(ctx, h, ".service") {
+		lines := grepFile(ctx, h, f, cacheOnLine)
+		if len(lines) == 0 {
+			// Whether a unit is enabled is asked only of the units that
+			// would matter: asked of each of a live machine's ~300 units,
+			// the globs were 70 % of a whole check's CPU.
+			continue
+		}
 		enabled := strings.Contains(f, ".wants/")
 		if !enabled {
 			_, enabled = TimerEnabled(ctx, h, path.Base(f))
 		}
-		for _, l := range grepFile(ctx, h, f, cacheOnLine) {
+		for _, l := range lines {
 			r := CacheRule{Line: l, Kind: "unit"}
 			if m := hdparmArgs.FindStringSubmatch(l.Text); m != nil {
 				r.targets = devArgs(m[1])
