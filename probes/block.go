@@ -169,8 +169,13 @@ func readBlockDevice(ctx context.Context, h *Host, name string) *BlockDevice {
 	if d.DevNo != "" {
 		d.Udev, _ = ReadUdev(ctx, h, d.DevNo)
 	}
-	hidden, _ := h.ReadString(ctx, link+"/hidden")
-	d.NVMePath = hidden == "1" || nvmePathName.MatchString(name)
+	// Only NVMe multipath hides a disk (GENHD_FL_HIDDEN on its per-path
+	// devices): the attribute is not read for the others.
+	d.NVMePath = nvmePathName.MatchString(name)
+	if !d.NVMePath && strings.HasPrefix(name, "nvme") {
+		hidden, _ := h.ReadString(ctx, link+"/hidden")
+		d.NVMePath = hidden == "1"
+	}
 	d.Virtual = virtualName.MatchString(name) || strings.Contains(d.SysPath, "/devices/virtual/block/")
 
 	d.Drivers = driversAlong(h, d.SysPath)
@@ -433,12 +438,21 @@ func pciIDAbove(ctx context.Context, h *Host, sysPath string) string {
 		if !pciAddr.MatchString(path.Base(p)) {
 			continue
 		}
+		if id, ok := h.memo.pciIDs.Load(p); ok {
+			h.trace(p + "/vendor")
+			h.trace(p + "/device")
+			return id.(string)
+		}
+		id := ""
 		v, err1 := h.ReadString(ctx, p+"/vendor")
 		dv, err2 := h.ReadString(ctx, p+"/device")
 		if err1 == nil && err2 == nil {
-			return strings.TrimPrefix(v, "0x") + ":" + strings.TrimPrefix(dv, "0x")
+			id = strings.TrimPrefix(v, "0x") + ":" + strings.TrimPrefix(dv, "0x")
 		}
-		return ""
+		if ctx.Err() == nil {
+			h.memo.pciIDs.Store(p, id)
+		}
+		return id
 	}
 	return ""
 }

@@ -186,6 +186,9 @@ func (h *Host) ReadFileLimit(ctx context.Context, p string, limit int64) ([]byte
 // some 25 MB for a few hundred repeated reads.)
 type hostMemo struct {
 	links, resolved sync.Map
+	// pciIDs holds vendor:device per PCI function directory: a controller
+	// is above every disk on it (600 disks, two reads each, on one HBA).
+	pciIDs sync.Map
 }
 
 // ReadLimit is the most a machine file of this kind holds: a sysfs

@@ -83,16 +83,24 @@ func (r *rootFS) cachedDir(p string) (fd int, rest string, ok bool) {
 	if after, ok := strings.CutPrefix(rest, "device/"); ok && after != "" {
 		prefix, rest = prefix+"/device", after
 	}
+	fd, ok = r.dirFD(prefix)
+	return fd, rest, ok
+}
+
+// dirFD is the cached descriptor of a /sys/block/<name> directory or of its
+// device/, opened on first use; ok is false when the cache is full or the
+// directory cannot be opened.
+func (r *rootFS) dirFD(prefix string) (int, bool) {
 	c := r.dirs
 	c.mu.Lock()
-	fd, ok = c.fds[prefix]
+	fd, ok := c.fds[prefix]
 	full := len(c.fds) >= c.max
 	c.mu.Unlock()
 	if ok {
-		return fd, rest, true
+		return fd, true
 	}
 	if full {
-		return -1, "", false
+		return -1, false
 	}
 	var err error
 	if r.fd < 0 {
@@ -101,16 +109,26 @@ func (r *rootFS) cachedDir(p string) (fd int, rest string, ok bool) {
 		fd, err = r.openat2(prefix, unix.O_PATH|unix.O_DIRECTORY, 0)
 	}
 	if err != nil {
-		return -1, "", false
+		return -1, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.fds[prefix]; ok {
 		unix.Close(fd)
-		return old, rest, true
+		return old, true
 	}
 	c.fds[prefix] = fd
-	return fd, rest, true
+	return fd, true
+}
+
+// cachedDirFD is the cached descriptor of p when p is a clean
+// /sys/block/<name> path.
+func (r *rootFS) cachedDirFD(p string) (int, bool) {
+	name, ok := strings.CutPrefix(p, "/sys/block/")
+	if !ok || r.dirs == nil || r.walk || name == "" || strings.Contains(name, "/") || path.Clean(p) != p {
+		return -1, false
+	}
+	return r.dirFD(p)
 }
 
 const maxLinks = 40 // the kernel's MAXSYMLINKS
@@ -172,7 +190,14 @@ func (r *rootFS) open(p string, flags int, nofollow bool) (int, error) {
 	if nofollow {
 		flags |= unix.O_NOFOLLOW
 	}
-	if dfd, rest, ok := r.cachedDir(p); ok {
+	dfd, rest, ok := r.cachedDir(p)
+	if !ok && flags&unix.O_DIRECTORY != 0 {
+		// The device directory itself (listing its partitions): from
+		// its descriptor, not through the link and its 14 components.
+		dfd, ok = r.cachedDirFD(p)
+		rest = "."
+	}
+	if ok {
 		var fd int
 		var err error
 		for {
@@ -277,11 +302,18 @@ func (r *rootFS) resolve(p string) (string, error) {
 	if r.fd >= 0 && r.walk {
 		return r.resolveWalk(p, true)
 	}
-	fd, err := r.open(p, unix.O_PATH, false)
-	if err != nil {
-		return "", err
+	var fd int
+	if dfd, ok := r.cachedDirFD(p); ok {
+		// The directory the inventory reads below anyway: its descriptor
+		// says where it is (one open per disk instead of two).
+		fd = dfd
+	} else {
+		var err error
+		if fd, err = r.open(p, unix.O_PATH, false); err != nil {
+			return "", err
+		}
+		defer unix.Close(fd)
 	}
-	defer unix.Close(fd)
 	host, err := fdPath(fd)
 	if err != nil {
 		if r.fd >= 0 {
