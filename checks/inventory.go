@@ -104,7 +104,7 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 		o.Set("model", d.Model, modelEv...)
 		o.Set("vendor", d.Vendor)
 		o.Set("serial", d.Serial)
-		o.Set("udev_serial", d.Udev.Prop("ID_SERIAL"))
+		o.Set("udev_serial", strings.Clone(d.Udev.Prop("ID_SERIAL"))) // not the whole record's memory
 		o.Set("firmware", d.Firmware)
 		o.Set("wwn", d.WWN)
 		o.Set("size_bytes", d.SizeBytes)

@@ -215,7 +215,10 @@ func readBlockDevice(ctx context.Context, h *Host, name string) *BlockDevice {
 // udev has none.
 func (d *BlockDevice) readIdentity(ctx context.Context, h *Host, link string) {
 	u := d.Udev
-	d.Model = strings.ReplaceAll(u.Prop("ID_MODEL"), "_", " ")
+	// What is kept of the record is copied out of it (Prop shares the
+	// record's memory): a model or serial must not hold 2 KiB of udev
+	// properties alive for the rest of the run.
+	d.Model = strings.Clone(strings.ReplaceAll(u.Prop("ID_MODEL"), "_", " "))
 	if d.Model == "" {
 		for _, p := range []string{link + "/device/model", link + "/device/device/model"} {
 			if v, err := h.ReadString(ctx, p); err == nil && v != "" {
@@ -226,17 +229,17 @@ func (d *BlockDevice) readIdentity(ctx context.Context, h *Host, link string) {
 	}
 	d.Vendor, _ = h.ReadString(ctx, link+"/device/vendor")
 	if d.Vendor == "" {
-		d.Vendor = u.Prop("ID_VENDOR")
+		d.Vendor = strings.Clone(u.Prop("ID_VENDOR"))
 	}
-	d.Serial = firstNonEmpty(u.Prop("SCSI_IDENT_SERIAL"), u.Prop("ID_SCSI_SERIAL"), u.Prop("ID_SERIAL_SHORT"))
+	d.Serial = strings.Clone(firstNonEmpty(u.Prop("SCSI_IDENT_SERIAL"), u.Prop("ID_SCSI_SERIAL"), u.Prop("ID_SERIAL_SHORT")))
 	if d.Serial == "" {
 		d.Serial, _ = h.ReadString(ctx, link+"/device/serial")
 	}
-	d.WWN = firstNonEmpty(u.Prop("ID_WWN_WITH_EXTENSION"), u.Prop("ID_WWN"))
+	d.WWN = strings.Clone(firstNonEmpty(u.Prop("ID_WWN_WITH_EXTENSION"), u.Prop("ID_WWN")))
 	if d.WWN == "" {
 		d.WWN, _ = h.ReadString(ctx, link+"/wwid")
 	}
-	d.Firmware = u.Prop("ID_REVISION")
+	d.Firmware = strings.Clone(u.Prop("ID_REVISION"))
 	if d.Firmware == "" {
 		d.Firmware, _ = h.ReadString(ctx, link+"/device/rev")
 	}
@@ -292,7 +295,11 @@ func (d *BlockDevice) readStack(ctx context.Context, h *Host, link string) {
 		p.DevNo, _ = h.ReadString(ctx, pdir+"/dev")
 		p.Holders = names(ctx, h, pdir+"/holders")
 		if u, err := ReadUdev(ctx, h, p.DevNo); err == nil {
-			p.FSType, p.Label, p.Links = u.Prop("ID_FS_TYPE"), u.Prop("ID_FS_LABEL"), u.Links
+			// Copied out of the record, which is not kept.
+			p.FSType, p.Label = strings.Clone(u.Prop("ID_FS_TYPE")), strings.Clone(u.Prop("ID_FS_LABEL"))
+			for _, l := range u.Links {
+				p.Links = append(p.Links, strings.Clone(l))
+			}
 		}
 		d.Partitions = append(d.Partitions, p)
 	}
