@@ -118,11 +118,6 @@ func Run(ctx context.Context, h *probes.Host, opts Options) (*Result, error) {
 	}
 	env := newEnv(h, opts)
 	env.run = ctx
-	// The inventory is what every device check stands on: without it the
-	// machine cannot be examined at all.
-	if _, err := env.Devices(ctx); err != nil {
-		return nil, fmt.Errorf("cannot list block devices: %w", err)
-	}
 	disabled := map[string]bool{}
 	for _, d := range opts.Disabled {
 		disabled[d] = true
@@ -150,7 +145,17 @@ func Run(ctx context.Context, h *probes.Host, opts Options) (*Result, error) {
 			results[i] = c.Run(ctx, env)
 		}()
 	}
+	// The checks start with the inventory, not after it: each waits for it
+	// where it needs the devices, and what comes first (the kernel log's
+	// parsing, the CPU's and the platform's files) runs in the time the
+	// inventory's workers leave a core idle.
+	_, invErr := env.Devices(ctx)
 	wg.Wait()
+	if invErr != nil {
+		// The inventory is what every device check stands on: without it
+		// the machine cannot be examined at all.
+		return nil, fmt.Errorf("cannot list block devices: %w", invErr)
+	}
 	if err := errors.Join(crashes...); err != nil {
 		return nil, err
 	}
