@@ -3,8 +3,11 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
@@ -95,63 +98,62 @@ type subject struct {
 // Subjects merges observations per subject and attaches datasheets to
 // devices; the host's facts are visible to device rules as host.<fact>.
 func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
-	// The maps are sized first (a subject's facts come from many checks'
-	// observations): grown one insertion at a time they were rehashed
-	// several times each, a third of the engine's time on 1,000 disks.
-	type size struct{ facts, evidence int }
-	sizes := map[string]*size{}
-	var order []string
-	keys := make([]string, len(res.Observations))
-	for i, o := range res.Observations {
-		k := o.Kind + "/" + o.Subject
-		keys[i] = k
-		n, ok := sizes[k]
-		if !ok {
-			n = &size{}
-			sizes[k] = n
-			order = append(order, k)
-		}
-		n.facts += len(o.Facts)
-		n.evidence += len(o.Evidence)
+	// Each subject's observations, in the order the checks gave them (a
+	// later fact of the same name wins, as one map filled in that order
+	// would have it), and the size of its maps: grown one insertion at a
+	// time they were rehashed several times each.
+	type group struct {
+		obs             []*checks.Observation
+		facts, evidence int
 	}
-	subs := make(map[string]*subject, len(order)+1)
-	for i, o := range res.Observations {
-		k := keys[i]
-		s, ok := subs[k]
+	index := map[string]int{}
+	var order []string
+	var groups []group
+	for _, o := range res.Observations {
+		k := o.Kind + "/" + o.Subject
+		i, ok := index[k]
 		if !ok {
-			n := sizes[k]
-			// The class the engine adds below, and the names env adds.
-			s = &subject{name: o.Subject, kind: o.Kind, facts: make(map[string]any, n.facts+1+len(envKeys)), evidence: make(map[string][]checks.Evidence, n.evidence)}
-			subs[k] = s
+			i = len(groups)
+			index[k] = i
+			order = append(order, k)
+			groups = append(groups, group{})
 		}
-		for f, v := range o.Facts {
-			s.facts[f] = v
+		g := &groups[i]
+		g.obs = append(g.obs, o)
+		g.facts += len(o.Facts)
+		g.evidence += len(o.Evidence)
+	}
+	// Subjects are merged independently of each other: on as many
+	// workers as there are cores (a thousand disks' maps are most of the
+	// engine's time).
+	built := make([]*subject, len(groups))
+	eachOnWorkers(len(groups), func(i int) {
+		g := groups[i]
+		first := g.obs[0]
+		// The class the engine adds below, and the names env adds.
+		s := &subject{name: first.Subject, kind: first.Kind, facts: make(map[string]any, g.facts+1+len(envKeys)), evidence: make(map[string][]checks.Evidence, g.evidence)}
+		for _, o := range g.obs {
+			for f, v := range o.Facts {
+				s.facts[f] = v
+			}
+			for f, ev := range o.Evidence {
+				s.evidence[f] = append(s.evidence[f], ev...)
+			}
 		}
-		for f, ev := range o.Evidence {
-			s.evidence[f] = append(s.evidence[f], ev...)
+		if s.kind == checks.KindDevice {
+			e.classify(s)
 		}
+		built[i] = s
+	})
+	subs := make(map[string]*subject, len(order)+1)
+	for i, k := range order {
+		subs[k] = built[i]
 	}
 	host := subs[checks.KindHost+"/host"]
 	if host == nil {
 		host = &subject{name: "host", kind: checks.KindHost, facts: map[string]any{}, evidence: map[string][]checks.Evidence{}}
 		subs[checks.KindHost+"/host"] = host
 		order = append(order, checks.KindHost+"/host")
-	}
-	for _, s := range subs {
-		if s.kind == checks.KindDevice {
-			class := DeviceClass(str(s.facts["transport"]), s.facts["rotational"], s.facts["pcie_max_gts"])
-			model := str(s.facts["model"])
-			if s.facts["virtual_disk"] == true {
-				// A guest's disk performs as the host's storage does:
-				// no drive datasheet applies, whatever it calls itself.
-				class, model = "virtual", ""
-			}
-			s.ds = e.Datasheets.Lookup(model, class)
-			s.facts["class"] = class
-			if s.ds != nil {
-				s.facts["class"] = s.ds.Class
-			}
-		}
 	}
 	sort.SliceStable(order, func(i, j int) bool {
 		a, b := subs[order[i]], subs[order[j]]
@@ -161,6 +163,50 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 		return probes.NaturalLess(a.name, b.name)
 	})
 	return subs, order
+}
+
+// classify gives a device subject its class and datasheet.
+func (e *Engine) classify(s *subject) {
+	class := DeviceClass(str(s.facts["transport"]), s.facts["rotational"], s.facts["pcie_max_gts"])
+	model := str(s.facts["model"])
+	if s.facts["virtual_disk"] == true {
+		// A guest's disk performs as the host's storage does: no drive
+		// datasheet applies, whatever it calls itself.
+		class, model = "virtual", ""
+	}
+	s.ds = e.Datasheets.Lookup(model, class)
+	s.facts["class"] = class
+	if s.ds != nil {
+		s.facts["class"] = s.ds.Class
+	}
+}
+
+// eachOnWorkers calls f(0) ... f(n-1), on one worker per core, each taking
+// the next index; it returns when all are done.
+// A panic in f is raised again in the caller, where a run's panic is
+// handled, rather than ending the process from a worker.
+func eachOnWorkers(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var panicked atomic.Pointer[any]
+	for w := 0; w < min(runtime.GOMAXPROCS(0), n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					panicked.CompareAndSwap(nil, &r)
+				}
+			}()
+			for i := int(next.Add(1) - 1); i < n && panicked.Load() == nil; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	if r := panicked.Load(); r != nil {
+		panic(*r)
+	}
 }
 
 // envKeys are the names the engine adds to a subject's facts for its rules.
@@ -312,27 +358,75 @@ func (x *evalErrors) list() []checks.Skipped {
 func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []checks.Skipped, error) {
 	host := subs[checks.KindHost+"/host"]
 	platform := e.platformOf(host)
-	// Subject by subject, each subject's environment (a copy of its facts)
-	// built once for every rule and kept only when a rule holds for it:
-	// built for all subjects at once, the environments were the largest
-	// part of the run's peak memory. What each rule found, and what failed,
-	// is kept per rule and assembled in the rules' order afterwards, so the
-	// findings, the skipped entries and the first error of a strict run
-	// are the same as when the rules were evaluated one after the other.
-	type ruleState struct {
-		groups map[string][]hit
-		errs   evalErrors
-		strict error // the rule's first failure, in a strict run
-	}
-	states := make([]ruleState, len(e.Rules))
-	dsMaps := map[*Datasheet]map[string]any{}
 	defer func() {
 		for _, k := range order {
 			subs[k].restore()
 		}
 	}()
-	// One machine runs every condition (rules x subjects: 30,000 runs on
-	// 1,000 disks); expr.Run would make a new one, and its stack, per run.
+	// Subject by subject, each subject's environment (its facts) built
+	// once for every rule and kept only when a rule holds for it: built
+	// for all subjects at once, the environments were the largest part of
+	// the run's peak memory. The subjects are judged in contiguous parts,
+	// one per core; what each rule found, and what failed, is kept per
+	// part and per rule and assembled in the rules' order and then the
+	// parts' order afterwards, so the findings, the skipped entries and
+	// the first error of a strict run are those of one pass over the
+	// subjects in order.
+	parts := min(runtime.GOMAXPROCS(0), max(1, len(order)/64))
+	states := make([][]ruleState, parts)
+	eachOnWorkers(parts, func(p int) {
+		lo, hi := p*len(order)/parts, (p+1)*len(order)/parts
+		states[p] = e.judgePart(subs, order[lo:hi], host, platform)
+	})
+	var findings []Finding
+	var errs evalErrors
+	for ri, r := range e.Rules {
+		var groups map[string][]hit
+		for p := range states {
+			st := &states[p][ri]
+			if st.strict != nil {
+				return nil, nil, st.strict
+			}
+			errs.merge(&st.errs)
+			for sev, hits := range st.groups {
+				if groups == nil {
+					groups = map[string][]hit{}
+				}
+				groups[sev] = append(groups[sev], hits...)
+			}
+		}
+		for _, sev := range []string{Critical, Warning, Info} {
+			if hits := groups[sev]; len(hits) > 0 {
+				f, err := e.finding(r, hits, platform, &errs)
+				if err != nil {
+					return nil, nil, err
+				}
+				findings = append(findings, f)
+			}
+		}
+	}
+	e.linkCauses(findings)
+	Rank(findings)
+	return findings, errs.list(), nil
+}
+
+// ruleState is what one rule found on a part of the subjects: its hits by
+// severity, its failed expressions, and, in a strict run, its first
+// failure.
+type ruleState struct {
+	groups map[string][]hit
+	errs   evalErrors
+	strict error
+}
+
+// judgePart evaluates every rule on the subjects named in order, in that
+// order, and returns one state per rule.
+func (e *Engine) judgePart(subs map[string]*subject, order []string, host *subject, platform *Platform) []ruleState {
+	states := make([]ruleState, len(e.Rules))
+	dsMaps := map[*Datasheet]map[string]any{}
+	// One machine runs every condition of the part (rules x subjects:
+	// 30,000 runs on 1,000 disks); expr.Run would make a new one, and its
+	// stack, per run.
 	var machine vm.VM
 	run := func(p *vm.Program, env map[string]any) (any, error) {
 		if p == nil {
@@ -399,27 +493,7 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []c
 			st.groups[sev] = append(st.groups[sev], hit{s, host, env, sev, score})
 		}
 	}
-	var findings []Finding
-	var errs evalErrors
-	for ri, r := range e.Rules {
-		st := &states[ri]
-		if st.strict != nil {
-			return nil, nil, st.strict
-		}
-		errs.merge(&st.errs)
-		for _, sev := range []string{Critical, Warning, Info} {
-			if hits := st.groups[sev]; len(hits) > 0 {
-				f, err := e.finding(r, hits, platform, &errs)
-				if err != nil {
-					return nil, nil, err
-				}
-				findings = append(findings, f)
-			}
-		}
-	}
-	e.linkCauses(findings)
-	Rank(findings)
-	return findings, errs.list(), nil
+	return states
 }
 
 // linkCauses connects a configuration cause with the measured symptoms it
