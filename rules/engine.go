@@ -85,10 +85,14 @@ func NewEngine(ds *Datasheets) (*Engine, error) {
 // subject is everything known about one device or the host, merged from
 // every check.
 type subject struct {
-	name     string
-	kind     string
-	facts    map[string]any
-	evidence map[string][]checks.Evidence
+	name  string
+	kind  string
+	facts map[string]any
+	// evidence is each of the subject's observations' evidence, in their
+	// order: looked up for the few facts a finding cites rather than
+	// merged into one map per subject (8 KB each, alive while the rules
+	// judge).
+	evidence []map[string][]checks.Evidence
 	ds       *Datasheet
 	// saved and inPlace: the facts env replaced, until restore.
 	saved   [len(envKeys)]savedFact
@@ -103,8 +107,8 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 	// would have it), and the size of its maps: grown one insertion at a
 	// time they were rehashed several times each.
 	type group struct {
-		obs             []*checks.Observation
-		facts, evidence int
+		obs   []*checks.Observation
+		facts int
 	}
 	index := map[string]int{}
 	var order []string
@@ -121,7 +125,6 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 		g := &groups[i]
 		g.obs = append(g.obs, o)
 		g.facts += len(o.Facts)
-		g.evidence += len(o.Evidence)
 	}
 	// Subjects are merged independently of each other: on as many
 	// workers as there are cores (a thousand disks' maps are most of the
@@ -131,13 +134,13 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 		g := groups[i]
 		first := g.obs[0]
 		// The class the engine adds below, and the names env adds.
-		s := &subject{name: first.Subject, kind: first.Kind, facts: make(map[string]any, g.facts+1+len(envKeys)), evidence: make(map[string][]checks.Evidence, g.evidence)}
+		s := &subject{name: first.Subject, kind: first.Kind, facts: make(map[string]any, g.facts+1+len(envKeys))}
 		for _, o := range g.obs {
 			for f, v := range o.Facts {
 				s.facts[f] = v
 			}
-			for f, ev := range o.Evidence {
-				s.evidence[f] = append(s.evidence[f], ev...)
+			if len(o.Evidence) > 0 {
+				s.evidence = append(s.evidence, o.Evidence)
 			}
 		}
 		if s.kind == checks.KindDevice {
@@ -151,7 +154,7 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 	}
 	host := subs[checks.KindHost+"/host"]
 	if host == nil {
-		host = &subject{name: "host", kind: checks.KindHost, facts: map[string]any{}, evidence: map[string][]checks.Evidence{}}
+		host = &subject{name: "host", kind: checks.KindHost, facts: map[string]any{}}
 		subs[checks.KindHost+"/host"] = host
 		order = append(order, checks.KindHost+"/host")
 	}
@@ -621,14 +624,16 @@ func (e *Engine) finding(r *Rule, hits []hit, platform *Platform, errs *evalErro
 		expected.add(h.subject.name, render(r.expected, h.env))
 		observed.add(h.subject.name, render(r.observed, h.env))
 		for _, fact := range r.Evidence {
-			src := h.subject.evidence
+			src := h.subject
 			if strings.HasPrefix(fact, "host.") {
-				src, fact = h.host.evidence, strings.TrimPrefix(fact, "host.")
+				src, fact = h.host, strings.TrimPrefix(fact, "host.")
 			}
-			for _, ev := range src[fact] {
-				if !seenEv[ev] {
-					seenEv[ev] = true
-					f.Evidence = append(f.Evidence, ev)
+			for _, evs := range src.evidence {
+				for _, ev := range evs[fact] {
+					if !seenEv[ev] {
+						seenEv[ev] = true
+						f.Evidence = append(f.Evidence, ev)
+					}
 				}
 			}
 		}
