@@ -556,12 +556,12 @@ func NaturalLess(a, b string) bool {
 		ca, ra := chunk(a)
 		cb, rb := chunk(b)
 		if ca != cb {
-			na, errA := strconv.Atoi(ca)
-			nb, errB := strconv.Atoi(cb)
+			na, numA := chunkNumber(ca)
+			nb, numB := chunkNumber(cb)
 			switch {
-			case errA == nil && errB == nil && na != nb:
+			case numA && numB && na != nb:
 				return na < nb
-			case errA != nil && errB != nil && len(ca) != len(cb) && len(ca) >= 2 && len(cb) >= 2 && ca[:2] == cb[:2]:
+			case !numA && !numB && len(ca) != len(cb) && len(ca) >= 2 && len(cb) >= 2 && ca[:2] == cb[:2]:
 				return len(ca) < len(cb)
 			default:
 				return ca < cb
@@ -570,6 +570,17 @@ func NaturalLess(a, b string) bool {
 		a, b = ra, rb
 	}
 	return len(a) < len(b)
+}
+
+// chunkNumber is the value of a chunk of digits. Only those are given to
+// Atoi: its error for a name ("sd", "nvme") was an allocation per
+// comparison, 20,000 of them sorting 1,000 disks.
+func chunkNumber(c string) (int, bool) {
+	if c[0] < '0' || c[0] > '9' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(c)
+	return n, err == nil
 }
 
 func chunk(s string) (string, string) {
