@@ -173,6 +173,14 @@ func Examine(ctx context.Context, o Options) (*rules.Report, error) {
 		ProbeTimeout: o.ProbeTimeout, Devices: o.Devices, Disabled: o.Disabled,
 		Context: o.Context, Sample: o.Sample, Progress: o.Progress,
 	})
+	// A recorded machine's command manifest was parsed while the checks
+	// ran; one that cannot be read ends the run as if it had come first.
+	if werr := host.Wait(ctx); werr != nil && Interrupted(ctx) == nil {
+		if o.Snapshot != "" {
+			return nil, fmt.Errorf("snapshot %s: %w", o.Snapshot, werr)
+		}
+		return nil, werr
+	}
 	l := <-engc
 	if l.panicV != nil {
 		panic(l.panicV) // in the caller's goroutine, as before
@@ -249,14 +257,14 @@ func (o Options) host(ctx context.Context) (*probes.Host, string, func(), error)
 		if err != nil {
 			return nil, "", nil, err
 		}
-		h, err := probes.Recorded(dir)
+		h, err := probes.RecordedAsync(dir)
 		if err != nil {
 			cleanup()
 			return nil, "", nil, fmt.Errorf("snapshot %s: %w", o.Snapshot, err)
 		}
 		return h, o.Snapshot, cleanup, nil
 	case o.Root != "":
-		h, err := probes.Recorded(o.Root)
+		h, err := probes.RecordedAsync(o.Root)
 		if err != nil {
 			return nil, "", nil, err
 		}

@@ -120,6 +120,10 @@ type recordedRunner struct {
 	fs      *rootFS
 	entries map[string]manifestEntry
 	outputs sync.Map // file name -> []byte: many commands share one output file
+	// ready is closed once entries (or err) are set: a manifest parsed in
+	// the background (RecordedAsync) is waited for by the first command.
+	ready chan struct{}
+	err   error
 }
 
 func argvKey(argv []string) string { return strings.Join(argv, "\x00") }
@@ -131,23 +135,42 @@ const manifestPath = "/commands/manifest.yaml"
 // about 20,000 commands in some 2 MB.
 const manifestLimit = 16 << 20
 
-func loadManifest(fs *rootFS) (*recordedRunner, error) {
-	r := &recordedRunner{fs: fs, entries: map[string]manifestEntry{}}
-	b, err := fs.readFile(manifestPath, manifestLimit)
+// newRecordedRunner returns the runner of fs's manifest and the function
+// that loads it, to be called once (now, or in the background).
+func newRecordedRunner(fs *rootFS) (*recordedRunner, func()) {
+	r := &recordedRunner{fs: fs, entries: map[string]manifestEntry{}, ready: make(chan struct{})}
+	return r, func() {
+		defer close(r.ready)
+		r.err = r.load()
+	}
+}
+
+func (r *recordedRunner) load() error {
+	b, err := r.fs.readFile(manifestPath, manifestLimit)
 	if errors.Is(err, os.ErrNotExist) {
-		return r, nil
+		return nil
 	}
 	if err != nil {
-		return nil, fileErr(filepath.Join(fs.dir, manifestPath), err)
+		return fileErr(filepath.Join(r.fs.dir, manifestPath), err)
 	}
 	entries, err := parseManifest(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(fs.dir, manifestPath), err)
+		return fmt.Errorf("%s: %w", filepath.Join(r.fs.dir, manifestPath), err)
 	}
 	for _, e := range entries {
 		r.entries[argvKey(e.Argv)] = e
 	}
-	return r, nil
+	return nil
+}
+
+// wait is the manifest's error, once it is loaded.
+func (r *recordedRunner) wait(ctx context.Context) error {
+	select {
+	case <-r.ready:
+		return r.err
+	case <-ctx.Done():
+		return ctxErr(ctx.Err())
+	}
 }
 
 // parseManifest decodes a manifest strictly: an unknown field (a typo in a
@@ -230,6 +253,9 @@ func expandedSize(n *yaml.Node, memo map[*yaml.Node]int, depth int) int {
 
 func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
 	res := CmdResult{Argv: argv}
+	if err := r.wait(ctx); err != nil {
+		return res, err
+	}
 	e, ok := r.entries[argvKey(argv)]
 	switch {
 	case !ok || e.Missing:

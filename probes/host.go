@@ -107,29 +107,61 @@ func Live() *Host {
 // Recorded returns a recorded machine rooted at dir, with the commands of
 // dir/commands/manifest.yaml.
 func Recorded(dir string) (*Host, error) {
-	abs, err := filepath.Abs(dir)
+	h, load, err := recorded(dir)
 	if err != nil {
 		return nil, err
+	}
+	load()
+	if err := h.Wait(context.Background()); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// RecordedAsync is Recorded with the command manifest parsed while the
+// caller goes on: nothing before the first command needs it, and a
+// 1,000-disk machine's manifest is 13 ms of YAML. A command waits for it.
+// The caller must call Wait before it trusts what it read: a manifest
+// Recorded would have refused is refused there.
+func RecordedAsync(dir string) (*Host, error) {
+	h, load, err := recorded(dir)
+	if err != nil {
+		return nil, err
+	}
+	go load()
+	return h, nil
+}
+
+// Wait returns, once the command manifest of a recorded machine is loaded,
+// why it could not be (nil on the live machine).
+func (h *Host) Wait(ctx context.Context) error {
+	if r, ok := h.runner.(*recordedRunner); ok {
+		return r.wait(ctx)
+	}
+	return nil
+}
+
+func recorded(dir string) (*Host, func(), error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, err
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return nil, fmt.Errorf("recorded machine %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("recorded machine %s: %w", dir, err)
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("recorded machine %s: not a directory", dir)
+		return nil, nil, fmt.Errorf("recorded machine %s: not a directory", dir)
 	}
 	fs, err := newRootFS(abs)
 	if err != nil {
-		return nil, fmt.Errorf("recorded machine %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("recorded machine %s: %w", dir, err)
 	}
 	if st, err := fs.stat("/sys", false); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
-		return nil, fmt.Errorf("recorded machine %s: no sys/ directory, not a diskdoctor recording", dir)
+		return nil, nil, fmt.Errorf("recorded machine %s: no sys/ directory, not a diskdoctor recording", dir)
 	}
-	r, err := loadManifest(fs)
-	if err != nil {
-		return nil, err
-	}
-	return &Host{root: abs, fs: fs, memo: &hostMemo{}, runner: r}, nil
+	r, load := newRecordedRunner(fs)
+	return &Host{root: abs, fs: fs, memo: &hostMemo{}, runner: r}, load, nil
 }
 
 // Root is the directory that stands for "/" (what ghw and procfs are given).

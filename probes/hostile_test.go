@@ -411,3 +411,38 @@ func TestHostileRootNonFinite(t *testing.T) {
 		t.Errorf("a .nan window: %v, want a refusal", err)
 	}
 }
+
+// A manifest parsed in the background is refused as Recorded refuses it:
+// by Wait, and by every command, which waits for it.
+func TestRecordedAsyncRefusesWhatRecordedRefuses(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(root, "sys/block"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "commands"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "commands/manifest.yaml"), []byte("- argv: [dmesg]\n  stdot: dmesg.txt\n"), 0o644))
+	_, want := Recorded(root)
+	if !errors.Is(want, ErrParse) {
+		t.Fatalf("Recorded: %v, want a refusal", want)
+	}
+	h, err := RecordedAsync(root)
+	if err != nil {
+		t.Fatalf("RecordedAsync: %v (the manifest is refused by Wait, not here)", err)
+	}
+	if got := h.Wait(context.Background()); got == nil || got.Error() != want.Error() {
+		t.Errorf("Wait: %v, want %v", got, want)
+	}
+	if _, err := h.Run(context.Background(), "dmesg"); !errors.Is(err, ErrParse) {
+		t.Errorf("a command on a refused manifest: %v, want the refusal", err)
+	}
+	must(t, os.WriteFile(filepath.Join(root, "commands/manifest.yaml"), []byte("- argv: [dmesg]\n  stdout: dmesg.txt\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "commands/dmesg.txt"), []byte("[    1.000000] hello\n"), 0o644))
+	h, err = RecordedAsync(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := h.Run(context.Background(), "dmesg"); err != nil || !strings.Contains(string(res.Stdout), "hello") {
+		t.Errorf("a command before Wait: %q, %v; want the recorded output", res.Stdout, err)
+	}
+	if err := h.Wait(context.Background()); err != nil {
+		t.Errorf("Wait: %v", err)
+	}
+}
