@@ -3,10 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 
@@ -34,7 +32,7 @@ func renderJSON(w io.Writer, rep *rules.Report, _ RunInfo) error {
 	j.raw(",\n  \"skipped\": ")
 	j.value(rep.Skipped, 1)
 	j.raw(",\n  \"devices\": ")
-	j.devices(rep.Devices, 1)
+	j.value(rep.Devices, 1)
 	if rep.Sample != nil { // omitempty
 		j.raw(",\n  \"sample\": ")
 		j.value(rep.Sample, 1)
@@ -74,75 +72,6 @@ func (j *jsonWriter) newline(depth int) {
 	for range depth {
 		j.buf = append(j.buf, ' ', ' ')
 	}
-}
-
-// deviceBlock is how many devices one worker renders at a time.
-const deviceBlock = 64
-
-// devices writes the report's devices as value does. On a large machine
-// (a thousand devices: 4.6 MB of JSON, the renderer's whole time) the
-// other cores render blocks of devices ahead while this writer writes the
-// finished ones in order; a few blocks at most are held at once.
-func (j *jsonWriter) devices(ds []map[string]any, depth int) {
-	workers := runtime.GOMAXPROCS(0)
-	if len(ds) < 4*deviceBlock || workers < 2 || j.err != nil {
-		j.value(ds, depth)
-		return
-	}
-	type block struct {
-		b   []byte
-		err error
-	}
-	n := (len(ds) + deviceBlock - 1) / deviceBlock
-	done := make([]chan block, n)
-	for i := range done {
-		done[i] = make(chan block, 1)
-	}
-	ahead := make(chan struct{}, workers+1)
-	go func() {
-		for b := range n {
-			ahead <- struct{}{}
-			go func() {
-				var out block
-				defer func() {
-					if r := recover(); r != nil {
-						out.err = fmt.Errorf("rendering devices: %v", r)
-					}
-					done[b] <- out
-				}()
-				var buf bytes.Buffer
-				w := &jsonWriter{w: &buf, buf: make([]byte, 0, jsonFlushAt+4096)}
-				for i := b * deviceBlock; i < min(len(ds), (b+1)*deviceBlock); i++ {
-					if i > 0 {
-						w.raw(",")
-					}
-					w.newline(depth + 1)
-					w.object(ds[i], depth+1)
-				}
-				out.err = w.flush()
-				out.b = buf.Bytes()
-			}()
-		}
-	}()
-	j.raw("[")
-	for b := range n {
-		// Every block is taken, after an error too, so that no worker is
-		// left waiting.
-		r := <-done[b]
-		<-ahead
-		if j.err != nil {
-			continue
-		}
-		if r.err != nil {
-			j.err = r.err
-			continue
-		}
-		if j.flush() == nil {
-			_, j.err = j.w.Write(r.b)
-		}
-	}
-	j.newline(depth)
-	j.raw("]")
 }
 
 // writeArray writes a slice as encoding/json indents it: null for nil, []
