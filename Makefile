@@ -98,7 +98,12 @@ fuzz-long:
 	done
 
 # Figures, not pass/fail: a slow shared machine gives slow figures.
+# GNU time measures the doctor's peak RSS in make bench (a child of the Go
+# test process cannot: see measureBinary in cmd/diskdoctor/scale_test.go).
+BENCH_PACKAGES := time tar
+
 bench:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
 	DISKDOCTOR_BENCH=1 $(GO) test -count=1 -timeout 60m -run '^(TestBenchScale|TestScaleSlope|TestBenchSnapshotThousandDisks)$$' -v ./cmd/diskdoctor | grep -E '^(bench:|--- FAIL|FAIL|ok)|cpu ratio'
 	$(GO) test -run '^$$' -bench FullCheck1000Disks -benchmem ./cmd/diskdoctor
 
