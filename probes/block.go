@@ -386,6 +386,12 @@ func transport(d *BlockDevice) string {
 // nvmeControllers maps a namespace to its controllers: the per-path links
 // under multipath/ (native multipath) or the nvme<N> directory above it.
 func nvmeControllers(ctx context.Context, h *Host, d *BlockDevice) []string {
+	parent := path.Base(path.Dir(d.SysPath))
+	if strings.HasPrefix(parent, "nvme") && !strings.HasPrefix(parent, "nvme-subsys") {
+		// A namespace under its controller: no multipath/ to list (only a
+		// multipath head, under its subsystem, has one).
+		return []string{parent}
+	}
 	var out []string
 	for _, n := range names(ctx, h, "/sys/block/"+d.Name+"/multipath") {
 		if m := nvmePathName.FindStringSubmatch(n); m != nil {
@@ -394,10 +400,6 @@ func nvmeControllers(ctx context.Context, h *Host, d *BlockDevice) []string {
 	}
 	if len(out) > 0 {
 		return out
-	}
-	parent := path.Base(path.Dir(d.SysPath))
-	if strings.HasPrefix(parent, "nvme") && !strings.HasPrefix(parent, "nvme-subsys") {
-		return []string{parent}
 	}
 	if strings.HasPrefix(parent, "nvme-subsys") {
 		for _, n := range names(ctx, h, path.Dir(d.SysPath)) {
