@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/diskdoctor/diskdoctor/internal/parallel"
 	"github.com/diskdoctor/diskdoctor/probes"
 )
 
@@ -42,7 +43,8 @@ var noSMART = map[string]string{
 func smartCheck(ctx context.Context, env *Env) []*Observation {
 	judged := env.Judged(ctx)
 	out := make([]*Observation, len(judged))
-	forEach(len(judged), maxCommands, func(i int) { out[i] = smartDevice(ctx, env, judged[i]) })
+	// As many drives are asked at once as there are command slots.
+	parallel.Each(len(judged), maxCommands, func(i int) { out[i] = smartDevice(ctx, env, judged[i]) })
 	var obs []*Observation
 	for _, o := range out {
 		if o != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/diskdoctor/diskdoctor/internal/parallel"
 	"github.com/diskdoctor/diskdoctor/probes"
 )
 
@@ -83,7 +84,8 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 			jobs = append(jobs, job{o, d})
 		}
 	}
-	forEach(len(jobs), maxCommands, func(i int) { readDriveCache(ctx, env, jobs[i].o, jobs[i].d) })
+	// As many drives are asked at once as there are command slots.
+	parallel.Each(len(jobs), maxCommands, func(i int) { readDriveCache(ctx, env, jobs[i].o, jobs[i].d) })
 	byName := map[string]*probes.BlockDevice{}
 	for _, d := range judged {
 		byName[d.Name] = d

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
+
+	"github.com/diskdoctor/diskdoctor/internal/parallel"
 )
 
 // BlockDevice is what sysfs and udev say about one entry of /sys/block.
@@ -138,19 +138,11 @@ func ReadBlockDevices(ctx context.Context, h *Host) ([]*BlockDevice, error) {
 	// The per-device reads are independent and cost CPU (system calls), not
 	// waiting: one worker per core; more only contend.
 	out := make([]*BlockDevice, len(ents))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), len(ents)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// Each worker takes the next device: no channel hand-offs.
-			for i := int(next.Add(1) - 1); i < len(ents) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-				out[i] = readBlockDevice(ctx, h, ents[i].Name())
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.Each(len(ents), runtime.GOMAXPROCS(0), func(i int) {
+		if ctx.Err() == nil {
+			out[i] = readBlockDevice(ctx, h, ents[i].Name())
+		}
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, ctxErr(err)
 	}

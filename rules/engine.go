@@ -6,13 +6,12 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/internal/parallel"
 	"github.com/diskdoctor/diskdoctor/probes"
 )
 
@@ -130,7 +129,7 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 	// workers as there are cores (a thousand disks' maps are most of the
 	// engine's time).
 	built := make([]*subject, len(groups))
-	eachOnWorkers(len(groups), func(i int) {
+	parallel.Each(len(groups), runtime.GOMAXPROCS(0), func(i int) {
 		g := groups[i]
 		first := g.obs[0]
 		// The class the engine adds below, and the names env adds.
@@ -181,34 +180,6 @@ func (e *Engine) classify(s *subject) {
 	s.facts["class"] = class
 	if s.ds != nil {
 		s.facts["class"] = s.ds.Class
-	}
-}
-
-// eachOnWorkers calls f(0) ... f(n-1), on one worker per core, each taking
-// the next index; it returns when all are done.
-// A panic in f is raised again in the caller, where a run's panic is
-// handled, rather than ending the process from a worker.
-func eachOnWorkers(n int, f func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var panicked atomic.Pointer[any]
-	for w := 0; w < min(runtime.GOMAXPROCS(0), n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					panicked.CompareAndSwap(nil, &r)
-				}
-			}()
-			for i := int(next.Add(1) - 1); i < n && panicked.Load() == nil; i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
-	if r := panicked.Load(); r != nil {
-		panic(*r)
 	}
 }
 
@@ -377,7 +348,7 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []c
 	// subjects in order.
 	parts := min(runtime.GOMAXPROCS(0), max(1, len(order)/64))
 	states := make([][]ruleState, parts)
-	eachOnWorkers(parts, func(p int) {
+	parallel.Each(parts, parts, func(p int) {
 		lo, hi := p*len(order)/parts, (p+1)*len(order)/parts
 		states[p] = e.judgePart(subs, order[lo:hi], host, platform)
 	})
