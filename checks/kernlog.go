@@ -127,9 +127,10 @@ func KernelLogObservations(log *probes.KernelLog, topo *probes.KlogTopology, upt
 	}
 	var out []*Observation
 	isJudged := map[string]bool{}
+	linkOf := topo.LinksByDisk()
 	for _, dev := range judged {
 		isJudged[dev] = true
-		o := klogDevice(dev, byDev[dev], links[topo.LinkOf(dev)], uptime)
+		o := klogDevice(dev, byDev[dev], links[linkOf[dev]], uptime)
 		out = append(out, o)
 	}
 	for _, dev := range order {

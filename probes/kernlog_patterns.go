@@ -437,21 +437,45 @@ func (t *KlogTopology) addATA(port, scsiAddr, disk string) {
 // LinkOf is the libata link a disk's "SATA link up" messages name: ata3, or
 // ata3.01 behind a port multiplier.
 func (t *KlogTopology) LinkOf(disk string) string {
-	for dev, d := range t.ATADev {
-		if d == disk {
-			port, _, _ := strings.Cut(dev, ".")
-			if t.PMP[port] {
-				return dev
+	return t.LinksByDisk()[disk]
+}
+
+// LinksByDisk is LinkOf for every disk the topology links, built in one
+// pass (asked disk by disk, each question walked both maps: quadratic on a
+// large machine). Where two links name one disk, the first in natural
+// order is given.
+func (t *KlogTopology) LinksByDisk() map[string]string {
+	out := make(map[string]string, len(t.ATADev)+len(t.ATA))
+	devs := make([]string, 0, len(t.ATADev))
+	for dev := range t.ATADev {
+		devs = append(devs, dev)
+	}
+	sort.Slice(devs, func(i, j int) bool { return NaturalLess(devs[i], devs[j]) })
+	for _, dev := range devs {
+		d := t.ATADev[dev]
+		if _, done := out[d]; done || d == "" {
+			continue
+		}
+		port, _, _ := strings.Cut(dev, ".")
+		if t.PMP[port] {
+			out[d] = dev
+		} else {
+			out[d] = port
+		}
+	}
+	ports := make([]string, 0, len(t.ATA))
+	for port := range t.ATA {
+		ports = append(ports, port)
+	}
+	sort.Slice(ports, func(i, j int) bool { return NaturalLess(ports[i], ports[j]) })
+	for _, port := range ports {
+		if d := t.ATA[port]; d != "" {
+			if _, done := out[d]; !done {
+				out[d] = port
 			}
-			return port
 		}
 	}
-	for port, d := range t.ATA {
-		if d == disk {
-			return port
-		}
-	}
-	return ""
+	return out
 }
 
 var (
