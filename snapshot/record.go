@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -16,10 +17,19 @@ import (
 
 // Recorder is a Tracer that remembers every path the probes read and every
 // command they ran, so that a snapshot holds exactly what the doctor uses:
-// the list is derived from the probes themselves, never kept by hand.
+// the list is derived from the probes themselves, never kept by hand. As a
+// probes.ContentTracer it also keeps what the probes read (the first
+// content of each file, listing of each directory, target of each link),
+// so that Collect writes what the checks judged instead of reading it all
+// a second time.
 type Recorder struct {
 	mu       sync.Mutex
 	paths    map[string]struct{}
+	files    map[string][]byte
+	dirs     map[string][]fs.DirEntry
+	links    map[string]string
+	arena    []byte // the tail of the block the last content was copied into
+	frozen   bool   // Collect has begun: the content maps are no longer written
 	cmds     map[string]recordedCmd
 	order    []string
 	inflight int
@@ -32,7 +42,8 @@ type recordedCmd struct {
 
 // NewRecorder returns an empty recorder; pass it to Host.WithTracer.
 func NewRecorder() *Recorder {
-	return &Recorder{paths: map[string]struct{}{}, cmds: map[string]recordedCmd{}}
+	return &Recorder{paths: map[string]struct{}{}, files: map[string][]byte{}, dirs: map[string][]fs.DirEntry{},
+		links: map[string]string{}, cmds: map[string]recordedCmd{}}
 }
 
 // Attach returns a copy of h that reports to r (Host.WithTracer) and whose
@@ -91,6 +102,65 @@ func (r *Recorder) Path(p string) {
 	r.mu.Unlock()
 }
 
+// arenaBlock is the size of the blocks small contents are copied into: a
+// large machine's probes read tens of thousands of sysfs attributes of a
+// few bytes each, and one allocation apiece would be as many objects for
+// the collector to scan.
+const arenaBlock = 64 << 10
+
+// File implements probes.ContentTracer: the first content read of p is
+// kept (a copy: the probe owns b).
+func (r *Recorder) File(p string, b []byte) {
+	if !path.IsAbs(p) {
+		return
+	}
+	p = path.Clean(p)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.files[p]; ok || r.frozen {
+		return
+	}
+	var c []byte
+	switch {
+	case len(b) > arenaBlock/8:
+		c = append([]byte(nil), b...)
+	default:
+		if len(b) > cap(r.arena)-len(r.arena) {
+			r.arena = make([]byte, 0, arenaBlock)
+		}
+		n := len(r.arena)
+		r.arena = append(r.arena, b...)
+		c = r.arena[n:len(r.arena):len(r.arena)] // full slice: an append to c cannot reach the next content
+	}
+	r.files[p] = c
+}
+
+// Dir implements probes.ContentTracer: the first listing of p is kept.
+func (r *Recorder) Dir(p string, ents []fs.DirEntry) {
+	if !path.IsAbs(p) {
+		return
+	}
+	p = path.Clean(p)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.dirs[p]; !ok && !r.frozen {
+		r.dirs[p] = slices.Clone(ents) // the probe may reorder its slice
+	}
+}
+
+// Link implements probes.ContentTracer: the first target read of p is kept.
+func (r *Recorder) Link(p, target string) {
+	if !path.IsAbs(p) {
+		return
+	}
+	p = path.Clean(p)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.links[p]; !ok && !r.frozen {
+		r.links[p] = target
+	}
+}
+
 // Command implements Tracer. The first result of an argv is kept.
 func (r *Recorder) Command(res probes.CmdResult, err error) {
 	if len(res.Argv) == 0 {
@@ -142,6 +212,12 @@ type CollectOptions struct {
 // lead to, and a traced directory keeps its listing as placeholders (empty
 // files, empty directories, links) so that a probe listing it sees the same
 // names. Links are followed only along a traced path, never recursively.
+//
+// What the probes read through r (file contents, listings, link targets)
+// is written as they read it, not read again; Collect reads through h only
+// what they did not (paths a library read under Root, paths only tested
+// for existence, reads that failed) and the directories on the way to each
+// path. Content the probes report once Collect has begun is not used.
 func (r *Recorder) Collect(ctx context.Context, h *probes.Host, opts CollectOptions) (*Recording, error) {
 	if opts.ReadTimeout <= 0 {
 		opts.ReadTimeout = 5 * time.Second
@@ -152,7 +228,11 @@ func (r *Recorder) Collect(ctx context.Context, h *probes.Host, opts CollectOpti
 	if opts.MaxListing <= 0 {
 		opts.MaxListing = 20000
 	}
-	c := &collector{ctx: ctx, h: h, opts: opts, entries: map[string]*Entry{}, listings: map[string]*listing{}, links: map[string]linkResult{}}
+	r.mu.Lock()
+	r.frozen = true // the maps below are read without the lock from now on
+	r.mu.Unlock()
+	c := &collector{ctx: ctx, h: h, opts: opts, entries: map[string]*Entry{}, listings: map[string]*listing{}, links: map[string]linkResult{},
+		resolved: map[string]resolution{}, queued: map[*Entry]int{}, files: r.files, dirs: r.dirs, tlinks: r.links}
 	paths := r.Paths()
 	for i, p := range paths {
 		if err := ctx.Err(); err != nil {
@@ -210,6 +290,7 @@ type pendingRead struct {
 	path string
 	size int64 // as the file system says, before reading
 	err  error
+	done bool // a later traced path brought what the probes read of it
 }
 
 // readWorkers read files at once: a large machine has tens of thousands of
@@ -239,7 +320,9 @@ func (c *collector) readPending() error {
 		if err = c.ctx.Err(); err != nil {
 			break
 		}
-		jobs <- &c.pending[i]
+		if !c.pending[i].done {
+			jobs <- &c.pending[i]
+		}
 	}
 	close(jobs)
 	wg.Wait()
@@ -247,24 +330,40 @@ func (c *collector) readPending() error {
 		return err
 	}
 	for _, j := range c.pending {
-		if j.err != nil {
+		if j.err != nil && !j.done {
 			c.unreadable = append(c.unreadable, fmt.Sprintf("%s: %v", j.path, j.err))
 			delete(c.entries, j.e.Path)
 		}
 	}
-	c.pending = nil
+	c.pending, c.queued = nil, nil
 	return nil
 }
 
 type collector struct {
 	pending    []pendingRead
+	queued     map[*Entry]int // index in pending
 	ctx        context.Context
 	h          *probes.Host
 	listings   map[string]*listing // per directory: traced paths share long prefixes
 	links      map[string]linkResult
+	resolved   map[string]resolution // per traced path and each of its parents
 	opts       CollectOptions
 	entries    map[string]*Entry
 	unreadable []string
+	// What the probes read, by the machine path they read it at
+	// (Recorder.File, Dir, Link); read-only here.
+	files  map[string][]byte
+	dirs   map[string][]fs.DirEntry
+	tlinks map[string]string
+}
+
+// resolution is where a clean machine path leads: the physical path, with
+// hops links followed on the way, and whether it is a directory.
+type resolution struct {
+	phys string
+	hops int
+	ok   bool
+	dir  bool
 }
 
 func rel(p string) string { return strings.TrimPrefix(p, "/") }
@@ -321,13 +420,44 @@ func relTarget(dir, target string) string {
 
 const maxLinkHops = 40
 
-// resolve walks p component by component as the kernel does, recording
-// every directory and link on the way; it returns the physical machine path
-// it ends at, and false when a component is missing.
+// resolve walks the clean machine path p component by component as the
+// kernel does, recording every directory and link on the way; it returns
+// the physical machine path it ends at, and false when a component is
+// missing. Each path's parent is resolved once (on a 1,000-disk machine
+// some 30,000 traced paths share a few thousand directories, each 10-15
+// components and two links deep).
 func (c *collector) resolve(p string) (string, bool) {
-	stack := splitPath(p)
-	cur := "/"
-	hops := 0
+	r := c.resolveMemo(p)
+	return r.phys, r.ok
+}
+
+func (c *collector) resolveMemo(p string) resolution {
+	if p == "/" || p == "" {
+		return resolution{phys: "/", ok: true, dir: true}
+	}
+	if r, ok := c.resolved[p]; ok {
+		return r
+	}
+	r := c.resolveMemo(path.Dir(p))
+	switch {
+	case r.ok && r.dir:
+		r.phys, r.hops, r.dir, r.ok = c.walk(r.phys, []string{path.Base(p)}, r.hops)
+	case r.ok:
+		r = resolution{phys: path.Join(r.phys, path.Base(p))} // not a directory
+	}
+	c.resolved[p] = r
+	if ents, ok := c.dirs[p]; ok && r.ok {
+		// The listing the probes read at p is the one of where it leads.
+		c.seedListing(r.phys, ents)
+	}
+	return r
+}
+
+// walk resolves the components of stack from the physical directory cur,
+// with hops links already followed; it reports whether it ends at a
+// directory.
+func (c *collector) walk(cur string, stack []string, hops int) (string, int, bool, bool) {
+	isDir := true
 	for len(stack) > 0 {
 		comp := stack[0]
 		stack = stack[1:]
@@ -335,38 +465,38 @@ func (c *collector) resolve(p string) (string, bool) {
 		case ".":
 			continue
 		case "..":
-			cur = path.Dir(cur)
+			cur, isDir = path.Dir(cur), true
 			continue
 		}
 		next := path.Join(cur, comp)
 		mode, ok := c.kind(next)
 		if !ok {
-			return next, false
+			return next, hops, false, false
 		}
 		switch {
 		case mode&fs.ModeSymlink != 0:
 			hops++
 			if hops > maxLinkHops {
-				return next, false
+				return next, hops, false, false
 			}
 			t, err := c.readlink(next)
 			if err != nil {
-				return next, false
+				return next, hops, false, false
 			}
 			c.addLink(next, t)
 			if path.IsAbs(t) {
-				cur = "/"
+				cur, isDir = "/", true
 			}
 			stack = append(splitPath(t), stack...)
 			continue
 		case mode.IsDir():
 			c.add(next, EntryDir)
 		case len(stack) > 0:
-			return next, false // not a directory
+			return next, hops, false, false // not a directory
 		}
-		cur = next
+		cur, isDir = next, mode.IsDir()
 	}
-	return cur, true
+	return cur, hops, isDir, true
 }
 
 type linkResult struct {
@@ -385,10 +515,27 @@ func (c *collector) listing(dir string) *listing {
 	if l, ok := c.listings[dir]; ok {
 		return l
 	}
+	if ents, ok := c.dirs[dir]; ok {
+		return c.seedListing(dir, ents)
+	}
 	l := &listing{}
 	l.ents, l.err = c.h.ReadDir(c.ctx, dir)
 	l.byName = make(map[string]fs.DirEntry, len(l.ents))
 	for _, de := range l.ents {
+		l.byName[de.Name()] = de
+	}
+	c.listings[dir] = l
+	return l
+}
+
+// seedListing takes ents, read by a probe, as the listing of the physical
+// directory dir, unless dir has been listed already.
+func (c *collector) seedListing(dir string, ents []fs.DirEntry) *listing {
+	if l, ok := c.listings[dir]; ok {
+		return l
+	}
+	l := &listing{ents: ents, byName: make(map[string]fs.DirEntry, len(ents))}
+	for _, de := range ents {
 		l.byName[de.Name()] = de
 	}
 	c.listings[dir] = l
@@ -441,6 +588,10 @@ func (c *collector) readlink(p string) (string, error) {
 	if r, ok := c.links[p]; ok {
 		return r.target, r.err
 	}
+	if t, ok := c.tlinks[p]; ok {
+		c.links[p] = linkResult{t, nil}
+		return t, nil
+	}
 	t, err := c.h.Readlink(p)
 	c.links[p] = linkResult{t, err}
 	return t, err
@@ -471,10 +622,32 @@ func (c *collector) capture(p string) {
 		c.list(phys)
 	case mode.IsRegular():
 		e := c.add(phys, EntryFile)
-		if e == nil || e.read {
+		if e == nil {
 			return
 		}
-		e.read = true // queued: read once, after every path is resolved
+		// What the probes read, when they read all of it within what a
+		// snapshot member of this path may hold (a longer content is
+		// read again, and refused as before).
+		b, ok := c.files[p]
+		ok = ok && int64(len(b)) <= min(c.opts.MaxFile, probes.ReadLimit(phys))
+		if i, queued := c.queued[e]; queued && ok {
+			// Another traced path (one tested for existence, say) led
+			// here first.
+			c.pending[i].done = true
+			delete(c.queued, e)
+			e.Data = nonNilBytes(b)
+			return
+		}
+		if e.read {
+			return
+		}
+		e.read = true
+		if ok {
+			e.Data = nonNilBytes(b)
+			return
+		}
+		// Queued: read once, after every path is resolved.
+		c.queued[e] = len(c.pending)
 		c.pending = append(c.pending, pendingRead{e: e, path: phys, size: c.size(phys)})
 	default:
 		// A device node, fifo or socket: an empty placeholder file, as
