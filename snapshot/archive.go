@@ -2,10 +2,11 @@ package snapshot
 
 import (
 	"archive/tar"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // Limits of what a snapshot archive may hold. A real snapshot is a few
@@ -70,6 +71,9 @@ func (c *countWriter) Write(p []byte) (int, error) {
 func WriteArchive(w io.Writer, rec *Recording, meta []byte, mtime time.Time) (ArchiveStats, error) {
 	var st ArchiveStats
 	cw := &countWriter{w: w}
+	// klauspost/compress's deflate at its default level: on the
+	// 1,000-disk machine's 33 MB of tar (mostly headers and padding) 50 ms
+	// for 0.82 MB, where compress/flate takes 115 ms for 0.74 MB.
 	gz, err := gzip.NewWriterLevel(cw, gzip.DefaultCompression)
 	if err != nil {
 		return st, err

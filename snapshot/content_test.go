@@ -161,6 +161,7 @@ type countingTracer struct {
 func (c *countingTracer) Path(string)                     {}
 func (c *countingTracer) Command(probes.CmdResult, error) {}
 func (c *countingTracer) Link(string, string)             {}
+func (c *countingTracer) Resolved(string, string)         {}
 func (c *countingTracer) Dir(string, []fs.DirEntry)       { c.mu.Lock(); c.dirs++; c.mu.Unlock() }
 func (c *countingTracer) File(p string, _ []byte) {
 	c.mu.Lock()
@@ -202,7 +203,8 @@ func TestCollectReadsNoFileTwice(t *testing.T) {
 		}
 	}
 	t.Logf("%d files recorded with content, %d read by the checks, %d by Collect; %d directories listed by Collect", files, len(rec.files), len(count.files), count.dirs)
-	if len(rec.files) == 0 || len(count.files) >= files {
+	// Libraries' reads under Root (cpufreq, DMI) have no content to keep.
+	if len(rec.files) == 0 || len(count.files) == 0 || len(count.files) >= files {
 		t.Errorf("Collect read %d of the %d files recorded", len(count.files), files)
 	}
 }

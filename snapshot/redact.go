@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // identityFiles are sysfs attributes whose whole content identifies a
@@ -120,11 +122,87 @@ func placeholder(v string) bool {
 	return v != "" && strings.Count(v, v[:1]) == len(v)
 }
 
-// findSecrets collects what identifies the machine and its devices.
+func newSecrets() *secrets {
+	return &secrets{kind: map[string]string{}, alias: map[string]string{}, jsonIDs: map[string]string{}}
+}
+
+// merge adds what o found after what s found: a value both found takes
+// o's kind, as one pass over s's inputs and then o's would give it.
+func (s *secrets) merge(o *secrets) {
+	for k, v := range o.kind {
+		s.kind[k] = v
+	}
+	for k, v := range o.alias {
+		s.alias[k] = v
+	}
+	for k, v := range o.jsonIDs {
+		s.jsonIDs[k] = v
+	}
+	s.hostFiles = append(s.hostFiles, o.hostFiles...)
+	s.identityFiles = append(s.identityFiles, o.identityFiles...)
+}
+
+// findSecrets collects what identifies the machine and its devices. The
+// entries are searched in chunks at once (a 1,000-disk machine's snapshot
+// holds 40,000) and what each chunk found is merged in order; each search
+// only adds, so the result is the one pass's.
 func (rec *Recording) findSecrets() *secrets {
-	s := &secrets{kind: map[string]string{}, alias: map[string]string{}, jsonIDs: map[string]string{}}
-	osIDs := map[string]bool{}
-	for _, e := range rec.Entries {
+	chunks := chunksOf(len(rec.Entries))
+	contents := make([]*secrets, len(chunks))
+	names := make([]*secrets, len(chunks))
+	osIDs := make([]map[string]bool, len(chunks))
+	commands := newSecrets()
+	var wg sync.WaitGroup
+	for k, ch := range chunks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			contents[k], osIDs[k] = newSecrets(), map[string]bool{}
+			contents[k].fromEntries(rec.Entries[ch[0]:ch[1]], osIDs[k])
+			names[k] = newSecrets()
+			for _, e := range rec.Entries[ch[0]:ch[1]] {
+				names[k].macs([]byte(e.Path))
+				names[k].macs([]byte(e.Target))
+			}
+		}()
+	}
+	for _, c := range rec.Commands {
+		commands.fromText(c.Stdout)
+		commands.fromText(c.Stderr)
+	}
+	wg.Wait()
+	s, words := newSecrets(), map[string]bool{}
+	for k := range chunks {
+		s.merge(contents[k])
+		for w := range osIDs[k] {
+			words[w] = true
+		}
+	}
+	s.merge(commands)
+	for k := range chunks {
+		s.merge(names[k])
+	}
+	for _, e := range s.hostFiles {
+		s.addHost(string(bytes.TrimSpace(e.Data)), words)
+	}
+	return s
+}
+
+// chunksOf splits n items into contiguous [lo, hi) ranges, one per CPU the
+// process may use (at most 8), none of fewer than 512 items.
+func chunksOf(n int) [][2]int {
+	k := min(runtime.GOMAXPROCS(0), 8, max(1, n/512))
+	out := make([][2]int, 0, k)
+	for i := range k {
+		out = append(out, [2]int{i * n / k, (i + 1) * n / k})
+	}
+	return out
+}
+
+// fromEntries takes the secrets of recorded files' contents (and the
+// words of the distribution's and kernel's names into osIDs).
+func (s *secrets) fromEntries(entries []*Entry, osIDs map[string]bool) {
+	for _, e := range entries {
 		if e.Type != EntryFile || !e.read {
 			continue
 		}
@@ -150,18 +228,6 @@ func (rec *Recording) findSecrets() *secrets {
 		}
 		s.fromText(e.Data)
 	}
-	for _, c := range rec.Commands {
-		s.fromText(c.Stdout)
-		s.fromText(c.Stderr)
-	}
-	for _, e := range rec.Entries {
-		s.macs([]byte(e.Path))
-		s.macs([]byte(e.Target))
-	}
-	for _, e := range s.hostFiles {
-		s.addHost(string(bytes.TrimSpace(e.Data)), osIDs)
-	}
-	return s
 }
 
 // identityValue takes the secret of a sysfs identity attribute.
@@ -435,9 +501,10 @@ func (t *tokenizer) redactIdentityFiles(es []*Entry) {
 	}
 }
 
-// rewrite applies f to every path, link target, content, argv and output.
-// Two paths that become one (cannot happen with distinct tokens, but a
-// hostile recording could try) keep the first.
+// rewrite applies f (which must be safe for concurrent use) to every
+// path, link target, content, argv and output, the entries in chunks at
+// once. Two paths that become one (cannot happen with distinct tokens, but
+// a hostile recording could try) keep the first.
 func (rec *Recording) rewrite(f func(string) string) {
 	fb := func(b []byte) []byte {
 		if len(b) == 0 {
@@ -445,16 +512,32 @@ func (rec *Recording) rewrite(f func(string) string) {
 		}
 		return []byte(f(string(b)))
 	}
-	seen := map[string]bool{}
-	var out []*Entry
-	for _, e := range rec.Entries {
-		e.Path = f(e.Path)
+	type rewritten struct {
+		path, target string
+		data         []byte
+	}
+	res := make([]rewritten, len(rec.Entries))
+	var wg sync.WaitGroup
+	for _, ch := range chunksOf(len(rec.Entries)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := ch[0]; i < ch[1]; i++ {
+				e := rec.Entries[i]
+				res[i] = rewritten{f(e.Path), f(e.Target), fb(e.Data)}
+			}
+		}()
+	}
+	wg.Wait()
+	seen := make(map[string]bool, len(rec.Entries))
+	out := make([]*Entry, 0, len(rec.Entries))
+	for i, e := range rec.Entries {
+		e.Path = res[i].path
 		if seen[e.Path] {
 			continue
 		}
 		seen[e.Path] = true
-		e.Target = f(e.Target)
-		e.Data = fb(e.Data)
+		e.Target, e.Data = res[i].target, res[i].data
 		out = append(out, e)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
