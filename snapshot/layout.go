@@ -116,6 +116,17 @@ const MetaFile = "diskdoctor-snapshot.yaml"
 // walk calls f for every entry of the layout, parents first: the metadata,
 // the recorded paths, then commands/.
 func (rec *Recording) walk(meta []byte, f func(e *Entry) error) error {
+	// The commands' files (a YAML manifest of 2,000 commands on a
+	// 1,000-disk machine) are laid out while the paths are written.
+	type laidOut struct {
+		files map[string][]byte
+		err   error
+	}
+	commands := make(chan laidOut, 1)
+	go func() {
+		files, err := rec.CommandFiles()
+		commands <- laidOut{files, err}
+	}()
 	if meta != nil {
 		if err := f(&Entry{Path: MetaFile, Type: EntryFile, Data: meta}); err != nil {
 			return err
@@ -132,7 +143,8 @@ func (rec *Recording) walk(meta []byte, f func(e *Entry) error) error {
 			return err
 		}
 	}
-	files, err := rec.CommandFiles()
+	c := <-commands
+	files, err := c.files, c.err
 	if err != nil {
 		return err
 	}
