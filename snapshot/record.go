@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -185,7 +184,7 @@ func (r *Recorder) Paths() []string {
 	for p := range r.paths {
 		out = append(out, p)
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 
@@ -250,7 +249,7 @@ func (r *Recorder) Collect(ctx context.Context, h *probes.Host, opts CollectOpti
 	for _, e := range c.entries {
 		rec.Entries = append(rec.Entries, e)
 	}
-	sort.Slice(rec.Entries, func(i, j int) bool { return rec.Entries[i].Path < rec.Entries[j].Path })
+	slices.SortFunc(rec.Entries, byPath)
 	r.mu.Lock()
 	for _, k := range r.order {
 		rc := r.cmds[k]
