@@ -3,6 +3,7 @@ package snapshot
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 	"github.com/diskdoctor/diskdoctor/probes"
 )
 
@@ -207,4 +209,59 @@ func TestCollectReadsNoFileTwice(t *testing.T) {
 	if len(rec.files) == 0 || len(count.files) == 0 || len(count.files) >= files {
 		t.Errorf("Collect read %d of the %d files recorded", len(count.files), files)
 	}
+}
+
+// Collect's collectors capture consecutive chunks of the paths at once and
+// are merged: the recording is the one a single collector makes, entries,
+// contents, and the order of what could not be read alike (a 4-byte cap
+// makes most files unreadable, and a 1-entry cap most listings short, so
+// that every chunk has some).
+func TestCollectInChunksIsCollectInOrder(t *testing.T) {
+	for _, name := range fixtures(t) {
+		t.Run(name, func(t *testing.T) {
+			src, err := probes.Recorded(filepath.Join(fixturesDir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := NewRecorder()
+			if _, err := checks.Run(t.Context(), rec.Attach(src), checks.Options{ProbeTimeout: time.Second, Context: "auto"}); err != nil {
+				t.Fatal(err)
+			}
+			rec.Wait(t.Context(), 5*time.Second) // a timed-out command is recorded before both
+			for _, opts := range []CollectOptions{{Redact: true}, {MaxFile: 4, MaxListing: 1}} {
+				one, many := opts, opts
+				one.collectors, many.collectors = 1, 7
+				a, err := rec.Collect(t.Context(), src, one)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := rec.Collect(t.Context(), src, many)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := describe(b), describe(a); got != want {
+					t.Errorf("MaxFile %d: 7 collectors and one differ\n%s", opts.MaxFile, fixturetest.FirstDiff([]byte(want), []byte(got)))
+				}
+				if opts.MaxFile == 4 && len(a.Unreadable) < 2 {
+					t.Errorf("only %d unreadable paths", len(a.Unreadable))
+				}
+			}
+		})
+	}
+}
+
+// describe writes out everything a recording holds.
+func describe(rec *Recording) string {
+	var b strings.Builder
+	for _, e := range rec.Entries {
+		fmt.Fprintf(&b, "%s %d %q %q %v\n", e.Path, e.Type, e.Target, e.Data, e.read)
+	}
+	for _, u := range rec.Unreadable {
+		fmt.Fprintf(&b, "unreadable %s\n", u)
+	}
+	for _, c := range rec.Commands {
+		fmt.Fprintf(&b, "command %q %q %q %d %v %v\n", c.Argv, c.Stdout, c.Stderr, c.Exit, c.Timeout, c.Missing)
+	}
+	fmt.Fprintf(&b, "%v %v %q\n", rec.Redacted, rec.RedactedValues, rec.Kernel)
+	return b.String()
 }

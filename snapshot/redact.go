@@ -192,7 +192,13 @@ func (rec *Recording) findSecrets() *secrets {
 // chunksOf splits n items into contiguous [lo, hi) ranges, one per CPU the
 // process may use (at most 8), none of fewer than 512 items.
 func chunksOf(n int) [][2]int {
-	k := min(runtime.GOMAXPROCS(0), 8, max(1, n/512))
+	return chunksN(n, min(runtime.GOMAXPROCS(0), 8, max(1, n/512)))
+}
+
+// chunksN splits n items into k contiguous [lo, hi) ranges (fewer when n
+// is less than k, and one when n is 0).
+func chunksN(n, k int) [][2]int {
+	k = max(1, min(k, n))
 	out := make([][2]int, 0, k)
 	for i := range k {
 		out = append(out, [2]int{i * n / k, (i + 1) * n / k})
