@@ -579,7 +579,11 @@ func (rec *Recording) rewrite(f func(string) string) {
 		if len(b) == 0 {
 			return b
 		}
-		return []byte(f(string(b)))
+		s := string(b)
+		if r := f(s); r != s {
+			return []byte(r)
+		}
+		return b // most contents hold nothing to replace: no second copy
 	}
 	type rewritten struct {
 		path, target string
