@@ -184,12 +184,13 @@ func encodeManifest(buf *bytes.Buffer, manifest []manifestOut) error {
 }
 
 // plainWord reports a scalar every YAML writes plain and reads back as
-// the same string: letters, digits, '/', '_', '.' and '-', starting with a
+// the same string (on one line, however long: it has no space to fold
+// at): letters, digits, '/', '_', '.' and '-', starting with a
 // letter or '/', or with '-' and a letter (an option), or with digits and
 // '-' (an output file's name, 001-dmesg.out), and no word YAML 1.1 reads
 // as a boolean or null.
 func plainWord(v string) bool {
-	if v == "" || len(v) > 64 {
+	if v == "" {
 		return false
 	}
 	for i := 0; i < len(v); i++ {

@@ -20,6 +20,7 @@ func TestWriteManifestIsYAMLs(t *testing.T) {
 		"a:b", "a: b", "#x", "x#", "x #y", "[x]", "{x}", "'q'", `"q"`, "\n", "a\nb", "\t", "é", "sd\x00", "=", "<<", "!tag", "&a", "*a", "%x",
 		"@x", "`x`", "|x", ">x", "?x", "x?", "/", "//", "/-", "a/b:c", "a.b", "001-dmesg.out", "001-.out", "001-1.out", "12-34", "0x-1",
 		"1-e", "1-.inf", strings.Repeat("long", 20), strings.Repeat("/dev/sdzz", 8), "-" + strings.Repeat("x", 70),
+		"004-zfs_get_-H_-p_-t_filesystem-volume_-o_name-property-value_compression-sync-l", strings.Repeat("/a", 200),
 	}
 	alphabet := []byte("aZ09/-_.:, #'\"\\\n!&*?[]{}e~")
 	rng := rand.New(rand.NewPCG(1, 2))
