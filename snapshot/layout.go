@@ -33,6 +33,7 @@ type Entry struct {
 	Data   []byte // file content; nil for a placeholder (listed, never read)
 	Target string // link target, always relative
 	read   bool
+	queued int // 1 + its index in its collector's reads to do; 0: none
 }
 
 // Recording is a recorded machine in memory: the entries of the fixture

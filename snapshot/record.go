@@ -250,7 +250,7 @@ func (r *Recorder) Collect(ctx context.Context, h *probes.Host, opts CollectOpti
 	var wg sync.WaitGroup
 	for k, ch := range chunks {
 		c := &collector{ctx: ctx, h: h, opts: opts, entries: map[string]*Entry{}, listings: shared, links: map[string]linkResult{},
-			resolved: map[string]resolution{}, queued: map[*Entry]int{}, files: r.files, dirs: r.dirs, tlinks: r.links}
+			resolved: map[string]resolution{}, files: r.files, dirs: r.dirs, tlinks: r.links}
 		cs[k] = c
 		wg.Add(1)
 		go func() {
@@ -366,13 +366,12 @@ func (c *collector) readPending() error {
 			delete(c.entries, j.e.Path)
 		}
 	}
-	c.pending, c.queued = nil, nil
+	c.pending = nil
 	return nil
 }
 
 type collector struct {
 	pending    []pendingRead
-	queued     map[*Entry]int // index in pending
 	ctx        context.Context
 	h          *probes.Host
 	listings   *listingCache // per directory: traced paths share long prefixes
@@ -396,41 +395,37 @@ type collector struct {
 // the chunks' order.
 func merge(cs []*collector) *collector {
 	m := cs[0]
-	rank := func(c *collector, e *Entry) int {
-		if _, queued := c.queued[e]; queued {
+	if len(cs) == 1 {
+		return m
+	}
+	rank := func(e *Entry) int {
+		switch {
+		case e.queued > 0:
 			return 1
-		}
-		if e.read {
+		case e.read:
 			return 2
 		}
 		return 0
 	}
-	owner := map[*Entry]*collector{}
-	for _, e := range m.entries {
-		owner[e] = m
-	}
 	for _, o := range cs[1:] {
 		for k, e := range o.entries {
 			cur, ok := m.entries[k]
-			if !ok || (cur.Type == EntryFile && e.Type == EntryFile && rank(o, e) > rank(owner[cur], cur)) {
+			if !ok || (cur.Type == EntryFile && e.Type == EntryFile && rank(e) > rank(cur)) {
 				m.entries[k] = e
-				owner[e] = o
 			}
 		}
 		m.unreadable = append(m.unreadable, o.unreadable...)
 		m.pending = append(m.pending, o.pending...)
 	}
-	// One read per kept entry still waiting for one.
+	// The reads of the entries kept that still wait for one (an entry is
+	// queued by one collector, once).
 	pending := m.pending[:0]
-	queued := map[*Entry]int{}
 	for _, j := range m.pending {
-		if _, dup := queued[j.e]; dup || j.done || m.entries[j.e.Path] != j.e {
-			continue
+		if !j.done && m.entries[j.e.Path] == j.e {
+			pending = append(pending, j)
 		}
-		queued[j.e] = len(pending)
-		pending = append(pending, j)
 	}
-	m.pending, m.queued = pending, queued
+	m.pending = pending
 	return m
 }
 
@@ -723,11 +718,11 @@ func (c *collector) capture(p string) {
 		// read again, and refused as before).
 		b, ok := c.files[p]
 		ok = ok && int64(len(b)) <= min(c.opts.MaxFile, probes.ReadLimit(phys))
-		if i, queued := c.queued[e]; queued && ok {
+		if e.queued > 0 && ok {
 			// Another traced path (one tested for existence, say) led
 			// here first.
-			c.pending[i].done = true
-			delete(c.queued, e)
+			c.pending[e.queued-1].done = true
+			e.queued = 0
 			e.Data = nonNilBytes(b)
 			return
 		}
@@ -740,7 +735,7 @@ func (c *collector) capture(p string) {
 			return
 		}
 		// Queued: read once, after every path is resolved.
-		c.queued[e] = len(c.pending)
+		e.queued = len(c.pending) + 1
 		c.pending = append(c.pending, pendingRead{e: e, path: phys, size: c.size(phys)})
 	default:
 		// A device node, fifo or socket: an empty placeholder file, as
