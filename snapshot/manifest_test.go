@@ -75,3 +75,22 @@ func TestWriteManifestIsYAMLs(t *testing.T) {
 		t.Errorf("only %d plain words: the fast way is not tested", plain)
 	}
 }
+
+func FuzzWriteManifestIsYAMLs(f *testing.F) {
+	for _, s := range []string{"smartctl", "-x", "/dev/sda", "0x06", "name,value", "yes", "001-dmesg.out", "a: b"} {
+		f.Add(s, s+"1", "001-"+s+".out")
+	}
+	f.Fuzz(func(t *testing.T, a, b, out string) {
+		ms := []manifestOut{{Argv: []string{"cmd", a, b}, Stdout: out, Exit: len(a)}, {Argv: []string{b}, Missing: true}}
+		var got, want bytes.Buffer
+		if err := encodeManifest(&want, ms); err != nil {
+			t.Skip(err)
+		}
+		if err := writeManifest(&got, ms); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("writeManifest differs from yaml.v3:\n%s", fixturetest.FirstDiff(want.Bytes(), got.Bytes()))
+		}
+	})
+}
