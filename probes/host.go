@@ -42,6 +42,10 @@ type Host struct {
 	live   bool
 	runner Runner
 	tracer Tracer
+	// content is tracer when it is a ContentTracer (set by WithTracer
+	// only: a Host built on another root, a window's second reading, must
+	// not report its contents as this machine's).
+	content ContentTracer
 }
 
 // Tracer is told of every path a probe reads and every command it runs, so
@@ -55,10 +59,26 @@ type Tracer interface {
 	Command(res CmdResult, err error)
 }
 
-// WithTracer returns a copy of h that reports every read to t.
+// ContentTracer is a Tracer that is also given what each successful read
+// returned, so that a snapshot holds what the probes judged without
+// reading it a second time. A failed read is reported to Path only. The
+// slices are the probe's own: a ContentTracer copies what it keeps.
+type ContentTracer interface {
+	Tracer
+	// File: the whole content of a regular file (ReadFile, ReadFileLimit).
+	File(p string, b []byte)
+	// Dir: a directory's listing (ReadDir), sorted by name.
+	Dir(p string, ents []fs.DirEntry)
+	// Link: a link's target as written (Readlink).
+	Link(p, target string)
+}
+
+// WithTracer returns a copy of h that reports every read to t (and what it
+// read, when t is a ContentTracer).
 func (h *Host) WithTracer(t Tracer) *Host {
 	c := *h
 	c.tracer = t
+	c.content, _ = t.(ContentTracer)
 	return &c
 }
 
@@ -208,6 +228,9 @@ func (h *Host) ReadFileLimit(ctx context.Context, p string, limit int64) ([]byte
 	if err != nil {
 		return nil, fileErr(p, err)
 	}
+	if h.content != nil {
+		h.content.File(p, b)
+	}
 	return b, nil
 }
 
@@ -258,6 +281,9 @@ func (h *Host) ReadDir(ctx context.Context, p string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, fileErr(p, err)
 	}
+	if h.content != nil {
+		h.content.Dir(p, ents)
+	}
 	return ents, nil
 }
 
@@ -265,6 +291,9 @@ func (h *Host) ReadDir(ctx context.Context, p string) ([]fs.DirEntry, error) {
 func (h *Host) Readlink(p string) (string, error) {
 	h.trace(p)
 	if v, ok := h.memo.links.Load(p); ok {
+		if h.content != nil {
+			h.content.Link(p, v.(string))
+		}
 		return v.(string), nil
 	}
 	t, err := h.fs.readlink(p)
@@ -272,6 +301,9 @@ func (h *Host) Readlink(p string) (string, error) {
 		return "", fileErr(p, err)
 	}
 	h.memo.links.Store(p, t)
+	if h.content != nil {
+		h.content.Link(p, t)
+	}
 	return t, nil
 }
 

@@ -2,10 +2,12 @@ package snapshot
 
 import (
 	"archive/tar"
-	"compress/gzip"
+	"bufio"
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // Limits of what a snapshot archive may hold. A real snapshot is a few
@@ -70,11 +72,27 @@ func (c *countWriter) Write(p []byte) (int, error) {
 func WriteArchive(w io.Writer, rec *Recording, meta []byte, mtime time.Time) (ArchiveStats, error) {
 	var st ArchiveStats
 	cw := &countWriter{w: w}
+	// klauspost/compress's deflate at its default level: on the
+	// 1,000-disk machine's 33 MB of tar (mostly headers and padding) 50 ms
+	// for 0.82 MB, where compress/flate takes 115 ms for 0.74 MB.
 	gz, err := gzip.NewWriterLevel(cw, gzip.DefaultCompression)
 	if err != nil {
 		return st, err
 	}
-	tw := tar.NewWriter(gz)
+	// The tar stream is deflated on another goroutine as it is written:
+	// formatting 40,000 headers and deflating them take about as long.
+	pr, pw := io.Pipe()
+	deflated := make(chan error, 1)
+	go func() {
+		_, err := io.CopyBuffer(gz, pr, make([]byte, pipeBlock))
+		if err == nil {
+			err = gz.Close()
+		}
+		pr.CloseWithError(err) // a failed write stops the writer too
+		deflated <- err
+	}()
+	bw := bufio.NewWriterSize(pw, pipeBlock)
+	tw := tar.NewWriter(bw)
 	// Whole seconds fit the ustar header; a fraction would cost every
 	// member a PAX record (twice the blocks, a third of the writing time).
 	mtime = mtime.Truncate(time.Second)
@@ -102,15 +120,22 @@ func WriteArchive(w io.Writer, rec *Recording, meta []byte, mtime time.Time) (Ar
 		}
 		return nil
 	})
+	if err == nil {
+		err = tw.Close()
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	pw.CloseWithError(err) // nil: the end of the stream
+	if derr := <-deflated; err == nil {
+		err = derr
+	}
 	if err != nil {
-		return st, err
-	}
-	if err := tw.Close(); err != nil {
-		return st, err
-	}
-	if err := gz.Close(); err != nil {
 		return st, err
 	}
 	st.Compressed = cw.n
 	return st, nil
 }
+
+// pipeBlock is what the tar writer hands the deflating goroutine at once.
+const pipeBlock = 256 << 10

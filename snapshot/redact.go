@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // identityFiles are sysfs attributes whose whole content identifies a
@@ -120,11 +123,93 @@ func placeholder(v string) bool {
 	return v != "" && strings.Count(v, v[:1]) == len(v)
 }
 
-// findSecrets collects what identifies the machine and its devices.
+func newSecrets() *secrets {
+	return &secrets{kind: map[string]string{}, alias: map[string]string{}, jsonIDs: map[string]string{}}
+}
+
+// merge adds what o found after what s found: a value both found takes
+// o's kind, as one pass over s's inputs and then o's would give it.
+func (s *secrets) merge(o *secrets) {
+	for k, v := range o.kind {
+		s.kind[k] = v
+	}
+	for k, v := range o.alias {
+		s.alias[k] = v
+	}
+	for k, v := range o.jsonIDs {
+		s.jsonIDs[k] = v
+	}
+	s.hostFiles = append(s.hostFiles, o.hostFiles...)
+	s.identityFiles = append(s.identityFiles, o.identityFiles...)
+}
+
+// findSecrets collects what identifies the machine and its devices. The
+// entries are searched in chunks at once (a 1,000-disk machine's snapshot
+// holds 40,000) and what each chunk found is merged in order; each search
+// only adds, so the result is the one pass's.
 func (rec *Recording) findSecrets() *secrets {
-	s := &secrets{kind: map[string]string{}, alias: map[string]string{}, jsonIDs: map[string]string{}}
-	osIDs := map[string]bool{}
-	for _, e := range rec.Entries {
+	chunks := chunksOf(len(rec.Entries))
+	contents := make([]*secrets, len(chunks))
+	names := make([]*secrets, len(chunks))
+	osIDs := make([]map[string]bool, len(chunks))
+	commands := newSecrets()
+	var wg sync.WaitGroup
+	for k, ch := range chunks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			contents[k], osIDs[k] = newSecrets(), map[string]bool{}
+			contents[k].fromEntries(rec.Entries[ch[0]:ch[1]], osIDs[k])
+			names[k] = newSecrets()
+			for _, e := range rec.Entries[ch[0]:ch[1]] {
+				names[k].macs([]byte(e.Path))
+				names[k].macs([]byte(e.Target))
+			}
+		}()
+	}
+	for _, c := range rec.Commands {
+		commands.fromText(c.Stdout)
+		commands.fromText(c.Stderr)
+	}
+	wg.Wait()
+	s, words := newSecrets(), map[string]bool{}
+	for k := range chunks {
+		s.merge(contents[k])
+		for w := range osIDs[k] {
+			words[w] = true
+		}
+	}
+	s.merge(commands)
+	for k := range chunks {
+		s.merge(names[k])
+	}
+	for _, e := range s.hostFiles {
+		s.addHost(string(bytes.TrimSpace(e.Data)), words)
+	}
+	return s
+}
+
+// chunksOf splits n items into contiguous [lo, hi) ranges, one per CPU the
+// process may use (at most 8), none of fewer than 512 items.
+func chunksOf(n int) [][2]int {
+	return chunksN(n, min(runtime.GOMAXPROCS(0), 8, max(1, n/512)))
+}
+
+// chunksN splits n items into k contiguous [lo, hi) ranges (fewer when n
+// is less than k, and one when n is 0).
+func chunksN(n, k int) [][2]int {
+	k = max(1, min(k, n))
+	out := make([][2]int, 0, k)
+	for i := range k {
+		out = append(out, [2]int{i * n / k, (i + 1) * n / k})
+	}
+	return out
+}
+
+// fromEntries takes the secrets of recorded files' contents (and the
+// words of the distribution's and kernel's names into osIDs).
+func (s *secrets) fromEntries(entries []*Entry, osIDs map[string]bool) {
+	for _, e := range entries {
 		if e.Type != EntryFile || !e.read {
 			continue
 		}
@@ -150,18 +235,6 @@ func (rec *Recording) findSecrets() *secrets {
 		}
 		s.fromText(e.Data)
 	}
-	for _, c := range rec.Commands {
-		s.fromText(c.Stdout)
-		s.fromText(c.Stderr)
-	}
-	for _, e := range rec.Entries {
-		s.macs([]byte(e.Path))
-		s.macs([]byte(e.Target))
-	}
-	for _, e := range s.hostFiles {
-		s.addHost(string(bytes.TrimSpace(e.Data)), osIDs)
-	}
-	return s
 }
 
 // identityValue takes the secret of a sysfs identity attribute.
@@ -188,11 +261,18 @@ func (s *secrets) fromText(b []byte) {
 	// The regular expressions only where their words are: most contents
 	// are sysfs values and udev records without any.
 	if bytes.Contains(b, []byte("erial")) || bytes.Contains(b, []byte("ERIAL")) {
-		for _, m := range serialNumberLine.FindAllSubmatch(b, -1) {
-			s.add(strings.TrimRight(string(m[1]), `",`), "serial")
+		// Each expression only where its literal part is (a udev record
+		// has ID_SERIAL in it, and neither): the expressions cost tens of
+		// microseconds a file.
+		if hasNumberColon(b) {
+			for _, m := range serialNumberLine.FindAllSubmatch(b, -1) {
+				s.add(strings.TrimRight(string(m[1]), `",`), "serial")
+			}
 		}
-		for _, m := range jsonSerial.FindAllSubmatch(b, -1) {
-			s.add(string(m[1]), "serial")
+		if bytes.Contains(b, []byte(`"serial_number"`)) {
+			for _, m := range jsonSerial.FindAllSubmatch(b, -1) {
+				s.add(string(m[1]), "serial")
+			}
 		}
 	}
 	if bytes.Contains(b, []byte(`"logical_unit_id"`)) {
@@ -216,6 +296,26 @@ func (s *secrets) fromText(b []byte) {
 		}
 	}
 	s.macs(b)
+}
+
+// hasNumberColon reports whether b holds "number:" in any case, as
+// serialNumberLine needs ((?i) folds these six letters to their ASCII
+// other case only).
+func hasNumberColon(b []byte) bool {
+	for i := bytes.IndexByte(b, ':'); i >= 0; {
+		if i >= 6 {
+			w := b[i-6 : i]
+			if w[0]|0x20 == 'n' && w[1]|0x20 == 'u' && w[2]|0x20 == 'm' && w[3]|0x20 == 'b' && w[4]|0x20 == 'e' && w[5]|0x20 == 'r' {
+				return true
+			}
+		}
+		j := bytes.IndexByte(b[i+1:], ':')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // jsonWWNHex computes the hex value of a smartctl JSON WWN or EUI-64
@@ -335,6 +435,7 @@ type tokenizer struct {
 	tokenOf map[string]string // value or alias -> token
 	count   map[string]int    // distinct values by kind
 	long    *strings.Replacer // values of 8 characters or more, anywhere
+	starts  []uint64          // a bit per hash of the first 8 bytes of each of them
 	short   []repl            // shorter ones, where they stand alone
 	jsonIDs map[string]string // decimal JSON id -> its number token
 	hosts   []string
@@ -389,6 +490,11 @@ func newTokenizer(s *secrets) *tokenizer {
 		}
 	}
 	t.long = strings.NewReplacer(long...)
+	t.starts = make([]uint64, 1<<startBits/64)
+	for i := 0; i < len(long); i += 2 {
+		h := startHash(long[i])
+		t.starts[h/64] |= 1 << (h % 64)
+	}
 	return t
 }
 
@@ -405,7 +511,9 @@ func (t *tokenizer) apply(s string) string {
 			})
 		})
 	}
-	s = t.long.Replace(s)
+	if t.mayHoldLong(s) {
+		s = t.long.Replace(s)
+	}
 	for _, r := range t.short {
 		if strings.Contains(s, r.from) {
 			s = replaceSecret(s, r.from, r.to)
@@ -417,6 +525,33 @@ func (t *tokenizer) apply(s string) string {
 		}
 	}
 	return s
+}
+
+// startBits sizes the filter of mayHoldLong: 2^24 bits (2 MiB) hold the
+// starts of a 1,000-disk machine's 9,000 values and spellings with one
+// bit in 2,000 set.
+const startBits = 24
+
+// startHash hashes the first 8 bytes of s (at least 8 long) to startBits
+// bits.
+func startHash(s string) uint64 {
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	return (x * 0x9E3779B97F4A7C15) >> (64 - startBits)
+}
+
+// mayHoldLong reports whether a value of 8 characters or more may start
+// somewhere in s: false when none of s's 8-byte windows hashes to a value's
+// start. Most of a recording (sysfs values, paths) holds none, and the
+// Replacer's own search costs some 10 ns a byte.
+func (t *tokenizer) mayHoldLong(s string) bool {
+	for i := 0; i+8 <= len(s); i++ {
+		h := startHash(s[i:])
+		if t.starts[h/64]&(1<<(h%64)) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // redactIdentityFiles replaces a sysfs identity attribute whole: with its
@@ -435,30 +570,56 @@ func (t *tokenizer) redactIdentityFiles(es []*Entry) {
 	}
 }
 
-// rewrite applies f to every path, link target, content, argv and output.
-// Two paths that become one (cannot happen with distinct tokens, but a
-// hostile recording could try) keep the first.
+// rewrite applies f (which must be safe for concurrent use) to every
+// path, link target, content, argv and output, the entries in chunks at
+// once. Two paths that become one (cannot happen with distinct tokens, but
+// a hostile recording could try) keep the first.
 func (rec *Recording) rewrite(f func(string) string) {
 	fb := func(b []byte) []byte {
 		if len(b) == 0 {
 			return b
 		}
-		return []byte(f(string(b)))
+		s := string(b)
+		if r := f(s); r != s {
+			return []byte(r)
+		}
+		return b // most contents hold nothing to replace: no second copy
 	}
-	seen := map[string]bool{}
-	var out []*Entry
-	for _, e := range rec.Entries {
-		e.Path = f(e.Path)
+	type rewritten struct {
+		path, target string
+		data         []byte
+	}
+	res := make([]rewritten, len(rec.Entries))
+	var wg sync.WaitGroup
+	for _, ch := range chunksOf(len(rec.Entries)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := ch[0]; i < ch[1]; i++ {
+				e := rec.Entries[i]
+				res[i] = rewritten{f(e.Path), f(e.Target), fb(e.Data)}
+			}
+		}()
+	}
+	wg.Wait()
+	seen := make(map[string]bool, len(rec.Entries))
+	kept := make([]*Entry, 0, len(rec.Entries))
+	var moved []*Entry // renamed: few (by-id links, names with a MAC)
+	for i, e := range rec.Entries {
+		renamed := res[i].path != e.Path
+		e.Path = res[i].path
 		if seen[e.Path] {
 			continue
 		}
 		seen[e.Path] = true
-		e.Target = f(e.Target)
-		e.Data = fb(e.Data)
-		out = append(out, e)
+		e.Target, e.Data = res[i].target, res[i].data
+		if renamed {
+			moved = append(moved, e)
+		} else {
+			kept = append(kept, e)
+		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	rec.Entries = out
+	rec.Entries = mergeByPath(kept, moved)
 	for i := range rec.Commands {
 		c := &rec.Commands[i]
 		for j := range c.Argv {
@@ -466,6 +627,28 @@ func (rec *Recording) rewrite(f func(string) string) {
 		}
 		c.Stdout, c.Stderr = fb(c.Stdout), fb(c.Stderr)
 	}
+}
+
+func byPath(a, b *Entry) int { return strings.Compare(a.Path, b.Path) }
+
+// mergeByPath sorts the entries of kept (sorted already, as a Recording's
+// are, unless built by hand) and moved by path.
+func mergeByPath(kept, moved []*Entry) []*Entry {
+	if !slices.IsSortedFunc(kept, byPath) {
+		out := append(kept, moved...)
+		slices.SortFunc(out, byPath)
+		return out
+	}
+	slices.SortFunc(moved, byPath)
+	out := make([]*Entry, 0, len(kept)+len(moved))
+	for len(kept) > 0 && len(moved) > 0 {
+		if byPath(kept[0], moved[0]) <= 0 {
+			out, kept = append(out, kept[0]), kept[1:]
+		} else {
+			out, moved = append(out, moved[0]), moved[1:]
+		}
+	}
+	return append(append(out, kept...), moved...)
 }
 
 // udevSecrets finds serial numbers and WWNs in a udev record.
