@@ -59,7 +59,7 @@ type indexedMember struct {
 	part string
 }
 
-func newMemberIndex(ctx context.Context, env *Env, devs []*probes.BlockDevice) *memberIndex {
+func newMemberIndex(devs []*probes.BlockDevice) *memberIndex {
 	// One map, sized for the names it will hold (a kernel name and a /dev
 	// path per disk and partition, two per link): on 1,000 disks, grown one
 	// name at a time, two maps were rehashed a dozen times each.
@@ -211,7 +211,7 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 	autotrim, _ := env.ZFSAutotrim(ctx)
 
 	z := &zfsRun{
-		env: env, ix: newMemberIndex(ctx, env, devs),
+		env: env, ix: newMemberIndex(devs),
 		statusCmd: argvString(probes.ZpoolStatusArgv), iostatCmd: argvString(probes.ZpoolIostatArgv),
 		byDisk: map[string][]*member{},
 	}

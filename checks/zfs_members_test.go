@@ -45,7 +45,7 @@ func TestMemberIndex(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ix := newMemberIndex(ctx, env, devs)
+			ix := newMemberIndex(devs)
 			for name, want := range cases {
 				d, part := ix.resolve(env, name)
 				got := ""
