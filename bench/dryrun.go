@@ -8,7 +8,13 @@ import (
 
 // prepareSteps says what Exec.Fill does to the test file, step by step;
 // PrepareRecipe does the same with coreutils.
-const prepareSteps = "random data in 1 MiB writes to a new file, fsync, syncfs, its pages dropped from the page cache"
+func prepareSteps(device bool) string {
+	to := "a new file"
+	if device {
+		to = "the device"
+	}
+	return "random data in 1 MiB writes to " + to + ", fsync, syncfs, its pages dropped from the page cache"
+}
 
 // PrepareRecipe is the shell line that prepares the test file as
 // Exec.Fill does, one coreutils command per step and each the same
@@ -37,9 +43,17 @@ func PrepareRecipe(file string, size uint64, device bool) string {
 func (b *run) dryRunText() string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "# diskdoctor bench --profile %s: the fio jobs it runs, one fio run per job, in this order.\n", b.o.Profile)
-	fmt.Fprintf(&s, "# Test file: %s (%s; diskdoctor fills it with random data first, then removes it).\n", b.tgt.File, Size(b.o.Size))
-	fmt.Fprintf(&s, "# To reproduce by hand: prepare the test file as diskdoctor does (%s):\n#   %s\n", prepareSteps, PrepareRecipe(b.tgt.File, b.o.Size, b.tgt.IsDevice))
-	fmt.Fprintf(&s, "# then run each job, in this order: fio --output-format=json --section=NAME THIS-FILE; remove the test file at the end.\n")
+	if b.tgt.IsDevice {
+		fmt.Fprintf(&s, "# Test file: %s (its first %s; diskdoctor overwrites them with random data first).\n", b.tgt.File, Size(b.o.Size))
+	} else {
+		fmt.Fprintf(&s, "# Test file: %s (%s; diskdoctor fills it with random data first, then removes it).\n", b.tgt.File, Size(b.o.Size))
+	}
+	fmt.Fprintf(&s, "# To reproduce by hand: prepare the test file as diskdoctor does (%s):\n#   %s\n", prepareSteps(b.tgt.IsDevice), PrepareRecipe(b.tgt.File, b.o.Size, b.tgt.IsDevice))
+	end := "; remove the test file at the end"
+	if b.tgt.IsDevice {
+		end = ""
+	}
+	fmt.Fprintf(&s, "# then run each job, in this order: fio --output-format=json --section=NAME THIS-FILE%s.\n", end)
 	fmt.Fprintf(&s, "# Engine %s (%s); direct=%s.\n", b.engine, b.engineNote, onOff(b.direct))
 	if b.o.Profile == "sweep" {
 		fmt.Fprintf(&s, "# Sweep: the run stops at the first point whose p99 exceeds 3× the lowest; %s.\n", KneeRule)

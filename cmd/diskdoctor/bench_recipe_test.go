@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,69 +29,101 @@ import (
 func TestBenchRecipePreparesTheDoctorsFile(t *testing.T) {
 	benchNeedFio(t) // without fio the dry run prints the dd fallback, which has no recipe
 	dir := benchTestDir(t)
+	printed := dryRunRecipe(t, "--size", "5m", dir)
+	if len(printed.sections) != 8 || filepath.Dir(printed.file) != dir {
+		t.Fatalf("dry run: test file %s, jobs %q", printed.file, printed.sections)
+	}
+	t.Run("the dry run's recipe", func(t *testing.T) {
+		compareRecipe(t, printed.prepare, printed.file, filepath.Join(dir, "by-doctor.tmp"), 5<<20, false)
+	})
+	t.Run("an odd size", func(t *testing.T) {
+		odd := uint64(5<<20 + 12345) // not a multiple of the 1 MiB writes: the recipe is exact anyway
+		file := filepath.Join(dir, "odd-by-hand.tmp")
+		compareRecipe(t, bench.PrepareRecipe(file, odd, false), file, filepath.Join(dir, "by-doctor.tmp"), odd, false)
+	})
+	t.Run("a raw device", func(t *testing.T) {
+		dev := loopDevice(t, 8)
+		printed := dryRunRecipe(t, "--device-write-i-know", "--size", "5m", dev)
+		if printed.file != dev {
+			t.Fatalf("dry run: test file %s, want %s", printed.file, dev)
+		}
+		compareRecipe(t, printed.prepare, dev, dev, 5<<20, true)
+	})
+}
+
+func dryRunRecipe(t *testing.T, args ...string) handRecipe {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if code := run(t.Context(), []string{"bench", "--dry-run", "--size", "5m", "--probe-timeout", "2s", dir}, &stdout, &stderr); code != 0 {
+	if code := run(t.Context(), append([]string{"bench", "--dry-run", "--probe-timeout", "2s"}, args...), &stdout, &stderr); code != 0 {
 		t.Fatalf("dry run: exit %d: %s", code, stderr.String())
 	}
 	printed, err := parseDryRun(stdout.String())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(printed.sections) != 8 || filepath.Dir(printed.file) != dir {
-		t.Fatalf("dry run: test file %s, jobs %q", printed.file, printed.sections)
+	return printed
+}
+
+// compareRecipe runs the recipe (which prepares handPath), then the
+// doctor's Fill on doctorPath (on a device, the same one, after the
+// recipe's state was read), and compares what they leave.
+func compareRecipe(t *testing.T, recipe, handPath, doctorPath string, size uint64, device bool) {
+	t.Helper()
+	if !device {
+		t.Cleanup(func() { os.Remove(handPath); os.Remove(doctorPath) })
 	}
-	odd := uint64(5<<20 + 12345) // not a multiple of the 1 MiB writes: the recipe is exact anyway
-	oddFile := filepath.Join(dir, "odd-by-hand.tmp")
-	for _, tc := range []struct {
-		name, recipe, file string
-		size               uint64
-	}{
-		{"the dry run's recipe", printed.prepare, printed.file, 5 << 20},
-		{"an odd size", bench.PrepareRecipe(oddFile, odd, false), oddFile, odd},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			doctorFile := filepath.Join(dir, "by-doctor.tmp")
-			t.Cleanup(func() { os.Remove(tc.file); os.Remove(doctorFile) })
-			strace, straceErr := exec.LookPath("strace")
-			var handCalls, doctorCalls []string
-			if straceErr == nil {
-				handCalls = traced(t, strace, tc.file, nil, "sh", "-c", tc.recipe)
-				doctorCalls = traced(t, strace, doctorFile,
-					[]string{"DISKDOCTOR_FILL_HELPER_PATH=" + doctorFile, "DISKDOCTOR_FILL_HELPER_SIZE=" + strconv.FormatUint(tc.size, 10)},
-					os.Args[0], "-test.run=^TestBenchFillHelper$", "-test.count=1")
-			} else {
-				if out, err := exec.Command("sh", "-c", tc.recipe).CombinedOutput(); err != nil {
-					t.Fatalf("%s: %v\n%s", tc.recipe, err, out)
-				}
-				if err := (&bench.Exec{}).Fill(t.Context(), doctorFile, tc.size, false, nil); err != nil {
-					t.Fatal(err)
-				}
-			}
-			hand, doctor := fileState(t, tc.file), fileState(t, doctorFile)
-			want := fileFacts{size: int64(tc.size), regular: true, cached: 0, random: true}
-			if hand.fileFacts != want || doctor.fileFacts != want {
-				t.Errorf("by the recipe %+v, by the doctor %+v, want %+v\nrecipe: %s", hand.fileFacts, doctor.fileFacts, want, tc.recipe)
-			}
-			if bytes.Equal(hand.head, doctor.head) {
-				t.Error("the recipe's file and the doctor's begin with the same bytes: not fresh random data")
-			}
-			if straceErr != nil {
-				t.Skipf("strace is not installed: the system calls are not compared (apt-get install strace)")
-			}
-			t.Logf("calls: %q", doctorCalls)
-			if !slices.Equal(handCalls, doctorCalls) {
-				t.Errorf("system calls on the test file differ\nby the recipe: %q\nby the doctor: %q", handCalls, doctorCalls)
-			}
-			mib := tc.size >> 20
-			wantCalls := []string{"create exclusive", fmt.Sprintf("write 1048576 ×%d", mib)}
-			if rest := tc.size % (1 << 20); rest != 0 {
-				wantCalls = append(wantCalls, fmt.Sprintf("write %d ×1", rest))
-			}
-			wantCalls = append(wantCalls, "fsync", "syncfs", "fadvise64 0 0 POSIX_FADV_DONTNEED")
-			if !slices.Equal(doctorCalls, wantCalls) {
-				t.Errorf("the doctor's system calls on the test file: %q, want %q", doctorCalls, wantCalls)
-			}
-		})
+	strace, straceErr := exec.LookPath("strace")
+	var handCalls, doctorCalls []string
+	if straceErr == nil {
+		handCalls = traced(t, strace, handPath, nil, "sh", "-c", recipe)
+	} else if out, err := exec.Command("sh", "-c", recipe).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", recipe, err, out)
+	}
+	hand := fileState(t, handPath, size)
+	if straceErr == nil {
+		env := []string{"DISKDOCTOR_FILL_HELPER_PATH=" + doctorPath, "DISKDOCTOR_FILL_HELPER_SIZE=" + strconv.FormatUint(size, 10)}
+		if device {
+			env = append(env, "DISKDOCTOR_FILL_HELPER_DEVICE=1")
+		}
+		doctorCalls = traced(t, strace, doctorPath, env, os.Args[0], "-test.run=^TestBenchFillHelper$", "-test.count=1")
+	} else {
+		ex := &bench.Exec{}
+		err := ex.Fill(t.Context(), doctorPath, size, device, nil)
+		if cerr := ex.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	doctor := fileState(t, doctorPath, size)
+	want := fileFacts{size: int64(size), regular: !device, cached: 0, random: true}
+	if device {
+		want.size = 8 << 20 // the loop device's
+	}
+	if hand.fileFacts != want || doctor.fileFacts != want {
+		t.Errorf("by the recipe %+v, by the doctor %+v, want %+v\nrecipe: %s", hand.fileFacts, doctor.fileFacts, want, recipe)
+	}
+	if bytes.Equal(hand.head, doctor.head) {
+		t.Error("the recipe's file and the doctor's begin with the same bytes: not fresh random data")
+	}
+	if straceErr != nil {
+		t.Skipf("strace is not installed: the system calls are not compared (apt-get install strace)")
+	}
+	if !slices.Equal(handCalls, doctorCalls) {
+		t.Errorf("system calls on the test file differ\nby the recipe: %q\nby the doctor: %q", handCalls, doctorCalls)
+	}
+	wantCalls := []string{"create exclusive"}
+	if device {
+		wantCalls = []string{"open for writing"}
+	}
+	wantCalls = append(wantCalls, fmt.Sprintf("write 1048576 ×%d", size>>20))
+	if rest := size % (1 << 20); rest != 0 {
+		wantCalls = append(wantCalls, fmt.Sprintf("write %d ×1", rest))
+	}
+	wantCalls = append(wantCalls, "fsync", "syncfs", "fadvise64 0 0 POSIX_FADV_DONTNEED")
+	if !slices.Equal(doctorCalls, wantCalls) {
+		t.Errorf("the doctor's system calls on the test file: %q, want %q", doctorCalls, wantCalls)
 	}
 }
 
@@ -105,7 +138,11 @@ func TestBenchFillHelper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := (&bench.Exec{}).Fill(t.Context(), path, n, false, nil); err != nil {
+	ex := &bench.Exec{}
+	if err := ex.Fill(t.Context(), path, n, os.Getenv("DISKDOCTOR_FILL_HELPER_DEVICE") == "1", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := ex.Close(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -117,8 +154,8 @@ var straceLine = regexp.MustCompile(`^\d+\s+(\w+)\((.*)\)\s+= (-?\d+)`)
 // traced runs argv under strace and returns the system calls made on file,
 // in order, consecutive writes of one size counted: "create exclusive",
 // "write 1048576 ×5", "fsync", "syncfs", "fadvise64 0 0 POSIX_FADV_DONTNEED".
-// An open without O_CREAT (sync -f, dd iflag=nocache) is not listed: it
-// changes nothing.
+// A read-only open (sync -f, dd iflag=nocache) is not listed: it changes
+// nothing.
 func traced(t *testing.T, strace, file string, env []string, argv ...string) []string {
 	t.Helper()
 	log := filepath.Join(t.TempDir(), "strace.log")
@@ -154,12 +191,20 @@ func traced(t *testing.T, strace, file string, env []string, argv ...string) []s
 		var call string
 		switch {
 		case name == "open" || name == "openat" || name == "creat":
-			if !strings.Contains(m[2], `"`+file+`"`) || !strings.Contains(m[2], "O_CREAT") {
+			switch {
+			case !strings.Contains(m[2], `"`+file+`"`):
 				continue
-			}
-			call = "create"
-			if strings.Contains(m[2], "O_EXCL") {
-				call += " exclusive"
+			case strings.Contains(m[2], "O_CREAT"):
+				call = "create"
+				if strings.Contains(m[2], "O_EXCL") {
+					call += " exclusive"
+				}
+			case strings.Contains(m[2], "O_WRONLY") || strings.Contains(m[2], "O_RDWR"):
+				// On a device O_EXCL only claims it (EBUSY when mounted):
+				// the data written is the same.
+				call = "open for writing"
+			default:
+				continue
 			}
 		case !strings.HasSuffix(args[0], onFile):
 			continue
@@ -195,7 +240,7 @@ type fileInfo struct {
 	head []byte
 }
 
-func fileState(t *testing.T, path string) fileInfo {
+func fileState(t *testing.T, path string, size uint64) fileInfo {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -207,12 +252,17 @@ func fileState(t *testing.T, path string) fileInfo {
 		t.Fatal(err)
 	}
 	var s fileInfo
-	s.size, s.regular = fi.Size(), fi.Mode().IsRegular()
-	if s.size == 0 {
+	s.regular = fi.Mode().IsRegular()
+	end, err := f.Seek(0, io.SeekEnd) // a device's size too
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.size = end
+	if s.size < int64(size) || size == 0 {
 		return s
 	}
-	// Count the cached pages before reading any byte of the file.
-	m, err := unix.Mmap(int(f.Fd()), 0, int(s.size), unix.PROT_READ, unix.MAP_SHARED)
+	// Count the cached pages of the test file's bytes before reading any.
+	m, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +275,7 @@ func fileState(t *testing.T, path string) fileInfo {
 	for _, v := range vec {
 		s.cached += int(v & 1)
 	}
-	s.head = make([]byte, min(64<<10, s.size))
+	s.head = make([]byte, min(64<<10, size))
 	if _, err := f.ReadAt(s.head, 0); err != nil {
 		t.Fatal(err)
 	}
