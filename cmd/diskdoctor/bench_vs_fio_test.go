@@ -44,7 +44,15 @@ func TestBenchAgainstHandRunFio(t *testing.T) {
 	byHand := &samples{rows: map[string][]float64{}}
 	var load []float64
 	began := time.Now().UTC()
+	// DISKDOCTOR_BENCH_FIO_FOR (make bench-fio FOR=20m) bounds the time:
+	// the rounds stop before two more would end after it, so that their
+	// number stays odd and the median is a sample.
+	budget, _ := time.ParseDuration(os.Getenv("DISKDOCTOR_BENCH_FIO_FOR"))
+	done := 0
 	for r := range rounds {
+		if spent := time.Since(began); budget > 0 && r%2 == 1 && spent+2*spent/time.Duration(r) > budget {
+			break
+		}
 		// Alternate which goes first, so that neither always meets a warm
 		// or a tired disk.
 		steps := []func(){
@@ -58,13 +66,20 @@ func TestBenchAgainstHandRunFio(t *testing.T) {
 			load = append(load, loadAverage(t))
 			s()
 		}
+		done++
+		fmt.Printf("bench-fio: round %d done at %s UTC, load average %.2f\n", done, time.Now().UTC().Format("15:04:05"), loadAverage(t))
+		for _, row := range doctor.order {
+			if d, h := doctor.rows[row], byHand.rows[row]; len(d) == done && len(h) == done {
+				fmt.Printf("bench-fio: round %d %-22s diskdoctor %.0f by hand %.0f\n", done, row, d[done-1], h[done-1])
+			}
+		}
 	}
 	load = append(load, loadAverage(t))
 	if !slices.Equal(doctor.order, byHand.order) {
 		t.Errorf("the hand run's jobs %q are not the doctor's rows %q, in order", byHand.order, doctor.order)
 	}
 	fmt.Printf("bench-fio: %s, %d alternating rounds, %s, %s-%s UTC, load average (1 min) %.2f [%.2f-%.2f]; IOPS median [min-max]\n",
-		dir, rounds, strings.Join(args, " "), began.Format("15:04"), time.Now().UTC().Format("15:04"), median(load), slices.Min(load), slices.Max(load))
+		dir, done, strings.Join(args, " "), began.Format("15:04"), time.Now().UTC().Format("15:04"), median(load), slices.Min(load), slices.Max(load))
 	fmt.Printf("bench-fio: %-22s %26s %26s %8s\n", "row", "diskdoctor", "fio by hand", "ratio")
 	for _, row := range doctor.order {
 		d, h := doctor.rows[row], byHand.rows[row]
