@@ -107,12 +107,14 @@ bench:
 	DISKDOCTOR_BENCH=1 $(GO) test -count=1 -timeout 60m -run '^(TestBenchScale|TestScaleSlope|TestBenchSnapshotThousandDisks)$$' -v ./cmd/diskdoctor | grep -E '^(bench:|--- FAIL|FAIL|ok)|cpu ratio'
 	$(GO) test -run '^$$' -bench FullCheck1000Disks -benchmem ./cmd/diskdoctor
 
-# diskdoctor bench against fio run by hand with the --dry-run job file, in
-# alternating rounds, on the disk under DIR (issue #12): figures, not pass/fail.
-# PROFILE=sync measures the sync profile (default cdm).
+# diskdoctor bench against fio run by hand as --dry-run says (its recipe
+# prepares the test file, then one fio --section per job), in alternating
+# rounds, on the disk under DIR (issue #12): figures, not pass/fail.
+# PROFILE=sync measures the sync profile (default cdm); ROUNDS=N (default 5);
+# FOR=20m starts no round that would end after 20 minutes.
 bench-fio:
-	@test -n "$(DIR)" || { echo "usage: make bench-fio DIR=/a/directory/on/the/disk"; exit 2; }
-	DISKDOCTOR_BENCH_FIO_DIR=$(DIR) DISKDOCTOR_BENCH_FIO_PROFILE=$(PROFILE) $(GO) test -count=1 -timeout 60m -run '^TestBenchAgainstHandRunFio$$' -v ./cmd/diskdoctor | grep -E '^(bench-fio:|--- FAIL|FAIL|ok)'
+	@test -n "$(DIR)" || { echo "usage: make bench-fio DIR=/a/directory/on/the/disk [PROFILE=sync] [ROUNDS=5] [FOR=20m]"; exit 2; }
+	DISKDOCTOR_BENCH_FIO_DIR=$(DIR) DISKDOCTOR_BENCH_FIO_PROFILE=$(PROFILE) DISKDOCTOR_BENCH_FIO_ROUNDS=$(ROUNDS) DISKDOCTOR_BENCH_FIO_FOR=$(FOR) $(GO) test -count=1 -timeout 60m -run '^TestBenchAgainstHandRunFio$$' -v ./cmd/diskdoctor | grep --line-buffered -E '^(bench-fio:|--- FAIL|FAIL|ok)'
 
 # Regenerate the rule reference and the fixtures' golden files; review the diff.
 docs:

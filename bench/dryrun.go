@@ -2,8 +2,39 @@ package bench
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
+
+// prepareSteps says what Exec.Fill does to the test file, step by step;
+// PrepareRecipe does the same with coreutils.
+func prepareSteps(device bool) string {
+	to := "a new file"
+	if device {
+		to = "the device"
+	}
+	return "random data in 1 MiB writes to " + to + ", fsync, syncfs, its pages dropped from the page cache"
+}
+
+// PrepareRecipe is the shell line that prepares the test file as
+// Exec.Fill does, one coreutils command per step and each the same
+// system call: dd writes fresh random data in 1 MiB writes to a file it
+// creates (O_EXCL, as Fill; a device is opened, not created) and fsyncs
+// it (conv=fsync), `sync -f` is syncfs(2) on its filesystem, and dd
+// iflag=nocache count=0 is posix_fadvise(DONTNEED) over the whole file.
+// count_bytes makes any size exact, fullblock keeps a short read of
+// /dev/urandom from making a short block.
+func PrepareRecipe(file string, size uint64, device bool) string {
+	conv := "conv=excl,fsync"
+	if device {
+		conv = "conv=nocreat,notrunc,fsync"
+	}
+	return strings.Join([]string{
+		ShellLine([]string{"dd", "if=/dev/urandom", "of=" + file, "bs=1M", "count=" + strconv.FormatUint(size, 10), "iflag=fullblock,count_bytes", conv, "status=none"}),
+		ShellLine([]string{"sync", "-f", file}),
+		ShellLine([]string{"dd", "if=" + file, "iflag=nocache", "count=0", "status=none"}),
+	}, " && ")
+}
 
 // dryRunText prints every job the profile can run, as one ini file (each
 // job is its own stonewalled group, so `fio FILE` runs them one after
@@ -12,8 +43,17 @@ import (
 func (b *run) dryRunText() string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "# diskdoctor bench --profile %s: the fio jobs it runs, one fio run per job, in this order.\n", b.o.Profile)
-	fmt.Fprintf(&s, "# Test file: %s (%s; diskdoctor fills it with random data first, then removes it).\n", b.tgt.File, Size(b.o.Size))
-	fmt.Fprintf(&s, "# To reproduce by hand: create the file as diskdoctor leaves it: head -c %d /dev/urandom > FILE && sync, then run a job: fio --output-format=json --section=NAME THIS-FILE\n", b.o.Size)
+	if b.tgt.IsDevice {
+		fmt.Fprintf(&s, "# Test file: %s (its first %s; diskdoctor overwrites them with random data first).\n", b.tgt.File, Size(b.o.Size))
+	} else {
+		fmt.Fprintf(&s, "# Test file: %s (%s; diskdoctor fills it with random data first, then removes it).\n", b.tgt.File, Size(b.o.Size))
+	}
+	fmt.Fprintf(&s, "# To reproduce by hand: prepare the test file as diskdoctor does (%s):\n#   %s\n", prepareSteps(b.tgt.IsDevice), PrepareRecipe(b.tgt.File, b.o.Size, b.tgt.IsDevice))
+	end := "; remove the test file at the end"
+	if b.tgt.IsDevice {
+		end = ""
+	}
+	fmt.Fprintf(&s, "# then run each job, in this order: fio --output-format=json --section=NAME THIS-FILE%s.\n", end)
 	fmt.Fprintf(&s, "# Engine %s (%s); direct=%s.\n", b.engine, b.engineNote, onOff(b.direct))
 	if b.o.Profile == "sweep" {
 		fmt.Fprintf(&s, "# Sweep: the run stops at the first point whose p99 exceeds 3× the lowest; %s.\n", KneeRule)

@@ -119,10 +119,10 @@ func (e *Exec) Fill(ctx context.Context, path string, size uint64, device bool, 
 	return err
 }
 
-// settle leaves the filesystem as a hand-run `head -c N … > FILE && sync`
-// leaves it: the file on stable storage, no other dirty data of the
+// settle leaves the file on stable storage, no other dirty data of the
 // filesystem still being written back while the first job runs (a syncfs,
-// not just an fsync), and the file's pages out of the page cache.
+// not just an fsync), and the file's pages out of the page cache. The dry
+// run's recipe (PrepareRecipe) does the same steps with coreutils.
 func settle(f *os.File) error {
 	if err := f.Sync(); err != nil {
 		return err
@@ -136,7 +136,8 @@ func settle(f *os.File) error {
 }
 
 // fillRandom writes n bytes of fresh random data (ChaCha8 seeded from
-// crypto/rand: incompressible and never repeated).
+// crypto/rand: incompressible and never repeated), in 1 MiB writes: the
+// recipe's dd bs=1M writes the same sizes.
 func fillRandom(ctx context.Context, w io.Writer, n uint64, progress func(done, total uint64)) error {
 	var seed [32]byte
 	_, _ = crand.Read(seed[:])
