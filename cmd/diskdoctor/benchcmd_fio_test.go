@@ -319,9 +319,16 @@ func benchSignalled(t *testing.T, sig syscall.Signal) {
 	}
 }
 
-// benchChildren lists the children of pid.
-func benchChildren(pid int) []int {
-	var out []int
+// benchChild is a process and its command name.
+type benchChild struct {
+	pid  int
+	comm string
+}
+
+// benchChildProcs lists the children of pid from /proc/*/stat
+// ("pid (comm) state ppid …").
+func benchChildProcs(pid int) []benchChild {
+	var out []benchChild
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
 		child, err := strconv.Atoi(e.Name())
@@ -333,37 +340,32 @@ func benchChildren(pid int) []int {
 			continue
 		}
 		s := string(b)
-		if i := strings.LastIndexByte(s, ')'); i > 0 {
-			if f := strings.Fields(s[i+1:]); len(f) > 1 && f[1] == strconv.Itoa(pid) {
-				out = append(out, child)
-			}
+		i := strings.LastIndexByte(s, ')')
+		j := strings.IndexByte(s, '(')
+		if i < 0 || j < 0 || j > i {
+			continue
 		}
+		if f := strings.Fields(s[i+1:]); len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			out = append(out, benchChild{child, s[j+1 : i]})
+		}
+	}
+	return out
+}
+
+// benchChildren lists the children of pid.
+func benchChildren(pid int) []int {
+	var out []int
+	for _, c := range benchChildProcs(pid) {
+		out = append(out, c.pid)
 	}
 	return out
 }
 
 // benchChildNamed finds a child of pid whose command name is name.
 func benchChildNamed(pid int, name string) int {
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		child, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		j := strings.IndexByte(s, '(')
-		if i < 0 || j < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) > 1 && s[j+1:i] == name && f[1] == strconv.Itoa(pid) {
-			return child
+	for _, c := range benchChildProcs(pid) {
+		if c.comm == name {
+			return c.pid
 		}
 	}
 	return 0
