@@ -151,6 +151,34 @@ func TestBenchFillHelper(t *testing.T) {
 // arguments (file descriptors with their paths), result.
 var straceLine = regexp.MustCompile(`^\d+\s+(\w+)\((.*)\)\s+= (-?\d+)`)
 
+// joinResumed puts back together the system calls strace -f splits when
+// another thread's call comes in between ("123 write(3</f>, ..., 1048576
+// <unfinished ...>" then "123 <... write resumed>) = 1048576"): the Go
+// runtime writes to its own descriptors from other threads while Fill
+// writes the test file.
+func joinResumed(lines []string) []string {
+	pending := map[string]string{}
+	var out []string
+	for _, l := range lines {
+		pid, rest, _ := strings.Cut(strings.TrimSpace(l), " ")
+		rest = strings.TrimSpace(rest)
+		switch {
+		case strings.HasSuffix(rest, "<unfinished ...>"):
+			pending[pid] = strings.TrimSuffix(rest, "<unfinished ...>")
+		case strings.HasPrefix(rest, "<... "):
+			head, ok := pending[pid]
+			_, tail, found := strings.Cut(rest, " resumed>")
+			if ok && found {
+				out = append(out, pid+" "+strings.TrimRight(head, " ")+tail)
+				delete(pending, pid)
+			}
+		default:
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // traced runs argv under strace and returns the system calls made on file,
 // in order, consecutive writes of one size counted: "create exclusive",
 // "write 1048576 ×5", "fsync", "syncfs", "fadvise64 0 0 POSIX_FADV_DONTNEED".
@@ -182,7 +210,7 @@ func traced(t *testing.T, strace, file string, env []string, argv ...string) []s
 		last, n = "", 0
 	}
 	onFile := "<" + file + ">"
-	for _, l := range strings.Split(string(text), "\n") {
+	for _, l := range joinResumed(strings.Split(string(text), "\n")) {
 		m := straceLine.FindStringSubmatch(l)
 		if m == nil {
 			continue
@@ -281,4 +309,24 @@ func fileState(t *testing.T, path string, size uint64) fileInfo {
 	}
 	s.random = bytes.Count(s.head, s.head[:1]) != len(s.head)
 	return s
+}
+
+func TestJoinResumed(t *testing.T) {
+	got := joinResumed([]string{
+		`7 write(3</t/f>, ""..., 1048576 <unfinished ...>`,
+		`8 write(5<anon_inode:[eventfd]>, "", 8) = 8`,
+		`7 <... write resumed>) = 1048576`,
+		`7 fadvise64(3</t/f>, 0, 0, POSIX_FADV_DONTNEED) = 0`,
+	})
+	want := []string{
+		`8 write(5<anon_inode:[eventfd]>, "", 8) = 8`,
+		`7 write(3</t/f>, ""..., 1048576) = 1048576`,
+		`7 fadvise64(3</t/f>, 0, 0, POSIX_FADV_DONTNEED) = 0`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("joinResumed:\n got %q\nwant %q", got, want)
+	}
+	if m := straceLine.FindStringSubmatch(got[1]); m == nil || m[1] != "write" || m[3] != "1048576" {
+		t.Errorf("a joined line does not parse: %q", m)
+	}
 }
