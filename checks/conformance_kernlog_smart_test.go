@@ -169,13 +169,13 @@ func TestConformanceKernelLogSamples(t *testing.T) {
 	}
 	facts := map[string]func(t *testing.T, topo *probes.KlogTopology, k *probes.KernelLog, obs map[string]*checks.Observation){
 		"ata-link-errors-speed-downgrade-ext4-readonly.txt": func(t *testing.T, _ *probes.KlogTopology, _ *probes.KernelLog, obs map[string]*checks.Observation) {
-			f := obs["sda"].Facts
-			if f["klog_link_downgraded"] != true || f["klog_link_gbps"] != 1.5 {
-				t.Errorf("sda link: downgraded %v at %v Gb/s; libata limited it to 3.0 then 1.5 Gbps", f["klog_link_downgraded"], f["klog_link_gbps"])
+			f := obs["sda"].Get
+			if f("klog_link_downgraded") != true || f("klog_link_gbps") != 1.5 {
+				t.Errorf("sda link: downgraded %v at %v Gb/s; libata limited it to 3.0 then 1.5 Gbps", f("klog_link_downgraded"), f("klog_link_gbps"))
 			}
 		},
 		"ata-ncq-timeouts-intel-ssd-aborted-command.txt": func(t *testing.T, _ *probes.KlogTopology, _ *probes.KernelLog, obs map[string]*checks.Observation) {
-			if obs["sda"].Facts["klog_ncq_disabled"] != true {
+			if obs["sda"].Get("klog_ncq_disabled") != true {
 				t.Error("NCQ disabled not seen")
 			}
 		},

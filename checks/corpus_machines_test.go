@@ -80,8 +80,8 @@ func TestEveryRuleOnEveryMachineStrict(t *testing.T) {
 				if facts[o.Subject] == nil {
 					facts[o.Subject] = map[string]any{}
 				}
-				for k, v := range o.Facts {
-					facts[o.Subject][k] = v
+				for _, f := range o.Facts() {
+					facts[o.Subject][f.Name] = f.Value
 				}
 			}
 			for _, d := range want.Unjudged {

@@ -68,7 +68,7 @@ func pcieLink(ctx context.Context, env *Env) []*Observation {
 		o.Set("pcie_degraded", l.CurGTs < l.MaxGTs || l.CurLanes < l.MaxLanes)
 		o.Set("pcie_link", fmt.Sprintf("%s x%d of %s x%d", l.CurSpeed, l.CurLanes, l.MaxSpeed, l.MaxLanes))
 		if line, ok := limited[l.Address]; ok {
-			o.Evidence["pcie_degraded"] = append(o.Evidence["pcie_degraded"], Evidence{"dmesg line " + strconv.Itoa(line.Line.Num), line.Line.Raw})
+			o.AddEvidence("pcie_degraded", Evidence{"dmesg line " + strconv.Itoa(line.Line.Num), line.Line.Raw})
 		}
 		out = append(out, o)
 	}
@@ -127,7 +127,7 @@ func cpuPower(ctx context.Context, env *Env) []*Observation {
 	o.Set("scaling_driver", first.Driver, Evidence{dir + "scaling_driver", first.Driver})
 	o.Set("pstate_status", c.PstateStatus)
 	if c.PstateStatus != "" {
-		o.Evidence["pstate_status"] = []Evidence{{"/sys/devices/system/cpu/intel_pstate/status", c.PstateStatus}}
+		o.AddEvidence("pstate_status", Evidence{"/sys/devices/system/cpu/intel_pstate/status", c.PstateStatus})
 	}
 	o.Set("cpus", len(c.CPUs))
 	if len(curs) > 0 {

@@ -64,7 +64,7 @@ func kernelLogCheck(ctx context.Context, env *Env) []*Observation {
 	}
 	obs := KernelLogObservations(log, topo, uptime, judged)
 	for _, o := range obs {
-		if o.Facts["klog_gone"] == true {
+		if o.Get("klog_gone") == true {
 			linkGoneMember(ctx, env, topo, o)
 		}
 	}
@@ -77,7 +77,7 @@ func kernelLogCheck(ctx context.Context, env *Env) []*Observation {
 // /dev/…"). Only read when a disk is gone: these probes cost time.
 func linkGoneMember(ctx context.Context, env *Env, topo *probes.KlogTopology, o *Observation) {
 	dev := o.Subject
-	members, _ := o.Facts["klog_member_of"].([]string)
+	members, _ := o.Get("klog_member_of").([]string)
 	var ev []Evidence
 	if arrays, err := env.MDStat(ctx); err == nil {
 		for _, a := range arrays {
@@ -159,7 +159,7 @@ var mdFailureLine = regexp.MustCompile(`^md/raid\d*:(md\w+): Disk failure on ([\
 // by md's own words. nil when nothing but boot probing named it.
 func klogGone(dev string, groups []probes.KlogGroup, events []probes.KlogEvent, uptime float64, transport string) *Observation {
 	o := klogDevice(dev, groups, nil, uptime)
-	if n, _ := o.Facts["klog_events"].(int); n == 0 {
+	if n, _ := o.Get("klog_events").(int); n == 0 {
 		return nil
 	}
 	var last probes.LogLine

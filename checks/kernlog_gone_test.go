@@ -45,18 +45,18 @@ func TestKernelLogGoneDeviceLinkedToMDStat(t *testing.T) {
 		if o.Subject == "nvme9n1" {
 			gone = o
 		}
-		if o.Subject == "nvme7n1" && o.Facts["klog_events"] != 0 {
-			t.Errorf("nvme7n1 has events: %v", o.Facts)
+		if o.Subject == "nvme7n1" && o.Get("klog_events") != 0 {
+			t.Errorf("nvme7n1 has events: %v", factMap(o))
 		}
 	}
-	if gone == nil || gone.Facts["klog_gone"] != true || gone.Facts["judged"] != false {
+	if gone == nil || factMap(gone)["klog_gone"] != true || factMap(gone)["judged"] != false {
 		t.Fatalf("no gone observation for nvme9n1: %v", obs)
 	}
-	if s, _ := gone.Facts["klog_gone_since"].(string); !strings.Contains(s, "1933237 s after boot, 1 min ago") {
+	if s, _ := factMap(gone)["klog_gone_since"].(string); !strings.Contains(s, "1933237 s after boot, 1 min ago") {
 		t.Errorf("gone since %q", s)
 	}
 	linkGoneMember(context.Background(), env, topo, gone)
-	m, _ := gone.Facts["klog_member_of"].([]string)
+	m, _ := factMap(gone)["klog_member_of"].([]string)
 	if len(m) != 2 || !strings.Contains(m[0], "md0 (nvme9n1p2, failed by md)") || !strings.Contains(m[1], "marked failed in /proc/mdstat") {
 		t.Errorf("member of %q", m)
 	}
@@ -101,7 +101,7 @@ func TestKernelLogGoneDeviceLinkedToZpool(t *testing.T) {
 		t.Fatal("no observation for nvme9n1")
 	}
 	linkGoneMember(context.Background(), env, topo, gone)
-	m, _ := gone.Facts["klog_member_of"].([]string)
+	m, _ := factMap(gone)["klog_member_of"].([]string)
 	if len(m) != 1 || !strings.Contains(m[0], "ZFS pool tank") || !strings.Contains(m[0], "UNAVAIL") {
 		t.Errorf("member of %q", m)
 	}

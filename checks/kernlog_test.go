@@ -27,7 +27,7 @@ func TestKernelLogCheckRecorded(t *testing.T) {
 	if sdb == nil || sda == nil || host == nil {
 		t.Fatalf("observations: %v", by)
 	}
-	f := sdb.Facts
+	f := factMap(sdb)
 	if f["klog_medium_errors"] != 3 || f["klog_io_errors"] != 3 || f["klog_resets"] != 6 || f["klog_timeouts"] != 6 || f["klog_critical_events"] != 6 {
 		t.Errorf("sdb counts: %v", f)
 	}
@@ -37,7 +37,7 @@ func TestKernelLogCheckRecorded(t *testing.T) {
 	if age, ok := f["klog_last_age_s"].(float64); !ok || age < 300 || age > 400 {
 		t.Errorf("age of the last message: %v (uptime 36522.87, last line 36191.2)", f["klog_last_age_s"])
 	}
-	ev := sdb.Evidence["klog_events"]
+	ev := sdb.EvidenceOf("klog_events")
 	if len(ev) == 0 || !strings.Contains(ev[0].Value, "{ UNC }") {
 		t.Errorf("first evidence should be the worst category: %v", ev)
 	}
@@ -46,11 +46,11 @@ func TestKernelLogCheckRecorded(t *testing.T) {
 			t.Errorf("six resets must be one evidence entry with a count: %v", e)
 		}
 	}
-	if sda.Facts["klog_events"] != 0 {
-		t.Errorf("sda: %v", sda.Facts)
+	if factMap(sda)["klog_events"] != 0 {
+		t.Errorf("sda: %v", factMap(sda))
 	}
-	if host.Facts["uptime_s"] != 36523.0 {
-		t.Errorf("uptime %v", host.Facts["uptime_s"])
+	if factMap(host)["uptime_s"] != 36523.0 {
+		t.Errorf("uptime %v", factMap(host)["uptime_s"])
 	}
 }
 

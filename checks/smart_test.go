@@ -40,7 +40,7 @@ func TestSMARTObservationReasons(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			o := SMARTObservation("sda", tt.s)
 			check := func(fact string, want []string) {
-				got, _ := o.Facts[fact].([]string)
+				got, _ := factMap(o)[fact].([]string)
 				if len(got) != len(want) {
 					t.Fatalf("%s = %q, want %d entries like %q", fact, got, len(want), want)
 				}
@@ -58,10 +58,10 @@ func TestSMARTObservationReasons(t *testing.T) {
 
 func TestSMARTTemperatureFacts(t *testing.T) {
 	o := SMARTObservation("nvme0n1", &probes.SMARTInfo{Source: "smartctl -x -j /dev/nvme0n1", Passed: boolp(true), TempC: intp(86), TempWarnC: intp(85), TempCritC: intp(90)})
-	if o.Facts["smart_temp_c"] != 86 || o.Facts["smart_temp_warn_c"] != 85 || o.Facts["smart_temp_crit_c"] != 90 {
-		t.Errorf("%v", o.Facts)
+	if o.Get("smart_temp_c") != 86 || o.Get("smart_temp_warn_c") != 85 || o.Get("smart_temp_crit_c") != 90 {
+		t.Errorf("%v", factMap(o))
 	}
-	if ev := o.Evidence["smart_temp_c"]; len(ev) != 1 || ev[0].Source != "smartctl -x -j /dev/nvme0n1" {
+	if ev := o.EvidenceOf("smart_temp_c"); len(ev) != 1 || ev[0].Source != "smartctl -x -j /dev/nvme0n1" {
 		t.Errorf("evidence %v", ev)
 	}
 }
@@ -91,7 +91,7 @@ func TestSmartCheckRecorded(t *testing.T) {
 						sdb = o
 					}
 				}
-				if sdb == nil || sdb.Facts["smart_pending"] != uint64(24) || sdb.Facts["smart_passed"] != true {
+				if sdb == nil || factMap(sdb)["smart_pending"] != uint64(24) || factMap(sdb)["smart_passed"] != true {
 					t.Fatalf("sdb: %+v", sdb)
 				}
 				return
@@ -118,16 +118,16 @@ func TestSMARTObservationStandby(t *testing.T) {
 	exit := 2
 	s := &probes.SMARTInfo{Source: "smartctl -x -n standby -j /dev/sdb", Protocol: "ATA", Standby: "STANDBY", Exit: &exit, Notes: []string{"Device is in STANDBY mode, exit(2)"}}
 	o := SMARTObservation("sdb", s)
-	if o.Facts["smart_standby"] != "STANDBY" || o.Facts["smart_passed"] != nil {
-		t.Errorf("facts %v", o.Facts)
+	if o.Get("smart_standby") != "STANDBY" || o.Get("smart_passed") != nil {
+		t.Errorf("facts %v", factMap(o))
 	}
-	if ev := o.Evidence["smart_standby"]; len(ev) != 1 || !strings.Contains(ev[0].Value, "not woken") {
+	if ev := o.EvidenceOf("smart_standby"); len(ev) != 1 || !strings.Contains(ev[0].Value, "not woken") {
 		t.Errorf("evidence %v", ev)
 	}
-	if c, _ := o.Facts["smart_critical"].([]string); len(c) != 0 {
+	if c, _ := o.Get("smart_critical").([]string); len(c) != 0 {
 		t.Errorf("critical %v", c)
 	}
-	if w, _ := o.Facts["smart_warnings"].([]string); len(w) != 0 {
+	if w, _ := o.Get("smart_warnings").([]string); len(w) != 0 {
 		t.Errorf("warnings %v", w)
 	}
 }

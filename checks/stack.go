@@ -164,9 +164,9 @@ func writeback(ctx context.Context, env *Env) *Observation {
 	o.Set("mem_total_bytes", float64(mem))
 	// dirty_bytes, when set, replaces dirty_ratio.
 	limit := 0.0
-	if b, ok := o.Facts["vm_dirty_bytes"].(float64); ok && b > 0 {
+	if b, ok := o.Get("vm_dirty_bytes").(float64); ok && b > 0 {
 		limit = b
-	} else if r, ok := o.Facts["vm_dirty_ratio"].(float64); ok {
+	} else if r, ok := o.Get("vm_dirty_ratio").(float64); ok {
 		limit = float64(mem) * r / 100
 	}
 	if limit > 0 {

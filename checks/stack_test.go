@@ -81,7 +81,7 @@ func TestStackCryptLVMAndRAIDController(t *testing.T) {
 		if o.Check != "stack" {
 			continue
 		}
-		facts[o.Subject] = o.Facts
+		facts[o.Subject] = checks.FactMap(o)
 	}
 	sda := facts["sda"]
 	if sda == nil {

@@ -63,7 +63,7 @@ func trim(ctx context.Context, env *Env) []*Observation {
 			devnos = append(devnos, dn)
 			if v, err := env.Host.ReadString(ctx, "/sys/block/"+hname+"/queue/discard_max_bytes"); err == nil && v == "0" {
 				blocked = append(blocked, hname)
-				o.Evidence["trim_blocked_by"] = append(o.Evidence["trim_blocked_by"], Evidence{"/sys/block/" + hname + "/queue/discard_max_bytes", v})
+				o.AddEvidence("trim_blocked_by", Evidence{"/sys/block/" + hname + "/queue/discard_max_bytes", v})
 			}
 		}
 		for _, dn := range devnos {
@@ -102,7 +102,7 @@ func trim(ctx context.Context, env *Env) []*Observation {
 					regimeEv = append(regimeEv, Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v})
 				default:
 					uncovered = append(uncovered, "ZFS pool "+pool+" (autotrim="+v+")")
-					o.Evidence["trim_uncovered"] = append(o.Evidence["trim_uncovered"], Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v})
+					o.AddEvidence("trim_uncovered", Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v})
 				}
 			}
 		}

@@ -94,7 +94,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 	for _, o := range out {
 		d := byName[o.Subject]
 		judgePersistence(ctx, env, persist, o, d)
-		if own, _ := o.Facts["wc_own_rule_covers"].(bool); own && d.Udev.Prop("ID_SERIAL") != "" {
+		if own, _ := o.Get("wc_own_rule_covers").(bool); own && d.Udev.Prop("ID_SERIAL") != "" {
 			ownSerials = append(ownSerials, d.Udev.Prop("ID_SERIAL"))
 		}
 	}
@@ -128,7 +128,7 @@ func judgePersistence(ctx context.Context, env *Env, persist *probes.CachePersis
 		if r.KernelOnly {
 			if ok {
 				kernelOnly = append(kernelOnly, r.Line.Source())
-				o.Evidence["wc_kernel_only_rules"] = append(o.Evidence["wc_kernel_only_rules"], Evidence{r.Line.Source(), r.Line.Text + " (sets only the kernel's belief)"})
+				o.AddEvidence("wc_kernel_only_rules", Evidence{r.Line.Source(), r.Line.Text + " (sets only the kernel's belief)"})
 			}
 			if !r.KernelOnlyWithRun() {
 				continue
@@ -226,20 +226,20 @@ func readNVMeCache(ctx context.Context, env *Env, o *Observation, d *probes.Bloc
 
 // derive combines the views into the few facts rules judge on.
 func derive(o *Observation) {
-	f := o.Facts
+	f := o.Get
 	// The drive's own answer first; the kernel's NVMe view (writable by
 	// anyone with root) only where the drive was not asked.
-	supported := firstBool(f["wc_drive_supported"], f["wc_udev_supported"], f["wc_nvme_vwc"])
+	supported := firstBool(f("wc_drive_supported"), f("wc_udev_supported"), f("wc_nvme_vwc"))
 	if supported == nil {
-		if ct, ok := f["wc_scsi_cache_type"].(string); ok && strings.Contains(ct, "write back") {
+		if ct, ok := f("wc_scsi_cache_type").(string); ok && strings.Contains(ct, "write back") {
 			t := true
 			supported = &t
 		}
 	}
 	o.Set("wc_supported", ptrAny(supported))
 	// The drive's state now: only what the drive itself says counts.
-	driveOn := firstBool(f["wc_drive_enabled"])
-	kernelOn := firstBool(f["wc_kernel_on"])
+	driveOn := firstBool(f("wc_drive_enabled"))
+	kernelOn := firstBool(f("wc_kernel_on"))
 	var effective *bool
 	switch {
 	case driveOn != nil:
@@ -248,10 +248,10 @@ func derive(o *Observation) {
 		effective = kernelOn
 	}
 	o.Set("wc_on", ptrAny(effective))
-	bootOn := firstBool(f["wc_boot_enabled"])
+	bootOn := firstBool(f("wc_boot_enabled"))
 	o.Set("wc_boot_disabled", bootOn != nil && !*bootOn)
 	// Unknown (configuration not readable) stays unknown, never "absent".
-	if persist, ok := f["wc_persistence"].([]string); ok {
+	if persist, ok := f("wc_persistence").([]string); ok {
 		o.Set("wc_persistent", len(persist) > 0)
 	} else {
 		o.Set("wc_persistent", nil)

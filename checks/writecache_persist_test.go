@@ -113,7 +113,7 @@ func observeRoot(t *testing.T, root string) (map[string]map[string]any, []checks
 		if out[k] == nil {
 			out[k] = map[string]any{}
 		}
-		for f, v := range o.Facts {
+		for f, v := range checks.FactMap(o) {
 			out[k][f] = v
 		}
 	}
@@ -173,8 +173,8 @@ func TestHostileNamesRefusedAtInventory(t *testing.T) {
 		if o.Subject == "sd;rm" {
 			t.Fatalf("a name no kernel creates became a subject")
 		}
-		if o.Subject == "sdb" && o.Facts["dev_path"] != nil && strings.Contains(fmt.Sprint(o.Facts["dev_path"], o.Facts["by_id"]), "$(") {
-			t.Errorf("hostile by-id link kept: %v %v", o.Facts["dev_path"], o.Facts["by_id"])
+		if o.Subject == "sdb" && o.Get("dev_path") != nil && strings.Contains(fmt.Sprint(o.Get("dev_path"), o.Get("by_id")), "$(") {
+			t.Errorf("hostile by-id link kept: %v %v", o.Get("dev_path"), o.Get("by_id"))
 		}
 	}
 	refused := false

@@ -33,9 +33,9 @@ func TestDeriveWriteCache(t *testing.T) {
 				o.Set(k, v)
 			}
 			derive(o)
-			if o.Facts["wc_supported"] != tt.supported || o.Facts["wc_on"] != tt.on ||
-				o.Facts["wc_boot_disabled"] != tt.bootDisabled || o.Facts["wc_persistent"] != tt.persistent {
-				t.Errorf("got supported=%v on=%v bootDisabled=%v persistent=%v", o.Facts["wc_supported"], o.Facts["wc_on"], o.Facts["wc_boot_disabled"], o.Facts["wc_persistent"])
+			if o.Get("wc_supported") != tt.supported || o.Get("wc_on") != tt.on ||
+				o.Get("wc_boot_disabled") != tt.bootDisabled || o.Get("wc_persistent") != tt.persistent {
+				t.Errorf("got supported=%v on=%v bootDisabled=%v persistent=%v", o.Get("wc_supported"), o.Get("wc_on"), o.Get("wc_boot_disabled"), o.Get("wc_persistent"))
 			}
 		})
 	}

@@ -561,7 +561,7 @@ func zfsLatencyFacts(o *Observation, m *member, byDisk map[string][]*member, ios
 		o.Set("zfs_peer_disk_wait_read", humanNs(ptrF(med*nsPerUs)))
 		o.Set("zfs_slow_read_vs_peers", slow)
 		if slow {
-			o.Evidence["zfs_slow_read_vs_peers"] = []Evidence{{iostatCmd, iostatSummary(r)}}
+			o.AddEvidence("zfs_slow_read_vs_peers", Evidence{iostatCmd, iostatSummary(r)})
 		}
 	}
 }

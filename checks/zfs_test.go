@@ -27,7 +27,7 @@ func observe(t *testing.T, fixture string, timeout time.Duration) (map[string]ma
 		if out[k] == nil {
 			out[k] = map[string]any{}
 		}
-		for f, v := range o.Facts {
+		for f, v := range checks.FactMap(o) {
 			out[k][f] = v
 		}
 	}

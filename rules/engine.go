@@ -89,9 +89,8 @@ type subject struct {
 	facts map[string]any
 	// evidence is each of the subject's observations' evidence, in their
 	// order: looked up for the few facts a finding cites rather than
-	// merged into one map per subject (8 KB each, alive while the rules
-	// judge).
-	evidence []map[string][]checks.Evidence
+	// merged per subject (8 KB each, alive while the rules judge).
+	evidence []checks.EvidenceIndex
 	ds       *Datasheet
 	// saved and inPlace: the facts env replaced, until restore.
 	saved   [len(envKeys)]savedFact
@@ -123,7 +122,7 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 		}
 		g := &groups[i]
 		g.obs = append(g.obs, o)
-		g.facts += len(o.Facts)
+		g.facts += len(o.Facts())
 	}
 	// Subjects are merged independently of each other: on as many
 	// workers as there are cores (a thousand disks' maps are most of the
@@ -135,11 +134,11 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 		// The class the engine adds below, and the names env adds.
 		s := &subject{name: first.Subject, kind: first.Kind, facts: make(map[string]any, g.facts+1+len(envKeys))}
 		for _, o := range g.obs {
-			for f, v := range o.Facts {
-				s.facts[f] = v
+			for _, f := range o.Facts() {
+				s.facts[f.Name] = f.Value
 			}
-			if len(o.Evidence) > 0 {
-				s.evidence = append(s.evidence, o.Evidence)
+			if o.HasEvidence() {
+				s.evidence = append(s.evidence, o.Evidence())
 			}
 		}
 		if s.kind == checks.KindDevice {
@@ -600,7 +599,7 @@ func (e *Engine) finding(r *Rule, hits []hit, platform *Platform, errs *evalErro
 				src, fact = h.host, strings.TrimPrefix(fact, "host.")
 			}
 			for _, evs := range src.evidence {
-				for _, ev := range evs[fact] {
+				for _, ev := range evs.Of(fact) {
 					if !seenEv[ev] {
 						seenEv[ev] = true
 						f.Evidence = append(f.Evidence, ev)

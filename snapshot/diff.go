@@ -122,8 +122,8 @@ func examineSide(ctx context.Context, spec string, o DiffOptions) (*state, error
 	s.host = map[string]any{}
 	for _, ob := range res.Observations {
 		if ob.Kind == checks.KindHost {
-			for k, v := range ob.Facts {
-				s.host[k] = v
+			for _, f := range ob.Facts() {
+				s.host[f.Name] = f.Value
 			}
 		}
 	}
