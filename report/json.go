@@ -54,7 +54,7 @@ type jsonWriter struct {
 	buf     []byte
 	err     error
 	scratch bytes.Buffer
-	keys    [][]string // sorted-key slices reused per nesting depth
+	orders  [][]keyOrder // per nesting depth
 }
 
 func (j *jsonWriter) raw(s string) { j.buf = append(j.buf, s...) }
@@ -149,14 +149,10 @@ func (j *jsonWriter) object(m map[string]any, depth int) {
 		j.raw("{}")
 		return
 	}
-	for len(j.keys) <= depth {
-		j.keys = append(j.keys, nil)
+	for len(j.orders) <= depth {
+		j.orders = append(j.orders, nil)
 	}
-	keys := j.keys[depth][:0]
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys) // encoding/json sorts string keys the same way
+	keys, vals := j.order(m, depth)
 	j.raw("{")
 	for i, k := range keys {
 		if i > 0 {
@@ -165,12 +161,65 @@ func (j *jsonWriter) object(m map[string]any, depth int) {
 		j.newline(depth + 1)
 		j.str(k)
 		j.raw(": ")
-		j.value(m[k], depth+1)
+		j.value(vals[i], depth+1)
 	}
 	j.newline(depth)
 	j.raw("}")
-	clear(keys)
-	j.keys[depth] = keys
+	clear(vals)
+}
+
+// maxOrders is how many sorted key lists are kept per depth: a machine's
+// devices have a few kinds of fact sets (a SATA disk's, an NVMe disk's,
+// a partition-less or virtual one's).
+const maxOrders = 4
+
+// keyOrder is a sorted key list of an object already written, with room
+// for the values of the next object with the same keys.
+type keyOrder struct {
+	keys []string
+	vals []any
+}
+
+// order is m's keys sorted as encoding/json sorts them, and their values.
+// A thousand devices' objects have the same hundred-odd keys or a few sets
+// of them: a list sorted for an earlier object is reused when m has
+// exactly its keys (as many, and each of them), which costs a lookup per
+// key instead of a sort.
+func (j *jsonWriter) order(m map[string]any, depth int) ([]string, []any) {
+	orders := j.orders[depth]
+	for oi := range orders {
+		o := &orders[oi]
+		if len(o.keys) != len(m) {
+			continue
+		}
+		all := true
+		for i, k := range o.keys {
+			v, ok := m[k]
+			if !ok {
+				all = false
+				break
+			}
+			o.vals[i] = v
+		}
+		if all {
+			return o.keys, o.vals
+		}
+		clear(o.vals)
+	}
+	o := keyOrder{keys: make([]string, 0, len(m)), vals: make([]any, len(m))}
+	for k := range m {
+		o.keys = append(o.keys, k)
+	}
+	slices.Sort(o.keys) // encoding/json sorts string keys the same way
+	for i, k := range o.keys {
+		o.vals[i] = m[k]
+	}
+	if len(orders) == maxOrders {
+		copy(orders, orders[1:])
+		orders = orders[:maxOrders-1]
+	}
+	j.orders[depth] = append(orders, o)
+	return o.keys, o.vals
 }
 
 // str writes a string as encoding/json does; one with anything to escape

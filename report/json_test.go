@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -61,6 +62,33 @@ func TestRenderJSONIsTheEncoders(t *testing.T) {
 		if want := encoderJSON(t, r); !bytes.Equal(got.Bytes(), want) {
 			t.Errorf("renderJSON differs from encoding/json:\ngot:\n%s\nwant:\n%s", got.Bytes(), want)
 		}
+	}
+}
+
+// TestRenderJSONKeyOrdersAreNotConfused: objects with the same number of
+// keys but other keys, key sets that come back after more than maxOrders
+// others, and nested objects at the same depth are each written in their
+// own sorted order with their own values.
+func TestRenderJSONKeyOrdersAreNotConfused(t *testing.T) {
+	var devs []map[string]any
+	sets := [][]string{{"a", "b", "c"}, {"a", "b", "d"}, {"b", "c", "d"}, {"x"}, {"a", "c", "d"}, {"y", "z"}, {"a", "b", "c", "d"}}
+	for round := range 3 {
+		for si, set := range sets {
+			m := map[string]any{}
+			for ki, k := range set {
+				m[k] = fmt.Sprintf("%d-%d-%d", round, si, ki)
+			}
+			m["inner"] = map[string]any{set[0]: round, "q": si}
+			devs = append(devs, m)
+		}
+	}
+	rep := &rules.Report{Schema: rules.Schema, Findings: []rules.Finding{}, Skipped: []checks.Skipped{}, Devices: devs}
+	var got bytes.Buffer
+	if err := renderJSON(&got, rep, RunInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := encoderJSON(t, rep); !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("renderJSON differs from encoding/json:\ngot:\n%s\nwant:\n%s", got.Bytes(), want)
 	}
 }
 
