@@ -25,10 +25,30 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
+	limitMemory(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// softMemoryLimit is the heap (with the runtime's own memory) past which
+// the collector works harder rather than let the process grow: 52 MiB,
+// about 61 MiB of RSS with the program's own pages. By default the
+// collector lets the heap reach twice what was live at its last cycle, so
+// the peak depended on where the cycles fell (a 1,000-disk machine peaked
+// at 58-64 MiB, run to run). Below the limit nothing changes: a machine of
+// up to about 1,000 disks never reaches it. Above it, the collector runs
+// more often (on 10,000 block devices: 13 % more CPU for 61 MiB instead of
+// 78). GOMEMLIMIT in the environment replaces it, and GOMEMLIMIT=off
+// removes it (docs/performance.md).
+const softMemoryLimit = 52 << 20
+
+// limitMemory sets softMemoryLimit unless GOMEMLIMIT says otherwise.
+func limitMemory(getenv func(string) string) {
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(softMemoryLimit)
+	}
 }
 
 // run is main without the process: tests call it directly. A panic is a bug,
