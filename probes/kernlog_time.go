@@ -42,23 +42,22 @@ var (
 // absent) and the message.
 func splitKernelStamp(raw string) (mono float64, wall time.Time, text string) {
 	mono, text = -1, raw
-	text = klogLevel.ReplaceAllLiteralString(text, "")
-	if m := klogFacility.FindString(text); m != "" {
-		text = text[len(m):]
+	text = cutLevel(text)
+	if mayHaveFacility(text) {
+		if f := klogFacility.FindString(text); f != "" {
+			text = text[len(f):]
+		}
 	}
 	switch {
 	case strings.HasPrefix(text, "["):
-		if m := klogCtime.FindStringSubmatch(text); m != nil {
+		if m := submatch(klogCtime, mayHaveCtime, text); m != nil {
 			wall, _ = time.Parse("Mon Jan _2 15:04:05 2006", m[1])
 			text = text[len(m[0]):]
 		} else if m := klogMono.FindStringSubmatch(text); m != nil {
 			mono = monoSeconds(m[1])
 			text = text[len(m[0]):]
 			// journalctl -o short-monotonic: "[ 1.23] host kernel: msg".
-			if s := klogSender.FindString(text); s != "" {
-				text = text[len(s):]
-			}
-			return mono, wall, text
+			return mono, wall, cutSender(text)
 		} else if m := klogReltime.FindString(text); m != "" {
 			text = text[len(m):]
 		}
@@ -66,14 +65,12 @@ func splitKernelStamp(raw string) (mono float64, wall time.Time, text string) {
 		if m := klogISO.FindStringSubmatch(text); m != nil {
 			wall = parseISOStamp(m[1], m[2])
 			text = text[len(m[0]):]
-			if s := klogSender.FindString(text); s != "" {
-				text = text[len(s):]
-			}
+			text = cutSender(text)
 		}
 	default:
-		if m := klogSyslog.FindStringSubmatch(text); m != nil {
+		if m := submatch(klogSyslog, mayHaveSyslogTime, text); m != nil {
 			rest := text[len(m[0]):]
-			if s := klogSender.FindString(rest); s != "" {
+			if s := sender(rest); s != "" {
 				// The year is not in the line: the zero year keeps
 				// differences within one log right except across New Year.
 				wall, _ = time.Parse("Jan _2 15:04:05", m[1])
@@ -81,12 +78,76 @@ func splitKernelStamp(raw string) (mono float64, wall time.Time, text string) {
 			}
 		}
 	}
-	text = klogLevel.ReplaceAllLiteralString(text, "")
-	if m := klogMono.FindStringSubmatch(text); m != nil {
+	text = cutLevel(text)
+	if m := submatch(klogMono, mayHaveMono, text); m != nil {
 		mono = monoSeconds(m[1])
 		text = text[len(m[0]):]
 	}
 	return mono, wall, text
+}
+
+// Each prefix's expression runs only where it can match: every match
+// starts with, or holds, what its guard below tests. The kernel log is
+// read once per line and prefix, and on a large log (a thousand disks'
+// boot) the expressions that could not match were most of its parsing.
+// FuzzKernelStampGuards holds each guard to its expression.
+var stampGuards = []struct {
+	re    *regexp.Regexp
+	maybe func(string) bool
+}{
+	{klogLevel, mayHaveLevel},
+	{klogFacility, mayHaveFacility},
+	{klogCtime, mayHaveCtime},
+	{klogMono, mayHaveMono},
+	{klogSyslog, mayHaveSyslogTime},
+	{klogSender, mayHaveSender},
+}
+
+func mayHaveLevel(text string) bool { return strings.HasPrefix(text, "<") }
+
+// mayHaveFacility: each facility's name starts with one of these.
+func mayHaveFacility(text string) bool {
+	return text != "" && strings.IndexByte("kumdaslncf", text[0]) >= 0
+}
+
+// mayHaveCtime: a day's name follows the '['.
+func mayHaveCtime(text string) bool {
+	return len(text) > 1 && text[0] == '[' && strings.IndexByte("MTWFS", text[1]) >= 0
+}
+
+func mayHaveMono(text string) bool { return strings.HasPrefix(text, "[") }
+
+// mayHaveSyslogTime: a month's name starts the line.
+func mayHaveSyslogTime(text string) bool {
+	return text != "" && strings.IndexByte("JFMASOND", text[0]) >= 0
+}
+
+func mayHaveSender(text string) bool { return strings.Contains(text, "kernel:") }
+
+func cutLevel(text string) string {
+	if mayHaveLevel(text) {
+		return klogLevel.ReplaceAllLiteralString(text, "")
+	}
+	return text
+}
+
+func sender(text string) string {
+	if !mayHaveSender(text) {
+		return ""
+	}
+	return klogSender.FindString(text)
+}
+
+func cutSender(text string) string {
+	return text[len(sender(text)):]
+}
+
+// submatch is re's submatches of text where maybe says it can match.
+func submatch(re *regexp.Regexp, maybe func(string) bool, text string) []string {
+	if !maybe(text) {
+		return nil
+	}
+	return re.FindStringSubmatch(text)
 }
 
 func parseISOStamp(stamp, zone string) time.Time {

@@ -107,3 +107,28 @@ func TestKernelLogHugeStampIsNoStamp(t *testing.T) {
 		t.Errorf("text = %q: the prefix was not taken off", text)
 	}
 }
+
+// FuzzKernelStampGuards: where a guard says a prefix's expression cannot
+// match, it does not (so splitKernelStamp gives what the expressions alone
+// gave), and splitKernelStamp never panics.
+func FuzzKernelStampGuards(f *testing.F) {
+	for _, s := range []string{
+		"<6>[    1.234567] sd 0:0:0:0: [sda] Write cache: disabled",
+		"kern  :err   : [    1.234567] ata1: link down",
+		"[Mon Nov 20 11:44:21 2023] nvme nvme0: I/O 12 QID 3 timeout",
+		"[Nov20 11:44] msg", "[  +0.000123] msg", "[<    1.000000>] msg",
+		"2023-11-20T11:44:21,123456+01:00 host kernel: msg",
+		"Nov 20 11:44:21 host kernel: [  600.000000] I/O error, dev sda",
+		"Dec  1 00:00:00.123456 kernel: msg", "x kernel:y", "<>", "[", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for i, g := range stampGuards {
+			if !g.maybe(text) && g.re.MatchString(text) {
+				t.Fatalf("guard %d (%s) says no, the expression matches %q", i, g.re, text)
+			}
+		}
+		splitKernelStamp(text)
+	})
+}
