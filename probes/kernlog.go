@@ -88,6 +88,11 @@ func (k *KernelLog) WriteCacheLines() map[string]WriteCacheLine {
 		return out
 	}
 	for _, l := range k.Lines {
+		// Every match holds the literal; most lines do not (the
+		// expression on each line was most of this walk).
+		if !strings.Contains(l.Text, "] Write cache: ") {
+			continue
+		}
 		if m := writeCacheMsg.FindStringSubmatch(l.Text); m != nil {
 			out[m[1]] = WriteCacheLine{Device: m[1], Enabled: m[2] == "enabled", Line: l}
 		}
@@ -111,6 +116,9 @@ func (k *KernelLog) PCIeBandwidthLines() map[string]PCIeBandwidthLine {
 		return out
 	}
 	for _, l := range k.Lines {
+		if !strings.HasPrefix(l.Text, "pci ") {
+			continue
+		}
 		if m := pcieLimited.FindStringSubmatch(l.Text); m != nil {
 			out[m[1]] = PCIeBandwidthLine{Address: m[1], Line: l}
 		}
