@@ -295,8 +295,8 @@ func (h *Host) ReadString(ctx context.Context, p string) (string, error) {
 	return string(bytes.TrimSpace(b)), nil
 }
 
-// maxPooledRead is the largest buffer kept for reuse; a larger read (a
-// udev database's record, a big configuration file) is not typical.
+// maxPooledRead is the largest buffer kept for reuse: a sysfs attribute's
+// page on the largest-page kernels. A longer one-value file is rare.
 const maxPooledRead = 64<<10 + 1
 
 // ReadDir lists a machine directory, sorted by name.
