@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -17,8 +18,9 @@ import (
 // with fio's threads only, as a hand-run fio does (issue #12, docs/bench.md
 // §10). Counted, not timed: the context switches of the doctor's threads
 // over 2 s in the middle of a 3-s job. Blocked in wait4 and in the read of
-// fio's output pipe, it makes none (0 measured); a progress line at 4 Hz
-// makes at least 8.
+// fio's output pipe it makes none when run alone, up to 9 seen while the
+// rest of the package's tests ran beside it; the progress line (4 Hz),
+// forced on without a terminal, makes 100.
 func TestBenchDoctorSleepsDuringAJob(t *testing.T) {
 	benchNeedFio(t)
 	dir := benchTestDir(t)
@@ -26,6 +28,9 @@ func TestBenchDoctorSleepsDuringAJob(t *testing.T) {
 		"--probe-timeout", "2s", "--preflight-window", "0", "--force", dir)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// Its own process group: a signal another test sends to the test's
+	// group would wake it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -69,8 +74,8 @@ func TestBenchDoctorSleepsDuringAJob(t *testing.T) {
 	if !measured {
 		t.Skip("no job ran long enough for a 2-s window inside it (a very slow machine)")
 	}
-	if switches > 3 {
-		t.Errorf("the doctor's threads were switched in %d times in 2 s of %s (at most 3 for a process asleep in wait4)", switches, where)
+	if switches > 30 {
+		t.Errorf("the doctor's threads were switched in %d times in 2 s of %s (at most 30: asleep in wait4 it makes none)", switches, where)
 	}
 	t.Logf("%s: %d context switches of the doctor's threads in 2 s", where, switches)
 }
