@@ -32,17 +32,17 @@ func main() {
 	os.Exit(code)
 }
 
-// softMemoryLimit is the heap (with the runtime's own memory) past which
-// the collector works harder rather than let the process grow: 52 MiB,
-// about 61 MiB of RSS with the program's own pages. By default the
-// collector lets the heap reach twice what was live at its last cycle, so
-// the peak depended on where the cycles fell (a 1,000-disk machine peaked
-// at 58-64 MiB, run to run). Below the limit nothing changes: a machine of
-// up to about 1,000 disks never reaches it. Above it, the collector runs
-// more often (on 10,000 block devices: 13 % more CPU for 61 MiB instead of
-// 78). GOMEMLIMIT in the environment replaces it, and GOMEMLIMIT=off
-// removes it (docs/performance.md).
-const softMemoryLimit = 52 << 20
+// softMemoryLimit is the memory the Go runtime may hold (the heap and its
+// own) before the collector works harder rather than let the process
+// grow; with the program's own pages the process stays near 60 MiB. By
+// default the collector lets the heap reach twice what was live at its
+// last cycle, so the peak depended on where the cycles fell: a 1,000-disk
+// machine peaked at 56-62 MiB from run to run. Below the limit nothing
+// changes, and a machine of up to about 1,000 disks does not reach it.
+// On 10,000 block devices the collector runs more often: 3 % more CPU for
+// 63 MiB instead of 72 (docs/performance.md). GOMEMLIMIT in the
+// environment replaces it; GOMEMLIMIT=off removes it.
+const softMemoryLimit = 54 << 20
 
 // limitMemory sets softMemoryLimit unless GOMEMLIMIT says otherwise.
 func limitMemory(getenv func(string) string) {
