@@ -185,6 +185,9 @@ type Options struct {
 	Sample time.Duration
 	// Progress is told how far the window has come (a terminal's progress line).
 	Progress func(elapsed time.Duration)
+	// Inventoried, when set, is told how many block devices the inventory
+	// found, as soon as it has (the command sizes its memory by it).
+	Inventoried func(devices int)
 }
 
 // Result is every observation and skipped entry of a run.
@@ -234,7 +237,10 @@ func Run(ctx context.Context, h *probes.Host, opts Options) (*Result, error) {
 	// where it needs the devices, and what comes first (the kernel log's
 	// parsing, the CPU's and the platform's files) runs in the time the
 	// inventory's workers leave a core idle.
-	_, invErr := env.Devices(ctx)
+	devs, invErr := env.Devices(ctx)
+	if invErr == nil && opts.Inventoried != nil {
+		opts.Inventoried(len(devs))
+	}
 	wg.Wait()
 	if invErr != nil {
 		// The inventory is what every device check stands on: without it

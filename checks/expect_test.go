@@ -207,9 +207,15 @@ func examineRecorded(t *testing.T, dir string) *rules.Report {
 	if _, err := os.Stat(filepath.Join(dir, "samples", "window.yaml")); err == nil {
 		o.Sample = 5 * time.Second
 	}
+	// Inventoried is told the inventory's size once, before the run ends.
+	told, devices := 0, -1
+	o.Inventoried = func(n int) { told, devices = told+1, n }
 	res, err := checks.Run(context.Background(), h, o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if told != 1 || devices != len(res.Devices) {
+		t.Errorf("Inventoried told %d times, of %d devices; the inventory has %d", told, devices, len(res.Devices))
 	}
 	rep, err := e.Build(res, dir)
 	if err != nil {

@@ -45,6 +45,8 @@ type Options struct {
 	Sample     time.Duration               // a measuring window; 0: configuration only
 	Progress   func(elapsed time.Duration) // told how far the window has come
 	Strict     bool                        // tests: a rule that cannot be evaluated is an error
+	// Inventoried is checks.Options.Inventoried.
+	Inventoried func(devices int)
 }
 
 // Contexts are the values Options.Context may take.
@@ -171,7 +173,7 @@ func Examine(ctx context.Context, o Options) (*rules.Report, error) {
 	}()
 	res, err := checks.Run(checksCtx, host, checks.Options{
 		ProbeTimeout: o.ProbeTimeout, Devices: o.Devices, Disabled: o.Disabled,
-		Context: o.Context, Sample: o.Sample, Progress: o.Progress,
+		Context: o.Context, Sample: o.Sample, Progress: o.Progress, Inventoried: o.Inventoried,
 	})
 	// A recorded machine's command manifest was parsed while the checks
 	// ran; one that cannot be read ends the run as if it had come first.

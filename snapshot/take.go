@@ -33,6 +33,8 @@ type RecordOptions struct {
 	ProbeTimeout time.Duration
 	// Progress, when set, is told what is being done.
 	Progress func(string)
+	// Inventoried is checks.Options.Inventoried.
+	Inventoried func(devices int)
 }
 
 // Record runs every check on src with a recorder attached and collects what
@@ -41,7 +43,7 @@ type RecordOptions struct {
 func Record(ctx context.Context, src *probes.Host, o RecordOptions) (*Recording, error) {
 	rec := NewRecorder()
 	h := rec.Attach(src) // src.WithTracer(rec), counting commands in flight
-	opts := checks.Options{ProbeTimeout: o.ProbeTimeout, Context: "auto"}
+	opts := checks.Options{ProbeTimeout: o.ProbeTimeout, Context: "auto", Inventoried: o.Inventoried}
 	if o.Progress != nil {
 		o.Progress("examining the machine")
 	}

@@ -32,3 +32,36 @@ func TestLimitMemoryLeavesGOMEMLIMITAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestRaiseMemoryLimitOnlyRaises: a large machine raises the command's
+// limit, a small one leaves it, a process with no limit (a test) keeps
+// none, and a GOMEMLIMIT given is never touched.
+func TestRaiseMemoryLimitOnlyRaises(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(before)
+	none := func(string) string { return "" }
+	given := func(k string) string {
+		if k == "GOMEMLIMIT" {
+			return "100MiB"
+		}
+		return ""
+	}
+	for _, c := range []struct {
+		name    string
+		getenv  func(string) string
+		start   int64
+		devices int
+		want    int64
+	}{
+		{"1,000 disks", none, softMemoryLimit, 1000, softMemoryLimit},
+		{"4,000 disks", none, softMemoryLimit, 4000, 4000 * memoryPerDevice},
+		{"no limit", none, math.MaxInt64, 4000, math.MaxInt64},
+		{"GOMEMLIMIT", given, 100 << 20, 4000, 100 << 20},
+	} {
+		debug.SetMemoryLimit(c.start)
+		raiseMemoryLimit(c.getenv, int64(c.devices)*memoryPerDevice)
+		if got := debug.SetMemoryLimit(-1); got != c.want {
+			t.Errorf("%s: limit %d, want %d", c.name, got, c.want)
+		}
+	}
+}

@@ -156,6 +156,7 @@ func (o options) doctorOptions() doctor.Options {
 		Root: o.root, Snapshot: o.snapshot, Devices: o.devices,
 		ProbeTimeout: o.probeTimeout, Deadline: o.deadline, Datasheets: o.datasheets,
 		Context: o.context, Disabled: o.disable, Sample: o.sample, Progress: o.progress, Strict: o.strict,
+		Inventoried: sizeMemory,
 	}
 }
 

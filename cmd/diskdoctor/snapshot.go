@@ -64,7 +64,7 @@ func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writ
 	if report.IsTerminal(stderr) {
 		progress = func(s string) { fmt.Fprintf(stderr, "\r\x1b[Kdiskdoctor snapshot: %s", s) }
 	}
-	rec, err := snapshot.Record(ctx, src, snapshot.RecordOptions{KeepSerials: o.keepSerials, ProbeTimeout: o.probeTimeout, Progress: progress})
+	rec, err := snapshot.Record(ctx, src, snapshot.RecordOptions{KeepSerials: o.keepSerials, ProbeTimeout: o.probeTimeout, Progress: progress, Inventoried: sizeMemory})
 	if err != nil {
 		return err
 	}
