@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -120,7 +121,8 @@ func (o *Observation) Lookup(fact string) (any, bool) {
 // slice is the observation's own: read it, do not change it.
 func (o *Observation) Facts() []Fact { return o.facts }
 
-// AddEvidence adds to what a fact was read from.
+// AddEvidence adds to what a fact was read from. The observation keeps ev
+// (Set's too): a caller does not change it afterwards.
 func (o *Observation) AddEvidence(fact string, ev ...Evidence) {
 	if len(ev) == 0 {
 		return
@@ -131,7 +133,9 @@ func (o *Observation) AddEvidence(fact string, ev ...Evidence) {
 			return
 		}
 	}
-	o.evidence = append(o.evidence, factEvidence{fact: fact, evs: ev})
+	// Clipped: a later AddEvidence appends to a copy, never into the
+	// room left behind the caller's slice.
+	o.evidence = append(o.evidence, factEvidence{fact: fact, evs: slices.Clip(ev)})
 }
 
 // EvidenceOf is what a fact was read from (nil for a derived fact).

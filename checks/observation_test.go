@@ -48,3 +48,21 @@ func TestObservationIsAMapWithOrder(t *testing.T) {
 
 // FactMap is factMap for the package's external tests.
 var FactMap = factMap
+
+// TestObservationEvidenceDoesNotShareTheCallersRoom: evidence added later
+// to a fact does not write into the spare room of the slice a caller gave,
+// nor does the caller's appending change what the observation holds.
+func TestObservationEvidenceDoesNotShareTheCallersRoom(t *testing.T) {
+	o := NewObservation("c", KindDevice, "sda")
+	ev := make([]Evidence, 1, 4)
+	ev[0] = Evidence{"/a", "1"}
+	o.Set("x", 1, ev...)
+	o.AddEvidence("x", Evidence{"/b", "2"})
+	ev = append(ev, Evidence{"/caller", "3"})
+	if got, want := o.EvidenceOf("x"), []Evidence{{"/a", "1"}, {"/b", "2"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("evidence %v, want %v", got, want)
+	}
+	if ev[1] != (Evidence{"/caller", "3"}) {
+		t.Errorf("the caller's slice was written: %v", ev)
+	}
+}
