@@ -66,7 +66,9 @@ type Tracer interface {
 // slices are the probe's own: a ContentTracer copies what it keeps.
 type ContentTracer interface {
 	Tracer
-	// File: the whole content of a regular file (ReadFile, ReadFileLimit).
+	// File: the whole content of a regular file (ReadFile, ReadFileLimit,
+	// ReadString). b is the reader's, and ReadString's is reused after the
+	// call: a tracer that keeps it keeps a copy.
 	File(p string, b []byte)
 	// Dir: a directory's listing (ReadDir), sorted by name.
 	Dir(p string, ents []fs.DirEntry)
