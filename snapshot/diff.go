@@ -20,8 +20,9 @@ import (
 // DiffOptions tune DiffSides: how each side is examined.
 type DiffOptions struct {
 	ProbeTimeout time.Duration
-	Datasheets   string // a YAML file of the user's own datasheets
-	Context      string // what the machine is for (checks.Options.Context)
+	Datasheets   string            // a YAML file of the user's own datasheets
+	Context      string            // what the machine is for (checks.Options.Context)
+	Inventoried  func(devices int) // checks.Options.Inventoried, for each side
 }
 
 // DiffSchema identifies diff's JSON.
@@ -114,7 +115,7 @@ func examineSide(ctx context.Context, spec string, o DiffOptions) (*state, error
 		return nil, err
 	}
 	defer cleanup()
-	res, report, err := examine(ctx, host, spec, checks.Options{ProbeTimeout: o.ProbeTimeout, Context: o.Context}, o.Datasheets, false)
+	res, report, err := examine(ctx, host, spec, checks.Options{ProbeTimeout: o.ProbeTimeout, Context: o.Context, Inventoried: o.Inventoried}, o.Datasheets, false)
 	if err != nil {
 		return nil, err
 	}
