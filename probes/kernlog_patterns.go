@@ -434,16 +434,11 @@ func (t *KlogTopology) addATA(port, scsiAddr, disk string) {
 	}
 }
 
-// LinkOf is the libata link a disk's "SATA link up" messages name: ata3, or
-// ata3.01 behind a port multiplier.
-func (t *KlogTopology) LinkOf(disk string) string {
-	return t.LinksByDisk()[disk]
-}
-
-// LinksByDisk is LinkOf for every disk the topology links, built in one
-// pass (asked disk by disk, each question walked both maps: quadratic on a
-// large machine). Where two links name one disk, the first in natural
-// order is given.
+// LinksByDisk is, for every disk the topology links, the libata link its
+// "SATA link up" messages name: ata3, or ata3.01 behind a port multiplier.
+// It is built in one pass (asked disk by disk, each question walked both
+// maps: quadratic on a large machine). Where two links name one disk, the
+// first in natural order is given.
 func (t *KlogTopology) LinksByDisk() map[string]string {
 	out := make(map[string]string, len(t.ATADev)+len(t.ATA))
 	devs := make([]string, 0, len(t.ATADev))

@@ -249,8 +249,8 @@ func TestKlogPortMultiplier(t *testing.T) {
 			t.Errorf("%s -> %v, want %v", c.ref, got, c.want)
 		}
 	}
-	if topo.LinkOf("sdc") != "ata3.01" || topo.LinkOf("sda") != "ata1" {
-		t.Errorf("links: sdc %q sda %q", topo.LinkOf("sdc"), topo.LinkOf("sda"))
+	if links := topo.LinksByDisk(); links["sdc"] != "ata3.01" || links["sda"] != "ata1" {
+		t.Errorf("links: sdc %q sda %q", links["sdc"], links["sda"])
 	}
 	// The same machine from its log alone: "ata3.15: Port Multiplier"
 	// and the sd lines place the disks.
