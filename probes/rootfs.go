@@ -57,7 +57,34 @@ func newDirCache() *dirCache {
 	if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) == nil {
 		c.max = int(min(uint64(c.max), lim.Cur/4))
 	}
+	go reserveDescriptors(c.max + descriptorHeadroom)
 	return c
+}
+
+// descriptorHeadroom is room in the descriptor table beyond a full
+// dirCache: the files the workers have open at one time, the runtime's own.
+const descriptorHeadroom = 256
+
+// reserveDescriptors grows the process's descriptor table to n entries in
+// one step. The kernel grows it by doubling as descriptors are opened, and
+// in a process of several threads each growth waits for an RCU grace period
+// (expand_fdtable calls synchronize_rcu), stopping every thread that opens
+// a descriptor meanwhile. The 2,000 directories a 1,000-disk machine caches
+// grew it five times, 10-14 ms each on this VM, with both cores idle. Run
+// in its own goroutine when the root is opened, the one wait left overlaps
+// the run's first work. The table never shrinks; a later call costs nothing.
+func reserveDescriptors(n int) {
+	fd, err := unix.Open("/", unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	// F_DUPFD takes the lowest free descriptor from n on (dup3 to n would
+	// close one that is in use); past RLIMIT_NOFILE it fails, and the
+	// table grows as before.
+	if high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, n); err == nil {
+		unix.Close(high)
+	}
 }
 
 func (c *dirCache) close() {
