@@ -241,8 +241,14 @@ func (d *BlockDevice) readIdentity(ctx context.Context, h *Host, link string) {
 			d.Firmware, _ = h.ReadString(ctx, link+"/device/firmware_rev")
 		}
 	}
-	if ents, err := h.ReadDir(ctx, link+"/device/scsi_disk"); err == nil && len(ents) > 0 {
-		d.SCSIAddr = ents[0].Name()
+	if addr, ok := scsiDiskAddr(d); ok {
+		d.SCSIAddr = addr
+	} else if d.Transport != "nvme" {
+		// An NVMe namespace never has one; another disk whose device's
+		// driver link was not recorded is looked up.
+		if ents, err := h.ReadDir(ctx, link+"/device/scsi_disk"); err == nil && len(ents) > 0 {
+			d.SCSIAddr = ents[0].Name()
+		}
 	}
 	if s, err := h.ReadString(ctx, link+"/queue/rotational"); err == nil {
 		r := s == "1"
@@ -339,6 +345,20 @@ func isNeverBound(name string) bool {
 	}
 	return neverBound.MatchString(name)
 }
+
+// scsiDiskAddr is the H:C:T:L of a disk whose device (the directory above
+// block/<name>) is a SCSI device bound to sd: that binding is what makes
+// the kernel add device/scsi_disk/H:C:T:L, so it needs no listing (one
+// directory fewer per disk).
+func scsiDiskAddr(d *BlockDevice) (string, bool) {
+	dev := path.Dir(path.Dir(d.SysPath))
+	if len(d.Drivers) == 0 || d.Drivers[0] != "sd" || path.Base(path.Dir(d.SysPath)) != "block" || !scsiAddr.MatchString(path.Base(dev)) {
+		return "", false
+	}
+	return path.Base(dev), true
+}
+
+var scsiAddr = regexp.MustCompile(`^\d+:\d+:\d+:\d+$`)
 
 var raidDrivers = map[string]bool{"hpsa": true, "smartpqi": true, "megaraid_sas": true, "aacraid": true, "mpt3sas": false}
 

@@ -1,0 +1,83 @@
+package probes
+
+import (
+	"context"
+	"path"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+// The inventory takes two facts from a disk's resolved path instead of
+// another lookup: its SCSI address (instead of listing device/scsi_disk)
+// and its NVMe controller's PCI function (instead of resolving
+// /sys/class/nvme/nvmeN/device). On every recorded machine the shortcut
+// and the lookup agree where the lookup answers, and each shortcut is
+// taken somewhere.
+func TestInventoryShortcutsAgreeWithTheLookups(t *testing.T) {
+	roots, _ := filepath.Glob("../fixtures/*/sys")
+	more, _ := filepath.Glob("../fixtures/corpus/*/sys")
+	roots = append(roots, more...)
+	if len(roots) == 0 {
+		t.Fatal("no recorded machines under ../fixtures")
+	}
+	ctx := context.Background()
+	var scsiTaken, nvmeTaken int
+	for _, sys := range roots {
+		root := path.Dir(sys)
+		h, err := Recorded(root)
+		if err != nil {
+			t.Fatalf("%s: %v", root, err)
+		}
+		devs, err := ReadBlockDevices(ctx, h)
+		if err != nil {
+			t.Fatalf("%s: %v", root, err)
+		}
+		for _, d := range devs {
+			listed := ""
+			if ents, err := h.ReadDir(ctx, "/sys/block/"+d.Name+"/device/scsi_disk"); err == nil && len(ents) > 0 {
+				listed = ents[0].Name()
+			}
+			if d.SCSIAddr != listed {
+				t.Errorf("%s %s: SCSI address %q, device/scsi_disk lists %q", root, d.Name, d.SCSIAddr, listed)
+			}
+			if _, ok := scsiDiskAddr(d); ok {
+				scsiTaken++
+			}
+		}
+		got := NVMePCIAddresses(h, devs)
+		resolved := map[string]string{}
+		var ctrls []string
+		for _, d := range devs {
+			ctrls = append(ctrls, d.Controllers...)
+		}
+		sort.Strings(ctrls)
+		for _, c := range ctrls {
+			if dir, err := h.Resolve("/sys/class/nvme/" + c + "/device"); err == nil {
+				resolved[c] = path.Base(dir)
+			}
+		}
+		for c, fn := range resolved {
+			if got[c] != fn {
+				t.Errorf("%s %s: PCI function %q, its device link resolves to %q", root, c, got[c], fn)
+			}
+		}
+		for c, fn := range got {
+			if resolved[c] == "" {
+				// A recording without /sys/class/nvme: the namespace's
+				// own path still names the function.
+				t.Logf("%s %s: PCI function %s from the namespace's path (no /sys/class/nvme recorded)", root, c, fn)
+			}
+		}
+		for _, d := range devs {
+			ns := path.Dir(d.SysPath)
+			if len(d.Controllers) == 1 && path.Base(path.Dir(ns)) == "nvme" && got[d.Controllers[0]] != "" {
+				nvmeTaken++
+			}
+		}
+	}
+	if scsiTaken == 0 || nvmeTaken == 0 {
+		t.Errorf("shortcuts taken: SCSI address %d times, NVMe PCI function %d times; the fixtures should exercise both", scsiTaken, nvmeTaken)
+	}
+	t.Logf("SCSI address from the path on %d disks, NVMe PCI function on %d namespaces", scsiTaken, nvmeTaken)
+}
