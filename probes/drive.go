@@ -1,8 +1,6 @@
 package probes
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -49,9 +47,10 @@ func ReadHdparmW(ctx context.Context, h *Host, dev string) (*DriveCache, error) 
 // ParseHdparmW reads " write-caching =  1 (on)". A drive without the
 // feature prints "not supported".
 func ParseHdparmW(b []byte) (*DriveCache, error) {
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		line := sc.Text()
+	// Lines, not a bufio.Scanner: its 4 KiB buffer per call was 2 MB of
+	// garbage on a 1,000-disk machine, for outputs of a few lines.
+	for line := range strings.Lines(string(b)) {
+		line = strings.TrimRight(line, "\r\n")
 		if m := hdparmW.FindStringSubmatch(line); m != nil {
 			on := m[2] == "on"
 			if (m[1] == "1") != on {

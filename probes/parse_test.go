@@ -18,6 +18,8 @@ func TestParseHdparmW(t *testing.T) {
 	}{
 		{"off", "\n/dev/sda:\n write-caching =  0 (off)\n", ptr(false), false},
 		{"on", "\n/dev/sdb:\n write-caching =  1 (on)\n", ptr(true), false},
+		{"CRLF", "\r\n/dev/sdb:\r\n write-caching =  1 (on)\r\n", ptr(true), false},
+		{"no final newline", "\n/dev/sdb:\n write-caching =  0 (off)", ptr(false), false},
 		{"not supported", "\n/dev/sdc:\n write-caching = not supported\n", ptr(false), false},
 		{"empty", "", nil, true},
 		{"garbage", "\x00\xff binary junk\n", nil, true},
