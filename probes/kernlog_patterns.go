@@ -473,17 +473,39 @@ func (t *KlogTopology) LinksByDisk() map[string]string {
 	return out
 }
 
+// guardedRegexp runs its expression only on a line that has the literal
+// parts every match has: a 1,000-disk boot log has 5,600 "ata" and "sd"
+// lines, and each expression allocated its match on every one.
+// FuzzTopologyGuards holds each guard to its expression.
+type guardedRegexp struct {
+	re    *regexp.Regexp
+	maybe func(string) bool
+}
+
+func (g guardedRegexp) find(s string) []string {
+	if !g.maybe(s) {
+		return nil
+	}
+	return g.re.FindStringSubmatch(s)
+}
+
 var (
-	logSCSIName = regexp.MustCompile(`^sd (\d+):(\d+:\d+:\d+): \[(\w+)\] `)
+	logSCSIName = guardedRegexp{regexp.MustCompile(`^sd (\d+):(\d+:\d+:\d+): \[(\w+)\] `),
+		func(s string) bool { return strings.HasPrefix(s, "sd ") }}
 	logSCSIHost = regexp.MustCompile(`^scsi host(\d+): (\S+)`)
-	logATAPI    = regexp.MustCompile(`^(ata\d+)\.\d+: ATAPI: `)
+	logATAPI    = guardedRegexp{regexp.MustCompile(`^(ata\d+)\.\d+: ATAPI: `),
+		func(s string) bool { return strings.HasPrefix(s, "ata") && strings.Contains(s, ": ATAPI: ") }}
 	// sata_pmp_init (drivers/ata/libata-pmp.c), 2.6.24–6.x: "ata3.15: Port
 	// Multiplier 1.2, 0x197b:0x0325 r0, 5 ports, feat 0x5/0xf".
-	logPMP       = regexp.MustCompile(`^(ata\d+)\.15: Port Multiplier `)
-	logNVMeParts = regexp.MustCompile(`^\s*((nvme\d+)n\d+): `)
-	logNVMeName  = regexp.MustCompile(`\b((nvme\d+)n\d+)\b`)
-	logNVMePCI   = regexp.MustCompile(`^nvme (nvme\d+): pci function (\S+)`)
-	ataDrivers   = map[string]bool{"ahci": true, "ata_piix": true, "pata_atiixp": true, "sata_nv": true, "sata_via": true, "sata_sil24": true, "sata_mv": true, "pata_amd": true, "pata_jmicron": true, "ata_generic": true}
+	logPMP = guardedRegexp{regexp.MustCompile(`^(ata\d+)\.15: Port Multiplier `),
+		func(s string) bool {
+			return strings.HasPrefix(s, "ata") && strings.Contains(s, ".15: Port Multiplier ")
+		}}
+	logNVMeParts = guardedRegexp{regexp.MustCompile(`^\s*((nvme\d+)n\d+): `),
+		func(s string) bool { return strings.HasPrefix(strings.TrimLeft(s, " \t\n\f\r"), "nvme") }}
+	logNVMeName = regexp.MustCompile(`\b((nvme\d+)n\d+)\b`)
+	logNVMePCI  = regexp.MustCompile(`^nvme (nvme\d+): pci function (\S+)`)
+	ataDrivers  = map[string]bool{"ahci": true, "ata_piix": true, "pata_atiixp": true, "sata_nv": true, "sata_via": true, "sata_sil24": true, "sata_mv": true, "pata_amd": true, "pata_jmicron": true, "ata_generic": true}
 )
 
 // LearnFromLog fills what sysfs did not say from the log's own device
@@ -524,13 +546,16 @@ func (t *KlogTopology) LearnFromLog(k *KernelLog) {
 		if !strings.HasPrefix(l.Text, "ata") && !strings.HasPrefix(l.Text, "sd ") && !strings.Contains(l.Text, "nvme") {
 			continue
 		}
-		if m := logATAPI.FindStringSubmatch(l.Text); m != nil {
+		// Each expression runs only on the lines its literal part allows
+		// (a 1,000-disk boot log has 5,600 "ata" and "sd" lines, and
+		// each expression allocated its match on every one).
+		if m := logATAPI.find(l.Text); m != nil {
 			t.ATAPI[m[1]] = true
 		}
-		if m := logPMP.FindStringSubmatch(l.Text); m != nil {
+		if m := logPMP.find(l.Text); m != nil {
 			t.PMP[m[1]] = true
 		}
-		if m := logSCSIName.FindStringSubmatch(l.Text); m != nil {
+		if m := logSCSIName.find(l.Text); m != nil {
 			host, addr, dev := m[1], m[1]+":"+m[2], m[3]
 			if _, ok := t.SCSI[addr]; !ok {
 				t.SCSI[addr] = dev
@@ -554,7 +579,7 @@ func (t *KlogTopology) LearnFromLog(k *KernelLog) {
 				}
 			}
 		}
-		if m := logNVMeParts.FindStringSubmatch(l.Text); m != nil {
+		if m := logNVMeParts.find(l.Text); m != nil {
 			if ctrl, ns := m[2], m[1]; len(t.NVMe[ctrl]) == 0 {
 				t.NVMe[ctrl] = []string{ns}
 				t.Disks[ns] = true

@@ -132,3 +132,22 @@ func FuzzKernelStampGuards(f *testing.F) {
 		splitKernelStamp(text)
 	})
 }
+
+// Each guard of the topology's expressions lets through every line its
+// expression matches.
+func FuzzTopologyGuards(f *testing.F) {
+	for _, s := range []string{
+		"sd 2:0:0:0: [sdc] Attached SCSI disk", "ata3.00: ATAPI: HL-DT-ST DVDRAM, 1.00, max UDMA/100",
+		"ata3.15: Port Multiplier 1.2, 0x197b:0x0325 r0, 5 ports", " nvme0n1: p1 p2", "\tnvme12n3: p1",
+		"ata1: SATA link up", "sd", "", "nvme nvme0: pci function 0000:01:00.0",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, g := range []guardedRegexp{logSCSIName, logATAPI, logPMP, logNVMeParts} {
+			if !g.maybe(text) && g.re.MatchString(text) {
+				t.Fatalf("the guard of %s says no, the expression matches %q", g.re, text)
+			}
+		}
+	})
+}
