@@ -353,6 +353,21 @@ func (h *Host) Resolve(p string) (string, error) {
 	return r, nil
 }
 
+// ResolveDir is Resolve for a directory whose files are read next: they
+// are opened from the directory's descriptor (see rootFS.resolveDir).
+func (h *Host) ResolveDir(p string) (string, error) {
+	h.trace(p)
+	if v, ok := h.memo.resolved.Load(p); ok {
+		return v.(string), nil
+	}
+	r, err := h.fs.resolveDir(p)
+	if err != nil {
+		return "", fileErr(p, err)
+	}
+	h.memo.resolved.Store(p, r)
+	return r, nil
+}
+
 // Exists reports whether a machine path exists (following links).
 func (h *Host) Exists(p string) bool {
 	h.trace(p)

@@ -89,6 +89,16 @@ func TestHostileRootLinksStayInside(t *testing.T) {
 		// Below a device directory, which is resolved once and reused.
 		plantLink(t, target, filepath.Join(root, "sys/block/sda/queue/scheduler"))
 		plantLink(t, filepath.Dir(target), filepath.Join(root, "sys/block/sda/device"))
+		// Below an NVMe controller's PCI function, whose descriptor
+		// ResolveDir keeps.
+		fn := filepath.Join(root, "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0")
+		must(t, os.MkdirAll(fn, 0o755))
+		must(t, os.MkdirAll(filepath.Join(root, "sys/class/nvme/nvme0"), 0o755))
+		plantLink(t, "../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0", filepath.Join(root, "sys/class/nvme/nvme0/device"))
+		must(t, os.WriteFile(filepath.Join(fn, "current_link_speed"), []byte("8.0 GT/s PCIe\n"), 0o644))
+		must(t, os.WriteFile(filepath.Join(fn, "max_link_speed"), []byte("8.0 GT/s PCIe\n"), 0o644))
+		must(t, os.WriteFile(filepath.Join(fn, "max_link_width"), []byte("4\n"), 0o644))
+		plantLink(t, target, filepath.Join(fn, "current_link_width"))
 		for name, h := range hostVariants(t, root) {
 			t.Run(name+" "+target, func(t *testing.T) {
 				b, err := h.ReadFile(ctx, "/proc/sys/kernel/hostname")
@@ -102,6 +112,14 @@ func TestHostileRootLinksStayInside(t *testing.T) {
 					if err == nil && len(b) > 0 {
 						t.Errorf("ReadFile of a link out of the root at %s returned %q", p, b)
 					}
+				}
+				l, err := ReadNVMeLink(ctx, h, "nvme0")
+				if err == nil || l == nil || l.CurSpeed != "8.0 GT/s PCIe" || l.CurWidth != "" {
+					t.Errorf("NVMe link through a kept directory: %+v, %v; want the speed read and the width refused", l, err)
+				}
+				noSecret(t, "ReadNVMeLink", []byte(fmt.Sprint(l)))
+				if _, kept := h.fs.dirs.fds.Load("/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"); !kept && !h.fs.walk {
+					t.Error("the PCI function's descriptor was not kept: the reads above did not go through it")
 				}
 				p, err := ReadPlatform(ctx, h)
 				if err == nil && p.Hostname != "" {

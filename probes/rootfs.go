@@ -33,7 +33,7 @@ type rootFS struct {
 	dir  string    // canonical absolute root; "/" when live
 	fd   int       // O_PATH descriptor of dir; -1 when live
 	walk bool      // no openat2: resolve in user space
-	dirs *dirCache // resolved /sys/block/<name> directories
+	dirs *dirCache // resolved /sys/block/<name> directories, and those resolveDir kept
 }
 
 // dirCache keeps an O_PATH descriptor of each /sys/block/<name> directory
@@ -96,12 +96,16 @@ func (c *dirCache) close() {
 }
 
 // cachedDir splits a clean /sys/block/<name>/<rest> path into the
-// descriptor of its device directory and rest; ok is false for any other
-// path.
+// descriptor of its device directory and rest, and a clean path in a
+// device directory resolveDir kept into that directory's descriptor and
+// the name; ok is false for any other path.
 func (r *rootFS) cachedDir(p string) (fd int, rest string, ok bool) {
-	name, ok := strings.CutPrefix(p, "/sys/block/")
-	if !ok || r.dirs == nil || r.walk {
+	if r.dirs == nil || r.walk {
 		return -1, "", false
+	}
+	name, ok := strings.CutPrefix(p, "/sys/block/")
+	if !ok {
+		return r.keptDir(p)
 	}
 	name, rest, ok = strings.Cut(name, "/")
 	if !ok || name == "" || rest == "" || path.Clean(p) != p {
@@ -146,6 +150,37 @@ func (r *rootFS) dirFD(prefix string) (int, bool) {
 	}
 	c.n.Add(1)
 	return fd, true
+}
+
+// keptDir is the kept descriptor of p's directory when p is a clean path
+// below /sys/devices/ (where resolveDir keeps them).
+func (r *rootFS) keptDir(p string) (int, string, bool) {
+	if !strings.HasPrefix(p, "/sys/devices/") {
+		return -1, "", false
+	}
+	dir, name := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	if name == "" || name == "." || name == ".." || path.Clean(p) != p {
+		return -1, "", false
+	}
+	v, ok := r.dirs.fds.Load(dir)
+	if !ok {
+		return -1, "", false
+	}
+	return v.(int), name, true
+}
+
+// keep caches fd as the descriptor of the machine directory dir; false
+// when the cache is full or dir is there already (the caller closes fd).
+func (c *dirCache) keep(dir string, fd int) bool {
+	if c.n.Load() >= int64(c.max) {
+		return false
+	}
+	if _, loaded := c.fds.LoadOrStore(dir, fd); loaded {
+		return false
+	}
+	c.n.Add(1)
+	return true
 }
 
 // cachedDirFD is the cached descriptor of p when p is a clean
@@ -341,6 +376,11 @@ func (r *rootFS) resolve(p string) (string, error) {
 		}
 		defer unix.Close(fd)
 	}
+	return r.machinePath(fd, p)
+}
+
+// machinePath is the machine path of fd, opened for p.
+func (r *rootFS) machinePath(fd int, p string) (string, error) {
 	host, err := fdPath(fd)
 	if err != nil {
 		if r.fd >= 0 {
@@ -360,6 +400,25 @@ func (r *rootFS) resolve(p string) (string, error) {
 		return "", fmt.Errorf("resolved outside the recorded root: %w", ErrRefused)
 	}
 	return strings.TrimPrefix(host, r.dir), nil
+}
+
+// resolveDir is resolve for a directory whose attributes are read next
+// (an NVMe controller's PCI function): a directory below /sys/devices/
+// keeps its descriptor, and each of those reads resolves one name from it
+// instead of the whole path again.
+func (r *rootFS) resolveDir(p string) (string, error) {
+	if r.dirs == nil || r.fd >= 0 && r.walk {
+		return r.resolve(p)
+	}
+	fd, err := r.open(p, unix.O_PATH|unix.O_DIRECTORY, false)
+	if err != nil {
+		return "", err
+	}
+	dir, err := r.machinePath(fd, p)
+	if err != nil || !strings.HasPrefix(dir, "/sys/devices/") || !r.dirs.keep(dir, fd) {
+		unix.Close(fd)
+	}
+	return dir, err
 }
 
 // fdPath is the path the kernel reports for an open descriptor.
