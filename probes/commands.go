@@ -178,6 +178,7 @@ func (r *recordedRunner) wait(ctx context.Context) error {
 // expand it far beyond its own size (a "billion laughs" manifest).
 func parseManifest(b []byte) ([]manifestEntry, error) {
 	// An alias is written "*name": without a '*' there is none to expand.
+	entries, ok := []manifestEntry(nil), false
 	if bytes.IndexByte(b, '*') >= 0 {
 		var doc yaml.Node
 		if err := yaml.Unmarshal(b, &doc); err != nil {
@@ -186,12 +187,15 @@ func parseManifest(b []byte) ([]manifestEntry, error) {
 		if n := expandedSize(&doc, map[*yaml.Node]int{}, 0); n > 2*len(b)+4096 {
 			return nil, fmt.Errorf("%w: aliases expand the manifest to more than %d bytes (it has %d); a recorded manifest has no aliases", ErrParse, 2*len(b)+4096, len(b))
 		}
+	} else {
+		entries, ok = fastManifest(b)
 	}
-	var entries []manifestEntry
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&entries); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%w: %w", ErrParse, err)
+	if !ok {
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		dec.KnownFields(true)
+		if err := dec.Decode(&entries); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w: %w", ErrParse, err)
+		}
 	}
 	for i, e := range entries {
 		if len(e.Argv) == 0 {
