@@ -61,6 +61,9 @@ func hostVariants(t *testing.T, root string) map[string]*Host {
 		fs := *h.fs
 		fs.walk = true
 		w.fs = &fs
+		// Its own memo: what one variant resolved must not answer the
+		// other's lookups.
+		w.memo = &hostMemo{}
 		out["walk"] = &w
 	}
 	return out
