@@ -45,15 +45,19 @@ func renderJSON(w io.Writer, rep *rules.Report, _ RunInfo) error {
 // jsonFlushAt is how much the writer holds before it writes.
 const jsonFlushAt = 32 << 10
 
-// devicesChunk is how many devices one worker renders at a time: some
-// 300 KB of JSON.
-const devicesChunk = 64
+// devicesChunk is how many devices one worker renders at a time, and
+// devicesChunkBytes the room a chunk's buffer starts with (a device is 4-5
+// KB of JSON).
+const (
+	devicesChunk      = 64
+	devicesChunkBytes = 384 << 10
+)
 
 // devices writes the devices array as writeArray would. A large one is
 // rendered a chunk per worker, on every core, and written in order: it is
 // most of a large report, and rendering it alone was the last 10 ms of a
-// 1,000-disk run, on one core. At most two chunks per worker wait to be
-// written, so the memory stays that of a few chunks.
+// 1,000-disk run, on one core. Two buffers per worker go round between
+// the workers and the writer, so the memory stays that of a few chunks.
 func (j *jsonWriter) devices(devs []map[string]any, depth int) {
 	workers := runtime.GOMAXPROCS(0)
 	if len(devs) < 2*devicesChunk || workers == 1 || j.err != nil {
@@ -69,19 +73,26 @@ func (j *jsonWriter) devices(devs []map[string]any, depth int) {
 	for k := range outs {
 		outs[k] = make(chan rendered, 1)
 	}
-	ahead := make(chan struct{}, 2*workers)
+	free := make(chan []byte, 2*workers)
+	for range cap(free) {
+		free <- nil
+	}
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
 		for k := range chunks {
+			var buf []byte
 			select {
-			case ahead <- struct{}{}:
+			case buf = <-free:
 			case <-done:
 				return
 			}
 			go func() {
+				if buf == nil {
+					buf = make([]byte, 0, devicesChunkBytes)
+				}
 				// No writer: a chunk stays in its buffer, never flushed.
-				c := &jsonWriter{buf: make([]byte, 0, 512<<10)}
+				c := &jsonWriter{buf: buf[:0]}
 				for i := k * devicesChunk; i < min(len(devs), (k+1)*devicesChunk); i++ {
 					if i > 0 {
 						c.raw(",")
@@ -96,7 +107,6 @@ func (j *jsonWriter) devices(devs []map[string]any, depth int) {
 	j.raw("[")
 	for k := range chunks {
 		r := <-outs[k]
-		<-ahead
 		if r.err != nil {
 			j.err = r.err
 			return
@@ -107,6 +117,7 @@ func (j *jsonWriter) devices(devs []map[string]any, depth int) {
 		if _, j.err = j.w.Write(r.buf); j.err != nil {
 			return
 		}
+		free <- r.buf
 	}
 	j.newline(depth)
 	j.raw("]")
