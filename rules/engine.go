@@ -577,12 +577,20 @@ func (e *Engine) finding(r *Rule, hits []hit, platform *Platform, errs *evalErro
 		errs.add(r.ID, part, subject, err)
 	}
 	f := Finding{Rule: r.ID, Severity: hits[0].severity, Title: r.Title, References: r.References}
+	texts := make([]hitTexts, len(hits))
+	workers := 1
+	if len(hits) >= minParallelHits {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	parallel.Each(len(hits), workers, func(i int) { texts[i] = textsOf(r, hits[i]) })
+	// Assembled in the hits' order, as if the texts had been made here.
 	var impact, expected, observed perSubject
 	seenEv := map[checks.Evidence]bool{}
 	seenCmd := map[string]bool{}
 	seenNote := map[string]bool{}
 	f.active = map[string]bool{}
-	for _, h := range hits {
+	for hi, h := range hits {
+		t := &texts[hi]
 		f.Subjects = append(f.Subjects, h.subject.name)
 		if measuredContribution(h.env) {
 			f.active[h.subject.name] = true
@@ -590,9 +598,9 @@ func (e *Engine) finding(r *Rule, hits []hit, platform *Platform, errs *evalErro
 		if h.score > f.score {
 			f.score = h.score
 		}
-		impact.add(h.subject.name, render(r.impact, h.env))
-		expected.add(h.subject.name, render(r.expected, h.env))
-		observed.add(h.subject.name, render(r.observed, h.env))
+		impact.add(h.subject.name, t.impact)
+		expected.add(h.subject.name, t.expected)
+		observed.add(h.subject.name, t.observed)
 		for _, fact := range r.Evidence {
 			src := h.subject
 			if strings.HasPrefix(fact, "host.") {
@@ -607,17 +615,14 @@ func (e *Engine) finding(r *Rule, hits []hit, platform *Platform, errs *evalErro
 				}
 			}
 		}
-		for i, n := range r.Notes {
-			v, err := expr.Run(n.prog, h.env)
-			if err != nil {
+		for i := range r.Notes {
+			if err := t.noteErr[i]; err != nil {
 				fail(fmt.Sprintf("note %d", i+1), h.subject.name, err)
 				continue
 			}
-			if v == true {
-				if t := render(n.tmpl, h.env); t != "" && !seenNote[t] {
-					seenNote[t] = true
-					f.Notes = append(f.Notes, t)
-				}
+			if n := t.notes[i]; n != "" && !seenNote[n] {
+				seenNote[n] = true
+				f.Notes = append(f.Notes, n)
 			}
 		}
 	}
@@ -628,13 +633,12 @@ func (e *Engine) finding(r *Rule, hits []hit, platform *Platform, errs *evalErro
 		if m.All {
 			var envs []map[string]any
 			var names []string
-			for _, h := range hits {
-				v, err := expr.Run(m.prog, h.env)
-				if err != nil {
+			for hi, h := range hits {
+				if err := texts[hi].remErr[i]; err != nil {
 					fail(fmt.Sprintf("remediation %d", i+1), h.subject.name, err)
 					continue
 				}
-				if v == true && destructiveAllowed(m, h.env) {
+				if texts[hi].applies[i] {
 					envs = append(envs, h.env)
 					names = append(names, h.subject.name)
 				}
@@ -651,12 +655,11 @@ func (e *Engine) finding(r *Rule, hits []hit, platform *Platform, errs *evalErro
 				}
 			}
 		} else {
-			for _, h := range hits {
-				rs, err := remedies(m, h)
-				if err != nil {
+			for hi, h := range hits {
+				if err := texts[hi].remErr[i]; err != nil {
 					fail(fmt.Sprintf("remediation %d", i+1), h.subject.name, err)
 				}
-				rems = append(rems, rs...)
+				rems = append(rems, texts[hi].rems[i]...)
 			}
 		}
 		for _, rem := range rems {
@@ -682,6 +685,51 @@ func (e *Engine) finding(r *Rule, hits []hit, platform *Platform, errs *evalErro
 		f.Remediation = []Remediation{}
 	}
 	return f, strictErr
+}
+
+// minParallelHits is the size of a finding whose hits' texts are made on
+// every core: below it, the goroutines cost more than they save.
+const minParallelHits = 32
+
+// hitTexts is what a rule says of one hit: its templates rendered and its
+// notes' and remediation entries' conditions run. A hit's texts depend on
+// that hit alone, and on a thousand hits they were most of a finding's
+// time, on one core.
+type hitTexts struct {
+	impact, expected, observed string
+	notes                      []string // per note: its text, when its condition holds
+	noteErr                    []error
+	applies                    []bool          // per entry for the whole finding: it applies to this hit
+	rems                       [][]Remediation // per entry for each subject: its commands
+	remErr                     []error
+}
+
+func textsOf(r *Rule, h hit) hitTexts {
+	t := hitTexts{
+		impact: render(r.impact, h.env), expected: render(r.expected, h.env), observed: render(r.observed, h.env),
+		notes: make([]string, len(r.Notes)), noteErr: make([]error, len(r.Notes)),
+		applies: make([]bool, len(r.Remediation)), rems: make([][]Remediation, len(r.Remediation)), remErr: make([]error, len(r.Remediation)),
+	}
+	for i, n := range r.Notes {
+		v, err := expr.Run(n.prog, h.env)
+		if err != nil {
+			t.noteErr[i] = err
+			continue
+		}
+		if v == true {
+			t.notes[i] = render(n.tmpl, h.env)
+		}
+	}
+	for i, m := range r.Remediation {
+		if !m.All {
+			t.rems[i], t.remErr[i] = remedies(m, h)
+			continue
+		}
+		v, err := expr.Run(m.prog, h.env)
+		t.remErr[i] = err
+		t.applies[i] = err == nil && v == true && destructiveAllowed(m, h.env)
+	}
+	return t
 }
 
 // destructiveAllowed: a destructive command only for a device that holds
@@ -717,21 +765,30 @@ func remedies(m Remedy, h hit) ([]Remediation, error) {
 			items = l
 		}
 	}
+	if m.ForEach != "" {
+		// .item is set in the hit's own environment while its commands
+		// are rendered, and taken out after: a copy of the hundred-odd
+		// facts per item was most of a large finding's allocation. Only
+		// the goroutine making this hit's texts uses the environment.
+		old, had := h.env["item"]
+		defer func() {
+			if had {
+				h.env["item"] = old
+			} else {
+				delete(h.env, "item")
+			}
+		}()
+	}
 	var out []Remediation
 	for _, it := range items {
-		env := h.env
 		if m.ForEach != "" {
-			env = make(map[string]any, len(h.env)+1)
-			for k, v := range h.env {
-				env[k] = v
-			}
-			env["item"] = it
+			h.env["item"] = it
 		}
-		cmd := render(m.cmd, env)
+		cmd := render(m.cmd, h.env)
 		if cmd == "" {
 			continue
 		}
-		out = append(out, Remediation{Command: cmd, Risk: m.Risk, Note: render(m.note, env)})
+		out = append(out, Remediation{Command: cmd, Risk: m.Risk, Note: render(m.note, h.env)})
 	}
 	return out, nil
 }
