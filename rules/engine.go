@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
@@ -128,6 +129,9 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 	// workers as there are cores (a thousand disks' maps are most of the
 	// engine's time).
 	built := make([]*subject, len(groups))
+	// A thousand disks are a few models: each model's datasheet is looked
+	// up once (a lookup tries every model's expression).
+	var sheets sync.Map // model + "\x00" + class -> *Datasheet
 	parallel.Each(len(groups), runtime.GOMAXPROCS(0), func(i int) {
 		g := groups[i]
 		first := g.obs[0]
@@ -142,7 +146,7 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 			}
 		}
 		if s.kind == checks.KindDevice {
-			e.classify(s)
+			e.classify(s, &sheets)
 		}
 		built[i] = s
 	})
@@ -166,8 +170,9 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 	return subs, order
 }
 
-// classify gives a device subject its class and datasheet.
-func (e *Engine) classify(s *subject) {
+// classify gives a device subject its class and datasheet; sheets holds
+// the lookups made so far.
+func (e *Engine) classify(s *subject, sheets *sync.Map) {
 	class := DeviceClass(str(s.facts["transport"]), s.facts["rotational"], s.facts["pcie_max_gts"])
 	model := str(s.facts["model"])
 	if s.facts["virtual_disk"] == true {
@@ -175,7 +180,13 @@ func (e *Engine) classify(s *subject) {
 		// datasheet applies, whatever it calls itself.
 		class, model = "virtual", ""
 	}
-	s.ds = e.Datasheets.Lookup(model, class)
+	key := model + "\x00" + class
+	if ds, ok := sheets.Load(key); ok {
+		s.ds = ds.(*Datasheet)
+	} else {
+		s.ds = e.Datasheets.Lookup(model, class)
+		sheets.Store(key, s.ds)
+	}
 	s.facts["class"] = class
 	if s.ds != nil {
 		s.facts["class"] = s.ds.Class
