@@ -219,7 +219,12 @@ func (d *BlockDevice) readIdentity(ctx context.Context, h *Host, link string) {
 			}
 		}
 	}
-	d.Vendor, _ = h.ReadString(ctx, link+"/device/vendor")
+	if d.Transport != "nvme" {
+		// An NVMe namespace's device is its controller, which has no
+		// vendor attribute (the PCI function above it has an ID, not a
+		// name): only udev's record names its vendor.
+		d.Vendor, _ = h.ReadString(ctx, link+"/device/vendor")
+	}
 	if d.Vendor == "" {
 		d.Vendor = strings.Clone(u.Prop("ID_VENDOR"))
 	}
