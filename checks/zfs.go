@@ -152,10 +152,19 @@ type member struct {
 // gathered pool by pool and then judged disk by disk.
 type zfsRun struct {
 	env                  *Env
-	ix                   *memberIndex
+	devs                 []*probes.BlockDevice
+	index                *memberIndex // made at the first member: a pool may have none
 	statusCmd, iostatCmd string
 	byDisk               map[string][]*member
 	diskOrder            []string
+}
+
+// ix is the member index, made on first use (20,000 names on 1,000 disks).
+func (z *zfsRun) ix() *memberIndex {
+	if z.index == nil {
+		z.index = newMemberIndex(z.devs)
+	}
+	return z.index
 }
 
 // hangLog collects the zpool/zfs commands that did not answer: a hung
@@ -211,7 +220,7 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 	autotrim, _ := env.ZFSAutotrim(ctx)
 
 	z := &zfsRun{
-		env: env, ix: newMemberIndex(devs),
+		env: env, devs: devs,
 		statusCmd: argvString(probes.ZpoolStatusArgv), iostatCmd: argvString(probes.ZpoolIostatArgv),
 		byDisk: map[string][]*member{},
 	}
@@ -250,9 +259,9 @@ func (z *zfsRun) poolMembers(o *Observation, p *probes.ZPool) []*member {
 		if !v.Leaf || v.Class == "spares" {
 			continue
 		}
-		d, part := z.ix.resolve(z.env, v.Name)
+		d, part := z.ix().resolve(z.env, v.Name)
 		if d == nil && v.Was != "" {
-			d, part = z.ix.resolve(z.env, v.Was)
+			d, part = z.ix().resolve(z.env, v.Was)
 		}
 		if d == nil {
 			unresolved = append(unresolved, v.Name)
@@ -295,7 +304,7 @@ func (z *zfsRun) poolBackground(o *Observation, p *probes.ZPool) {
 			continue
 		}
 		name := v.Name
-		if d, part := z.ix.resolve(z.env, v.Name); d != nil {
+		if d, part := z.ix().resolve(z.env, v.Name); d != nil {
 			name = d.Name
 			if part != "" {
 				name = part
