@@ -478,7 +478,7 @@ func udevValue(ctx context.Context, h *Host, d *BlockDevice, k udevKey) (string,
 		if d.Udev == nil {
 			return "", false
 		}
-		return d.Udev.Props[k.attr], true
+		return d.Udev.Prop(k.attr), true
 	case "ATTR":
 		if strings.Contains(k.attr, "..") {
 			return "", false

@@ -285,16 +285,25 @@ func ReadLimit(p string) int64 {
 
 // ReadString reads a one-value sysfs or procfs file and trims it.
 func (h *Host) ReadString(ctx context.Context, p string) (string, error) {
+	var s string
+	err := h.readPooled(ctx, p, func(b []byte) { s = string(bytes.TrimSpace(b)) })
+	return s, err
+}
+
+// readPooled reads p into a buffer of the run's pool and gives it to use,
+// which copies out what it keeps: the buffer is reused after use returns.
+func (h *Host) readPooled(ctx context.Context, p string, use func([]byte)) error {
 	bp := h.memo.readBuffer()
 	defer h.memo.reads.Put(bp)
 	b, err := h.readFileInto(ctx, p, ReadLimit(p), *bp)
 	if err != nil {
-		return "", err
+		return err
 	}
 	if cap(b) <= maxPooledRead {
 		*bp = b
 	}
-	return string(bytes.TrimSpace(b)), nil
+	use(b)
+	return nil
 }
 
 // maxPooledRead is the largest buffer kept for reuse: a sysfs attribute's
