@@ -40,6 +40,9 @@ func pcieLink(ctx context.Context, env *Env) []*Observation {
 		worstFrac := 2.0
 		for _, c := range d.Controllers {
 			l, err := Probe(ctx, env, func(ctx context.Context) (*probes.PCILink, error) {
+				if fn, ok := d.ControllerFunction(c); ok {
+					return probes.ReadPCILink(ctx, env.Host, fn)
+				}
 				return probes.ReadNVMeLink(ctx, env.Host, c)
 			})
 			if err != nil || l.MaxGTs == 0 || l.MaxLanes == 0 {

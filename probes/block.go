@@ -439,6 +439,18 @@ func nvmeControllers(ctx context.Context, h *Host, d *BlockDevice) []string {
 	return out
 }
 
+// ControllerFunction is the PCI function directory of controller ctrl
+// when the namespace sits under it (<function>/nvme/<ctrl>/<namespace>):
+// what the controller's device link resolves to, without walking it.
+func (d *BlockDevice) ControllerFunction(ctrl string) (string, bool) {
+	ns := path.Dir(d.SysPath)
+	if path.Base(ns) != ctrl || path.Base(path.Dir(ns)) != "nvme" {
+		return "", false
+	}
+	fn := path.Dir(path.Dir(ns))
+	return fn, pciAddr.MatchString(path.Base(fn))
+}
+
 func byIDLinks(h *Host, name string) []string {
 	var out []string
 	for _, l := range h.Glob("/dev/disk/by-id/*") {

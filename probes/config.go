@@ -164,6 +164,12 @@ func ReadNVMeLink(ctx context.Context, h *Host, ctrl string) (*PCILink, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ReadPCILink(ctx, h, dir)
+}
+
+// ReadPCILink reads the PCIe link of the PCI function at dir, a resolved
+// machine path (BlockDevice.ControllerFunction, ReadNVMeLink).
+func ReadPCILink(ctx context.Context, h *Host, dir string) (*PCILink, error) {
 	l := &PCILink{Address: path.Base(dir), Dir: dir, Files: map[string]string{}}
 	read := func(attr string) (string, error) {
 		p := dir + "/" + attr

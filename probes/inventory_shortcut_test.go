@@ -4,6 +4,7 @@ import (
 	"context"
 	"path"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"testing"
 )
@@ -11,7 +12,8 @@ import (
 // The inventory takes two facts from a disk's resolved path instead of
 // another lookup: its SCSI address (instead of listing device/scsi_disk)
 // and its NVMe controller's PCI function (instead of resolving
-// /sys/class/nvme/nvmeN/device). On every recorded machine the shortcut
+// /sys/class/nvme/nvmeN/device, for the kernel log's topology and the
+// PCIe link). On every recorded machine the shortcut
 // and the lookup agree where the lookup answers, and each shortcut is
 // taken somewhere.
 func TestInventoryShortcutsAgreeWithTheLookups(t *testing.T) {
@@ -70,9 +72,19 @@ func TestInventoryShortcutsAgreeWithTheLookups(t *testing.T) {
 			}
 		}
 		for _, d := range devs {
-			ns := path.Dir(d.SysPath)
-			if len(d.Controllers) == 1 && path.Base(path.Dir(ns)) == "nvme" && got[d.Controllers[0]] != "" {
+			for _, c := range d.Controllers {
+				fn, ok := d.ControllerFunction(c)
+				if !ok {
+					continue
+				}
 				nvmeTaken++
+				// The PCIe link read from the function the path names is
+				// the one read through the controller's link.
+				viaPath, err1 := ReadPCILink(ctx, h, fn)
+				viaLink, err2 := ReadNVMeLink(ctx, h, c)
+				if err2 == nil && (err1 != nil || !reflect.DeepEqual(viaPath, viaLink)) {
+					t.Errorf("%s %s: link from the path %+v (%v), through the controller %+v", root, c, viaPath, err1, viaLink)
+				}
 			}
 		}
 	}

@@ -936,13 +936,11 @@ func NVMePCIAddresses(h *Host, devs []*BlockDevice) map[string]string {
 	var ctrls []string
 	for _, d := range devs {
 		ctrls = append(ctrls, d.Controllers...)
-		// A namespace under its controller (<pci>/nvme/nvmeN/nvmeNnM)
-		// shows the function in its own resolved path: no second walk
-		// of the controller's link.
-		ns := path.Dir(d.SysPath)
-		if len(d.Controllers) == 1 && path.Base(ns) == d.Controllers[0] && path.Base(path.Dir(ns)) == "nvme" {
-			if fn := path.Base(path.Dir(path.Dir(ns))); pciAddr.MatchString(fn) {
-				out[d.Controllers[0]] = fn
+		// A namespace under its controller shows the function in its own
+		// resolved path: no second walk of the controller's link.
+		for _, c := range d.Controllers {
+			if fn, ok := d.ControllerFunction(c); ok {
+				out[c] = path.Base(fn)
 			}
 		}
 	}
