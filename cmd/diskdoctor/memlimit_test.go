@@ -12,6 +12,7 @@ import (
 func TestLimitMemoryLeavesGOMEMLIMITAlone(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(before)
+	defer debug.SetGCPercent(debug.SetGCPercent(100)) // limitMemory sets it too
 	for _, c := range []struct {
 		env  string
 		want int64
@@ -29,6 +30,29 @@ func TestLimitMemoryLeavesGOMEMLIMITAlone(t *testing.T) {
 		})
 		if got := debug.SetMemoryLimit(-1); got != c.want {
 			t.Errorf("GOMEMLIMIT=%q: limit %d, want %d", c.env, got, c.want)
+		}
+	}
+}
+
+// TestLimitMemoryLeavesGOGCAlone: the collector's pace is set when the
+// environment has no GOGC, and a GOGC given is the runtime's.
+func TestLimitMemoryLeavesGOGCAlone(t *testing.T) {
+	before, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
+	defer debug.SetGCPercent(before)
+	defer debug.SetMemoryLimit(limit)
+	for _, c := range []struct {
+		env  string
+		want int
+	}{{"", gcPercent}, {"50", 100}, {"off", 100}} {
+		debug.SetGCPercent(100)
+		limitMemory(func(k string) string {
+			if k == "GOGC" {
+				return c.env
+			}
+			return ""
+		})
+		if got := debug.SetGCPercent(100); got != c.want {
+			t.Errorf("GOGC=%q: percent %d, want %d", c.env, got, c.want)
 		}
 	}
 }
