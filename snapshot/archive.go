@@ -3,8 +3,10 @@ package snapshot
 import (
 	"archive/tar"
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -92,10 +94,10 @@ func WriteArchive(w io.Writer, rec *Recording, meta []byte, mtime time.Time) (Ar
 		deflated <- err
 	}()
 	bw := bufio.NewWriterSize(pw, pipeBlock)
-	tw := tar.NewWriter(bw)
 	// Whole seconds fit the ustar header; a fraction would cost every
 	// member a PAX record (twice the blocks, a third of the writing time).
 	mtime = mtime.Truncate(time.Second)
+	tw := newMemberWriter(bw, mtime)
 	err = rec.walk(meta, func(e *Entry) error {
 		h := &tar.Header{Name: e.Path, ModTime: mtime, Format: tar.FormatPAX}
 		switch e.Type {
@@ -110,18 +112,17 @@ func WriteArchive(w io.Writer, rec *Recording, meta []byte, mtime time.Time) (Ar
 			st.Files++
 			st.Bytes += h.Size
 		}
-		if err := tw.WriteHeader(h); err != nil {
-			return fmt.Errorf("%s: %w", e.Path, err)
-		}
+		var data []byte
 		if e.Type == EntryFile {
-			if _, err := tw.Write(e.Data); err != nil {
-				return fmt.Errorf("%s: %w", e.Path, err)
-			}
+			data = e.Data
+		}
+		if err := tw.member(h, data); err != nil {
+			return fmt.Errorf("%s: %w", e.Path, err)
 		}
 		return nil
 	})
 	if err == nil {
-		err = tw.Close()
+		err = tw.tw.Close()
 	}
 	if err == nil {
 		err = bw.Flush()
@@ -139,3 +140,152 @@ func WriteArchive(w io.Writer, rec *Recording, meta []byte, mtime time.Time) (Ar
 
 // pipeBlock is what the tar writer hands the deflating goroutine at once.
 const pipeBlock = 256 << 10
+
+// memberWriter writes tar members as archive/tar does, byte for byte: a
+// member whose header archive/tar writes as plain ustar (an ASCII name of
+// at most 100 bytes, or one it splits into prefix and name, an ASCII link
+// target of at most 100) is its header block for the member's type with
+// the name, target, size and checksum put in; any other goes through
+// archive/tar. Its WriteHeader (validation, PAX checks, the formatting of
+// every field) was the tar side's cost: some 40,000 members on a
+// 1,000-disk machine.
+type memberWriter struct {
+	w    *bufio.Writer
+	tw   *tar.Writer // over w: members written here are padded before the next
+	tmpl map[byte]*[blockSize]byte
+}
+
+const blockSize = 512
+
+// Offsets of the ustar header's fields that vary between members of one
+// archive.
+const (
+	nameOff, nameLen     = 0, 100
+	sizeOff, sizeLen     = 124, 12
+	chksumOff, chksumLen = 148, 8
+	linkOff, linkLen     = 157, 100
+	prefixOff, prefixLen = 345, 155
+)
+
+func newMemberWriter(w *bufio.Writer, mtime time.Time) *memberWriter {
+	m := &memberWriter{w: w, tw: tar.NewWriter(w), tmpl: map[byte]*[blockSize]byte{}}
+	// The header blocks archive/tar writes for the three kinds of member;
+	// none if it writes any with more than one block (a time ustar cannot
+	// hold): every member then goes through it.
+	for _, h := range []tar.Header{
+		{Typeflag: tar.TypeReg, Mode: 0o644},
+		{Typeflag: tar.TypeDir, Mode: 0o755},
+		{Typeflag: tar.TypeSymlink, Mode: 0o777, Linkname: "t"},
+	} {
+		h.Name, h.ModTime, h.Format = "n", mtime, tar.FormatPAX
+		var buf bytes.Buffer
+		t := tar.NewWriter(&buf)
+		if t.WriteHeader(&h) != nil || t.Flush() != nil || buf.Len() != blockSize {
+			m.tmpl = nil
+			break
+		}
+		b := new([blockSize]byte)
+		copy(b[:], buf.Bytes())
+		m.tmpl[h.Typeflag] = b
+	}
+	return m
+}
+
+// member writes one member: its header, data and padding.
+func (m *memberWriter) member(h *tar.Header, data []byte) error {
+	prefix, name, ok := ustarName(h.Name)
+	tmpl := m.tmpl[h.Typeflag]
+	// archive/tar refuses a name with a slash at its end but a directory's.
+	slash := h.Typeflag != tar.TypeDir && strings.HasSuffix(h.Name, "/")
+	if !ok || tmpl == nil || slash || !ustarString(h.Linkname, linkLen) || int64(len(data)) != h.Size || h.Size >= 1<<33 {
+		if err := m.tw.WriteHeader(h); err != nil {
+			return err
+		}
+		if _, err := m.tw.Write(data); err != nil {
+			return err
+		}
+		return m.tw.Flush() // its padding, before a header written here
+	}
+	var blk [blockSize]byte
+	blk = *tmpl
+	putString(blk[nameOff:nameOff+nameLen], name)
+	putString(blk[prefixOff:prefixOff+prefixLen], prefix)
+	putString(blk[linkOff:linkOff+linkLen], h.Linkname)
+	putOctal(blk[sizeOff:sizeOff+sizeLen], h.Size)
+	sum := int64(0)
+	for i, c := range blk {
+		if i >= chksumOff && i < chksumOff+chksumLen {
+			c = ' '
+		}
+		sum += int64(c)
+	}
+	putOctal(blk[chksumOff:chksumOff+chksumLen-1], sum)
+	blk[chksumOff+chksumLen-1] = ' '
+	if _, err := m.w.Write(blk[:]); err != nil {
+		return err
+	}
+	if _, err := m.w.Write(data); err != nil {
+		return err
+	}
+	if pad := -len(data) & (blockSize - 1); pad > 0 {
+		var zeros [blockSize]byte
+		if _, err := m.w.Write(zeros[:pad]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ustarName splits a member's name as archive/tar does for a ustar header:
+// whole when it fits the name field, else at the last '/' that leaves a
+// prefix of at most 155 bytes and a non-empty name of at most 100; ok is
+// false for a name it would write in a PAX record.
+func ustarName(s string) (prefix, name string, ok bool) {
+	if !ustarString(s, len(s)) {
+		return "", "", false
+	}
+	if len(s) <= nameLen {
+		return "", s, true
+	}
+	end := min(len(s), prefixLen+1)
+	if end == len(s) && s[end-1] == '/' {
+		end-- // a directory's own slash stays in its name
+	}
+	i := strings.LastIndexByte(s[:end], '/')
+	if i <= 0 || i > prefixLen || len(s)-i-1 == 0 || len(s)-i-1 > nameLen {
+		return "", "", false
+	}
+	return s[:i], s[i+1:], true
+}
+
+// ustarString: printable ASCII of at most max bytes, which archive/tar
+// writes into a ustar field as it is.
+func ustarString(s string, max int) bool {
+	if len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// putString writes s into a field, NUL-terminated when shorter.
+func putString(f []byte, s string) {
+	n := copy(f, s)
+	if n < len(f) {
+		f[n] = 0
+	}
+}
+
+// putOctal writes x in octal, zero-padded to fill all but the field's
+// last byte, which is NUL.
+func putOctal(f []byte, x int64) {
+	for i := len(f) - 2; i >= 0; i-- {
+		f[i] = byte('0' + x&7)
+		x >>= 3
+	}
+	f[len(f)-1] = 0
+}
