@@ -10,7 +10,6 @@ require (
 	github.com/expr-lang/expr v1.17.8
 	github.com/jaypipes/ghw v0.27.0
 	github.com/klauspost/compress v1.18.4
-	github.com/klauspost/pgzip v1.2.6
 	github.com/mattn/go-runewidth v0.0.16
 	github.com/muesli/termenv v0.16.0
 	github.com/prometheus/procfs v0.23.0
@@ -58,6 +57,7 @@ require (
 	github.com/jaypipes/pcidb v1.1.1 // indirect
 	github.com/jbenet/go-context v0.0.0-20150711004518-d14ea06fba99 // indirect
 	github.com/kevinburke/ssh_config v1.2.0 // indirect
+	github.com/klauspost/pgzip v1.2.6 // indirect
 	github.com/lucasb-eyer/go-colorful v1.2.0 // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
