@@ -98,8 +98,9 @@ func WriteArchive(w io.Writer, rec *Recording, meta []byte, mtime time.Time) (Ar
 	// member a PAX record (twice the blocks, a third of the writing time).
 	mtime = mtime.Truncate(time.Second)
 	tw := newMemberWriter(bw, mtime)
+	h := new(tar.Header) // one for all: a header is copied where it is kept
 	err = rec.walk(meta, func(e *Entry) error {
-		h := &tar.Header{Name: e.Path, ModTime: mtime, Format: tar.FormatPAX}
+		*h = tar.Header{Name: e.Path, ModTime: mtime, Format: tar.FormatPAX}
 		switch e.Type {
 		case EntryDir:
 			h.Typeflag, h.Mode, h.Name = tar.TypeDir, 0o755, e.Path+"/"
@@ -153,6 +154,9 @@ type memberWriter struct {
 	w    *bufio.Writer
 	tw   *tar.Writer // over w: members written here are padded before the next
 	tmpl map[byte]*[blockSize]byte
+	// The block being written, and zeros to pad with: kept here, since a
+	// block on the stack escapes to the heap through Write.
+	blk, zeros [blockSize]byte
 }
 
 const blockSize = 512
@@ -206,8 +210,8 @@ func (m *memberWriter) member(h *tar.Header, data []byte) error {
 		}
 		return m.tw.Flush() // its padding, before a header written here
 	}
-	var blk [blockSize]byte
-	blk = *tmpl
+	blk := &m.blk
+	*blk = *tmpl
 	putString(blk[nameOff:nameOff+nameLen], name)
 	putString(blk[prefixOff:prefixOff+prefixLen], prefix)
 	putString(blk[linkOff:linkOff+linkLen], h.Linkname)
@@ -228,8 +232,7 @@ func (m *memberWriter) member(h *tar.Header, data []byte) error {
 		return err
 	}
 	if pad := -len(data) & (blockSize - 1); pad > 0 {
-		var zeros [blockSize]byte
-		if _, err := m.w.Write(zeros[:pad]); err != nil {
+		if _, err := m.w.Write(m.zeros[:pad]); err != nil {
 			return err
 		}
 	}
