@@ -264,6 +264,14 @@ func (r *Recorder) Collect(ctx context.Context, h *probes.Host, opts CollectOpti
 					opts.Progress(int(n), len(paths))
 				}
 			}
+			// Sorted here, each collector its own at once, and merged
+			// in order: one sort of all 60,000 entries after the
+			// collectors was a sixth of Collect's time.
+			c.sorted = make([]*Entry, 0, len(c.entries))
+			for _, e := range c.entries {
+				c.sorted = append(c.sorted, e)
+			}
+			slices.SortFunc(c.sorted, byPath)
 		}()
 	}
 	wg.Wait()
@@ -277,11 +285,7 @@ func (r *Recorder) Collect(ctx context.Context, h *probes.Host, opts CollectOpti
 	if err := c.readPending(); err != nil {
 		return nil, err
 	}
-	rec := &Recording{Unreadable: c.unreadable}
-	for _, e := range c.entries {
-		rec.Entries = append(rec.Entries, e)
-	}
-	slices.SortFunc(rec.Entries, byPath)
+	rec := &Recording{Unreadable: c.unreadable, Entries: c.sorted}
 	r.mu.Lock()
 	for _, k := range r.order {
 		rc := r.cmds[k]
@@ -300,8 +304,8 @@ func (r *Recorder) Collect(ctx context.Context, h *probes.Host, opts CollectOpti
 		rec.Commands = append(rec.Commands, cmd)
 	}
 	r.mu.Unlock()
-	if e := c.entries["proc/sys/kernel/osrelease"]; e != nil {
-		rec.Kernel = strings.TrimSpace(string(e.Data))
+	if i, ok := slices.BinarySearchFunc(rec.Entries, "proc/sys/kernel/osrelease", func(e *Entry, p string) int { return strings.Compare(e.Path, p) }); ok {
+		rec.Kernel = strings.TrimSpace(string(rec.Entries[i].Data))
 	}
 	if opts.Redact {
 		rec.redact()
@@ -360,11 +364,16 @@ func (c *collector) readPending() error {
 	if err != nil {
 		return err
 	}
+	failed := false
 	for _, j := range c.pending {
 		if j.err != nil && !j.done {
 			c.unreadable = append(c.unreadable, fmt.Sprintf("%s: %v", j.path, j.err))
-			delete(c.entries, j.e.Path)
+			j.e.dropped = true
+			failed = true
 		}
+	}
+	if failed {
+		c.sorted = slices.DeleteFunc(c.sorted, func(e *Entry) bool { return e.dropped })
 	}
 	c.pending = nil
 	return nil
@@ -381,6 +390,7 @@ type collector struct {
 	resolved   map[string]resolution // per traced path and each of its parents
 	opts       CollectOptions
 	entries    map[string]*Entry
+	sorted     []*Entry // entries by path, once the collector is done
 	unreadable []string
 	// What the probes read, by the machine path they read it at
 	// (Recorder.File, Dir, Link); read-only here.
@@ -394,7 +404,8 @@ type collector struct {
 // entry made of a path is kept, except that a file another collector read
 // (or queued to read) wins over a placeholder, and what the probes read
 // over a read Collect queued; unreadable paths and queued reads follow in
-// the chunks' order.
+// the chunks' order. Each collector's entries are sorted (sorted); the
+// merged ones are too.
 func merge(cs []*collector) *collector {
 	m := cs[0]
 	if len(cs) == 1 {
@@ -409,13 +420,48 @@ func merge(cs []*collector) *collector {
 		}
 		return 0
 	}
-	for _, o := range cs[1:] {
-		for k, e := range o.entries {
-			cur, ok := m.entries[k]
-			if !ok || (cur.Type == EntryFile && e.Type == EntryFile && rank(e) > rank(cur)) {
-				m.entries[k] = e
+	n := 0
+	for _, o := range cs {
+		n += len(o.sorted)
+	}
+	out := make([]*Entry, 0, n)
+	next := make([][]*Entry, len(cs))
+	for k, o := range cs {
+		next[k] = o.sorted
+	}
+	for {
+		// The least path at the head of a collector's entries, and the
+		// entry kept of it, in the collectors' order.
+		var cur *Entry
+		for _, es := range next {
+			if len(es) > 0 && (cur == nil || es[0].Path < cur.Path) {
+				cur = es[0]
 			}
 		}
+		if cur == nil {
+			break
+		}
+		p := cur.Path
+		cur = nil
+		for k, es := range next {
+			if len(es) == 0 || es[0].Path != p {
+				continue
+			}
+			e := es[0]
+			next[k] = es[1:]
+			switch {
+			case cur == nil:
+				cur = e
+			case cur.Type == EntryFile && e.Type == EntryFile && rank(e) > rank(cur):
+				cur.dropped, cur = true, e
+			default:
+				e.dropped = true
+			}
+		}
+		out = append(out, cur)
+	}
+	m.sorted = out
+	for _, o := range cs[1:] {
 		m.unreadable = append(m.unreadable, o.unreadable...)
 		m.pending = append(m.pending, o.pending...)
 	}
@@ -423,7 +469,7 @@ func merge(cs []*collector) *collector {
 	// queued by one collector, once).
 	pending := m.pending[:0]
 	for _, j := range m.pending {
-		if !j.done && m.entries[j.e.Path] == j.e {
+		if !j.done && !j.e.dropped {
 			pending = append(pending, j)
 		}
 	}
