@@ -249,8 +249,12 @@ func (r *Recorder) Collect(ctx context.Context, h *probes.Host, opts CollectOpti
 	var done atomic.Int64
 	var wg sync.WaitGroup
 	for k, ch := range chunks {
-		c := &collector{ctx: ctx, h: h, opts: opts, entries: map[string]*Entry{}, listings: shared, links: map[string]linkResult{},
-			resolved: map[string]resolution{}, files: r.files, dirs: r.dirs, tlinks: r.links}
+		// Sized for what a chunk makes (on the 1,000-disk machine 2.6
+		// entries and 1.1 resolutions a path): growing them was a tenth of
+		// the capture's maps' cost.
+		n := ch[1] - ch[0]
+		c := &collector{ctx: ctx, h: h, opts: opts, entries: make(map[string]*Entry, n*5/2), listings: shared, links: map[string]linkResult{},
+			resolved: make(map[string]resolution, n), files: r.files, dirs: r.dirs, tlinks: r.links}
 		cs[k] = c
 		wg.Add(1)
 		go func() {
