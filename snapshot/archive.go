@@ -157,6 +157,9 @@ type memberWriter struct {
 	w    *bufio.Writer
 	tw   *tar.Writer // over w: members written here are padded before the next
 	tmpl map[byte]*[blockSize]byte
+	// base is the checksum of each header block without the fields put
+	// in (their bytes are added to it: a fifth of the block to sum).
+	base map[byte]int64
 	// The block being written, and zeros to pad with: kept here, since a
 	// block on the stack escapes to the heap through Write.
 	blk, zeros [blockSize]byte
@@ -175,7 +178,7 @@ const (
 )
 
 func newMemberWriter(w *bufio.Writer, mtime time.Time) *memberWriter {
-	m := &memberWriter{w: w, tw: tar.NewWriter(w), tmpl: map[byte]*[blockSize]byte{}}
+	m := &memberWriter{w: w, tw: tar.NewWriter(w), tmpl: map[byte]*[blockSize]byte{}, base: map[byte]int64{}}
 	// The header blocks archive/tar writes for the three kinds of member;
 	// none if it writes any with more than one block (a time ustar cannot
 	// hold): every member then goes through it.
@@ -193,9 +196,29 @@ func newMemberWriter(w *bufio.Writer, mtime time.Time) *memberWriter {
 		}
 		b := new([blockSize]byte)
 		copy(b[:], buf.Bytes())
+		clear(b[nameOff : nameOff+nameLen])
+		clear(b[linkOff : linkOff+linkLen])
+		clear(b[sizeOff : sizeOff+sizeLen])
 		m.tmpl[h.Typeflag] = b
+		sum := int64(0)
+		for i, c := range b {
+			if i >= chksumOff && i < chksumOff+chksumLen {
+				c = ' ' // as the checksum is taken
+			}
+			sum += int64(c)
+		}
+		m.base[h.Typeflag] = sum
 	}
 	return m
+}
+
+// byteSum is the sum of s's bytes.
+func byteSum(s string) int64 {
+	n := int64(0)
+	for i := 0; i < len(s); i++ {
+		n += int64(s[i])
+	}
+	return n
 }
 
 // member writes one member: its header, data and padding.
@@ -219,11 +242,8 @@ func (m *memberWriter) member(h *tar.Header, data []byte) error {
 	putString(blk[prefixOff:prefixOff+prefixLen], prefix)
 	putString(blk[linkOff:linkOff+linkLen], h.Linkname)
 	putOctal(blk[sizeOff:sizeOff+sizeLen], h.Size)
-	sum := int64(0)
-	for i, c := range blk {
-		if i >= chksumOff && i < chksumOff+chksumLen {
-			c = ' '
-		}
+	sum := m.base[h.Typeflag] + byteSum(name) + byteSum(prefix) + byteSum(h.Linkname)
+	for _, c := range blk[sizeOff : sizeOff+sizeLen] {
 		sum += int64(c)
 	}
 	putOctal(blk[chksumOff:chksumOff+chksumLen-1], sum)
