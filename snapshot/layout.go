@@ -28,12 +28,13 @@ const (
 
 // Entry is one path of a recording, relative to its root ("sys/block/sda").
 type Entry struct {
-	Path   string
-	Type   EntryType
-	Data   []byte // file content; nil for a placeholder (listed, never read)
-	Target string // link target, always relative
-	read   bool
-	queued int // 1 + its index in its collector's reads to do; 0: none
+	Path    string
+	Type    EntryType
+	Data    []byte // file content; nil for a placeholder (listed, never read)
+	Target  string // link target, always relative
+	read    bool
+	queued  int  // 1 + its index in its collector's reads to do; 0: none
+	dropped bool // Collect keeps another entry of its path, or none
 }
 
 // Recording is a recorded machine in memory: the entries of the fixture
