@@ -357,7 +357,20 @@ func isHex(v string) bool {
 // address in a dump).
 func findMACs(b []byte) []string {
 	var out []string
+	// A MAC's first separator is its third byte: the scan jumps from one
+	// ':' or '-' to the next (each found by IndexByte, kept until passed)
+	// instead of trying every byte of a snapshot's few megabytes.
+	colon, dash := -1, -1
 	for i := 0; i+17 <= len(b); i++ {
+		if colon < i+2 {
+			colon = indexByteFrom(b, i+2, ':')
+		}
+		if dash < i+2 {
+			dash = indexByteFrom(b, i+2, '-')
+		}
+		if i = min(colon, dash) - 2; i+17 > len(b) {
+			break
+		}
 		if !isMACAt(b, i) {
 			continue
 		}
@@ -371,6 +384,15 @@ func findMACs(b []byte) []string {
 		i += 16
 	}
 	return out
+}
+
+// indexByteFrom is the index of the first c in b from from on, len(b) if
+// none.
+func indexByteFrom(b []byte, from int, c byte) int {
+	if j := bytes.IndexByte(b[from:], c); j >= 0 {
+		return from + j
+	}
+	return len(b)
 }
 
 // isMACAt: six hex pairs at b[i:], separated all by ':' or all by '-'.

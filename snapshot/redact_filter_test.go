@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -52,4 +53,41 @@ func TestMayHoldLongLetsEveryValueThrough(t *testing.T) {
 			t.Errorf("%q rewritten as %q", text, got)
 		}
 	}
+}
+
+// findMACsEveryByte is findMACs trying every position, as it did before it
+// jumped between separators.
+func findMACsEveryByte(b []byte) []string {
+	var out []string
+	for i := 0; i+17 <= len(b); i++ {
+		if !isMACAt(b, i) {
+			continue
+		}
+		if i > 0 && (isHex(string(b[i-1:i])) || b[i-1] == ':' || b[i-1] == '-') {
+			continue
+		}
+		if end := i + 17; end < len(b) && (isHex(string(b[end:end+1])) || b[end] == ':' || b[end] == '-') {
+			continue
+		}
+		out = append(out, string(b[i:i+17]))
+		i += 16
+	}
+	return out
+}
+
+// FuzzFindMACsJumps: jumping from separator to separator finds what trying
+// every byte finds.
+func FuzzFindMACsJumps(f *testing.F) {
+	for _, s := range []string{
+		"eth0: 52:54:00:12:34:56 up", "aa-bb-cc-dd-ee-ff", "x01:23:45:67:89:ab", "01:23:45:67:89:ab:cd",
+		"0:1:2:3:4:5", "::::::::::::::::::", "--a1-b2-c3-d4-e5-f6--", "52:54:00:12:34:5", "", ":",
+		"mac 00:00:00:00:00:00 and AA:BB:CC:DD:EE:FF, 11-22-33-44-55-66",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := findMACs(b), findMACsEveryByte(b); !slices.Equal(got, want) {
+			t.Fatalf("findMACs(%q) = %q, every byte tried: %q", b, got, want)
+		}
+	})
 }
