@@ -37,11 +37,12 @@ type rootFS struct {
 }
 
 // dirCache keeps an O_PATH descriptor of each /sys/block/<name> directory
-// (and of its device/) a run reads from, resolved once: the inventory and the checks read some
-// 25 attributes below each, and resolving from the cached directory costs
-// the kernel 2 path components instead of 14 (the device link and the PCI
-// path behind it), half the time of the open. The descriptors live as long
-// as the rootFS.
+// (and of its device/) a run reads from, resolved once: the inventory and
+// the checks read some 25 attributes below each, and resolving from the
+// cached directory costs the kernel 2 path components instead of 14 (the
+// device link and the PCI path behind it), half the time of the open. It
+// also keeps the directories resolveDir resolved, by machine path. The
+// descriptors live as long as the rootFS.
 type dirCache struct {
 	// fds is read without a lock: every attribute read looks its
 	// directory up, and two workers taking one mutex 25,000 times a run
