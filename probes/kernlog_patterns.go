@@ -473,22 +473,10 @@ func (t *KlogTopology) LinksByDisk() map[string]string {
 	return out
 }
 
-// guardedRegexp runs its expression only on a line that has the literal
-// parts every match has: a 1,000-disk boot log has 5,600 "ata" and "sd"
-// lines, and each expression allocated its match on every one.
-// FuzzTopologyGuards holds each guard to its expression.
-type guardedRegexp struct {
-	re    *regexp.Regexp
-	maybe func(string) bool
-}
-
-func (g guardedRegexp) find(s string) []string {
-	if !g.maybe(s) {
-		return nil
-	}
-	return g.re.FindStringSubmatch(s)
-}
-
+// The topology's expressions are guarded (guardedRegexp): a 1,000-disk
+// boot log has 5,600 "ata" and "sd" lines, and each expression allocated
+// its match on every one. FuzzTopologyGuards holds each guard to its
+// expression.
 var (
 	logSCSIName = guardedRegexp{regexp.MustCompile(`^sd (\d+):(\d+:\d+:\d+): \[(\w+)\] `),
 		func(s string) bool { return strings.HasPrefix(s, "sd ") }}

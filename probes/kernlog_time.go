@@ -50,7 +50,7 @@ func splitKernelStamp(raw string) (mono float64, wall time.Time, text string) {
 	}
 	switch {
 	case strings.HasPrefix(text, "["):
-		if m := submatch(klogCtime, mayHaveCtime, text); m != nil {
+		if m := (guardedRegexp{klogCtime, mayHaveCtime}).find(text); m != nil {
 			wall, _ = time.Parse("Mon Jan _2 15:04:05 2006", m[1])
 			text = text[len(m[0]):]
 		} else if m := klogMono.FindStringSubmatch(text); m != nil {
@@ -68,7 +68,7 @@ func splitKernelStamp(raw string) (mono float64, wall time.Time, text string) {
 			text = cutSender(text)
 		}
 	default:
-		if m := submatch(klogSyslog, mayHaveSyslogTime, text); m != nil {
+		if m := (guardedRegexp{klogSyslog, mayHaveSyslogTime}).find(text); m != nil {
 			rest := text[len(m[0]):]
 			if s := sender(rest); s != "" {
 				// The year is not in the line: the zero year keeps
@@ -79,7 +79,7 @@ func splitKernelStamp(raw string) (mono float64, wall time.Time, text string) {
 		}
 	}
 	text = cutLevel(text)
-	if m := submatch(klogMono, mayHaveMono, text); m != nil {
+	if m := (guardedRegexp{klogMono, mayHaveMono}).find(text); m != nil {
 		mono = monoSeconds(m[1])
 		text = text[len(m[0]):]
 	}
@@ -91,10 +91,7 @@ func splitKernelStamp(raw string) (mono float64, wall time.Time, text string) {
 // read once per line and prefix, and on a large log (a thousand disks'
 // boot) the expressions that could not match were most of its parsing.
 // FuzzKernelStampGuards holds each guard to its expression.
-var stampGuards = []struct {
-	re    *regexp.Regexp
-	maybe func(string) bool
-}{
+var stampGuards = []guardedRegexp{
 	{klogLevel, mayHaveLevel},
 	{klogFacility, mayHaveFacility},
 	{klogCtime, mayHaveCtime},
@@ -142,13 +139,21 @@ func cutSender(text string) string {
 	return text[len(sender(text)):]
 }
 
-// submatch is re's submatches of text where maybe says it can match.
-func submatch(re *regexp.Regexp, maybe func(string) bool, text string) []string {
-	if !maybe(text) {
+// guardedRegexp is an expression and a cheap test of the literal parts
+// every match of it has: the expression runs only where the test passes.
+type guardedRegexp struct {
+	re    *regexp.Regexp
+	maybe func(string) bool
+}
+
+// find is re's submatches of s where maybe says it can match.
+func (g guardedRegexp) find(s string) []string {
+	if !g.maybe(s) {
 		return nil
 	}
-	return re.FindStringSubmatch(text)
+	return g.re.FindStringSubmatch(s)
 }
+
 
 func parseISOStamp(stamp, zone string) time.Time {
 	switch {
