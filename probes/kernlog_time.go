@@ -154,7 +154,6 @@ func (g guardedRegexp) find(s string) []string {
 	return g.re.FindStringSubmatch(s)
 }
 
-
 func parseISOStamp(stamp, zone string) time.Time {
 	switch {
 	case zone == "":
