@@ -350,26 +350,23 @@ func (h *Host) Readlink(p string) (string, error) {
 // In a recorded machine every link resolves inside the root (an absolute
 // target starts at the root), as the machine itself would see it.
 func (h *Host) Resolve(p string) (string, error) {
-	h.trace(p)
-	if v, ok := h.memo.resolved.Load(p); ok {
-		return v.(string), nil
-	}
-	r, err := h.fs.resolve(p)
-	if err != nil {
-		return "", fileErr(p, err)
-	}
-	h.memo.resolved.Store(p, r)
-	return r, nil
+	return h.resolveWith(p, h.fs.resolve)
 }
 
 // ResolveDir is Resolve for a directory whose files are read next: they
 // are opened from the directory's descriptor (see rootFS.resolveDir).
 func (h *Host) ResolveDir(p string) (string, error) {
+	return h.resolveWith(p, h.fs.resolveDir)
+}
+
+// resolveWith resolves p with resolve once per run (both ways give the
+// same machine path; they share the memo).
+func (h *Host) resolveWith(p string, resolve func(string) (string, error)) (string, error) {
 	h.trace(p)
 	if v, ok := h.memo.resolved.Load(p); ok {
 		return v.(string), nil
 	}
-	r, err := h.fs.resolveDir(p)
+	r, err := resolve(p)
 	if err != nil {
 		return "", fileErr(p, err)
 	}
