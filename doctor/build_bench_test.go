@@ -2,10 +2,10 @@ package doctor
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 	"github.com/diskdoctor/diskdoctor/probes"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -15,10 +15,7 @@ import (
 // cmd/diskdoctor's TestWriteSyntheticMachine): the rules' part of a run,
 // apart from the checks that feed it (docs/performance.md, fifth pass).
 func BenchmarkEngineBuild(b *testing.B) {
-	root := os.Getenv("DISKDOCTOR_BENCH_ROOT")
-	if root == "" {
-		b.Skip("set DISKDOCTOR_BENCH_ROOT to a recorded machine (e.g. one written by DISKDOCTOR_SYNTH_OUT=DIR go test -run TestWriteSyntheticMachine ./cmd/diskdoctor)")
-	}
+	root := fixturetest.BenchMachine(b)
 	ctx := context.Background()
 	h, err := probes.Recorded(root)
 	if err != nil {

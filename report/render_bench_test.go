@@ -3,20 +3,17 @@ package report
 import (
 	"context"
 	"io"
-	"os"
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/doctor"
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 )
 
 // BenchmarkRenderJSON writes the JSON report of the recorded machine at
 // $DISKDOCTOR_BENCH_ROOT (the synthetic 1,000-disk machine of
 // cmd/diskdoctor's TestWriteSyntheticMachine): the last part of a run.
 func BenchmarkRenderJSON(b *testing.B) {
-	root := os.Getenv("DISKDOCTOR_BENCH_ROOT")
-	if root == "" {
-		b.Skip("set DISKDOCTOR_BENCH_ROOT to a recorded machine (e.g. one written by DISKDOCTOR_SYNTH_OUT=DIR go test -run TestWriteSyntheticMachine ./cmd/diskdoctor)")
-	}
+	root := fixturetest.BenchMachine(b)
 	rep, err := doctor.Examine(context.Background(), doctor.Options{Root: root})
 	if err != nil {
 		b.Fatal(err)

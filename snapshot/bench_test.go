@@ -2,22 +2,19 @@ package snapshot
 
 import (
 	"io"
-	"os"
 	"testing"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 	"github.com/diskdoctor/diskdoctor/probes"
 )
 
-// BenchmarkSnapshot records the machine at $DISKDOCTOR_SNAP_ROOT (the
+// BenchmarkSnapshot records the machine at $DISKDOCTOR_BENCH_ROOT (the
 // synthetic 1,000-disk machine of cmd/diskdoctor's TestWriteSyntheticMachine)
 // and writes its archive, as `diskdoctor snapshot --root` does: the
 // profile of issue #14's snapshot goal (go test -bench Snapshot -cpuprofile).
 func BenchmarkSnapshot(b *testing.B) {
-	root := os.Getenv("DISKDOCTOR_SNAP_ROOT")
-	if root == "" {
-		b.Skip("set DISKDOCTOR_SNAP_ROOT to a recorded machine (e.g. one written by DISKDOCTOR_SYNTH_OUT=DIR go test -run TestWriteSyntheticMachine ./cmd/diskdoctor)")
-	}
+	root := fixturetest.BenchMachine(b)
 	for b.Loop() {
 		src, err := probes.Recorded(root)
 		if err != nil {

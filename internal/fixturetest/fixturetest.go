@@ -76,3 +76,14 @@ func FirstDiff(want, got []byte) string {
 	}
 	return ""
 }
+
+// BenchMachine is the recorded machine a benchmark examines, named by
+// $DISKDOCTOR_BENCH_ROOT (the synthetic 1,000-disk machine, for one); the
+// benchmark is skipped without it.
+func BenchMachine(b testing.TB) string {
+	root := os.Getenv("DISKDOCTOR_BENCH_ROOT")
+	if root == "" {
+		b.Skip("set DISKDOCTOR_BENCH_ROOT to a recorded machine (e.g. one written by DISKDOCTOR_SYNTH_OUT=DIR go test -run TestWriteSyntheticMachine ./cmd/diskdoctor)")
+	}
+	return root
+}
