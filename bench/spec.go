@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 	"github.com/diskdoctor/diskdoctor/probes"
 )
 
@@ -146,7 +147,7 @@ func seconds(d time.Duration) string {
 func ShellLine(argv []string) string {
 	q := make([]string, len(argv))
 	for i, a := range argv {
-		q[i] = probes.ShellQuote(a)
+		q[i] = shellquote.Quote(a)
 	}
 	return strings.Join(q, " ")
 }

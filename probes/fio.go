@@ -77,17 +77,6 @@ func (j *FioJob) Argv() []string {
 	return argv
 }
 
-// ShellQuote quotes one argument for a POSIX shell when it needs it; used
-// only to print a command line for people, never to run one.
-func ShellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=./:,%+@", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // FioOutput is fio's JSON report (the fields the bench reads).
 type FioOutput struct {
 	Version string      `json:"fio version"`

@@ -148,15 +148,6 @@ func TestFioJobRendering(t *testing.T) {
 	if got := j.Argv(); !reflect.DeepEqual(got, wantArgv) {
 		t.Errorf("argv %q", got)
 	}
-	if q := ShellQuote("--filename=/mnt/my disk/x"); q != `'--filename=/mnt/my disk/x'` {
-		t.Errorf("quoted %s", q)
-	}
-	if q := ShellQuote("--rw=randread"); q != "--rw=randread" {
-		t.Errorf("quoted %s", q)
-	}
-	if q := ShellQuote("it's"); q != `'it'\''s'` {
-		t.Errorf("quoted %s", q)
-	}
 }
 
 func TestAchievedDepthEdges(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 )
 
 // WriteAtomically writes a temporary file beside path and renames it over
@@ -25,7 +27,7 @@ func WriteAtomically(path string, mode os.FileMode, write func(io.Writer) error)
 	dir, base := filepath.Dir(path), filepath.Base(path)
 	if st, err := os.Stat(dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("--output %s: the directory %s does not exist (create it first: mkdir -p %s)", path, dir, quoteArg(dir))
+			return fmt.Errorf("--output %s: the directory %s does not exist (create it first: mkdir -p %s)", path, dir, shellquote.Quote(dir))
 		}
 		return fmt.Errorf("--output %s: %w", path, err)
 	} else if !st.IsDir() {
@@ -104,12 +106,4 @@ func processAlive(pid int) bool {
 
 func globEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`).Replace(s)
-}
-
-// quoteArg quotes a path for a shell command the message suggests.
-func quoteArg(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

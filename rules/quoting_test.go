@@ -3,9 +3,12 @@ package rules
 import (
 	"bytes"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"text/template/parse"
+
+	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 )
 
 // hostileNames are device names, links and serials as a crafted snapshot or
@@ -115,6 +118,27 @@ func lex(t *testing.T, s string) []word {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
+		case c == '$' && i+1 < len(s) && s[i+1] == '\'':
+			// ANSI-C quoting: \xHH, \' and \\ are the escapes Quote writes.
+			inWord = true
+			for i += 2; i < len(s) && s[i] != '\''; i++ {
+				if s[i] == '\\' && i+1 < len(s) {
+					i++
+					if s[i] == 'x' && i+2 < len(s) {
+						v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+						if err != nil {
+							t.Fatalf("bad \\x escape in %q", s)
+						}
+						cur.WriteByte(byte(v))
+						i += 2
+						continue
+					}
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				t.Fatalf("unterminated $' quote in %q", s)
+			}
 		case c == '\'':
 			j := strings.IndexByte(s[i+1:], '\'')
 			if j < 0 {
@@ -269,14 +293,14 @@ func TestHostileNamesInEveryRemediation(t *testing.T) {
 
 // A value interpolated into a command stays exactly one word whose value
 // is the original (quote removal gives it back).
-func TestShellQuote(t *testing.T) {
+func TestShellQuoteKeepsOneWord(t *testing.T) {
 	for _, v := range append(hostileNames, "", "/dev/disk/by-id/ata-WDC_WDS200T1R0A-68A4W0_21343D800458", "-") {
-		ws := lex(t, "cmd "+ShellQuote(v))
+		ws := lex(t, "cmd "+shellquote.Quote(v))
 		if len(ws) != 2 || ws[1].text != v || ws[1].expands {
-			t.Errorf("ShellQuote(%q) = %s lexes as %+v", v, ShellQuote(v), ws)
+			t.Errorf("shellquote.Quote(%q) = %s lexes as %+v", v, shellquote.Quote(v), ws)
 		}
 	}
-	if got := ShellQuote("/dev/disk/by-id/ata-WDC_X_1"); got != "/dev/disk/by-id/ata-WDC_X_1" {
+	if got := shellquote.Quote("/dev/disk/by-id/ata-WDC_X_1"); got != "/dev/disk/by-id/ata-WDC_X_1" {
 		t.Errorf("a plain path should stay bare, got %s", got)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
 	"gopkg.in/yaml.v3"
@@ -313,22 +314,10 @@ var templateFuncs = template.FuncMap{
 		sort.Strings(out)
 		return out
 	},
-	"quoted": func(v any) string { return ShellQuote(fmt.Sprint(v)) },
+	"quoted": func(v any) string { return shellquote.Quote(fmt.Sprint(v)) },
 	// udevmatch makes a value safe inside a udev rule's "..." match value,
 	// still matching the original (see UdevMatchValue).
 	"udevmatch": func(v any) string { return UdevMatchValue(fmt.Sprint(v)) },
-}
-
-// ShellQuote returns s as one shell word with no expansion.
-func ShellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool { return !shellSafe(r) }) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func shellSafe(r rune) bool {
-	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.,:/@%+=", r)
 }
 
 // UdevMatchValue turns a value (a drive serial) into a udev match pattern
