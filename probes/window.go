@@ -215,9 +215,10 @@ func parseWindowFile(b []byte) (windowFile, error) {
 	return wf, nil
 }
 
-// HasRecordedWindow reports whether a recorded machine holds a sampling window.
-func (h *Host) HasRecordedWindow() bool {
-	return !h.live && h.root != "/" && h.Exists("/samples/window.yaml")
+// HasRecordedWindow reports whether a recorded machine holds a sampling
+// window (samples/window.yaml, written by diskdoctor snapshot).
+func HasRecordedWindow(h *Host) bool {
+	return !h.IsLive() && h.Root() != "/" && h.Exists("/samples/window.yaml")
 }
 
 // SampleWindow reads the counters, waits d (telling progress how far it
