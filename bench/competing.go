@@ -7,7 +7,9 @@ import (
 	"path"
 	"strings"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/proc"
+	"github.com/diskdoctor/diskdoctor/probes/window"
 )
 
 // Competing is other processes' I/O on the target's devices during a short
@@ -17,7 +19,7 @@ type Competing struct {
 	When      string               `json:"when"` // "before" the first job, "after" the last
 	Seconds   float64              `json:"seconds"`
 	Source    string               `json:"source"`
-	Devices   []probes.DeviceRates `json:"devices"`
+	Devices   []window.DeviceRates `json:"devices"`
 	Processes []Competitor         `json:"processes"`
 	// Active: a watched device did I/O beyond the noise floor.
 	Active bool   `json:"busy"`
@@ -59,7 +61,7 @@ func (b *run) watchCompeting(ctx context.Context, dst **Competing, when string) 
 	if b.o.PreflightWindow <= 0 || len(b.facts.Stacked) == 0 {
 		return nil
 	}
-	w, err := probes.SampleWindow(ctx, b.env.Host, b.o.PreflightWindow, nil)
+	w, err := window.Sample(ctx, b.env.Host, b.o.PreflightWindow, nil)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -90,9 +92,9 @@ func (b *run) watchCompeting(ctx context.Context, dst **Competing, when string) 
 // measureCompeting reads a window: the watched devices' rates and the
 // processes that did I/O (this process excluded), those with a file open
 // on the devices first.
-func measureCompeting(ctx context.Context, h *probes.Host, w *probes.Window, pf Facts, when string) *Competing {
-	c := &Competing{When: when, Seconds: w.Seconds, Source: w.Source, Devices: []probes.DeviceRates{}, Processes: []Competitor{}}
-	var busiest probes.DeviceRates
+func measureCompeting(ctx context.Context, h *machine.Host, w *window.Window, pf Facts, when string) *Competing {
+	c := &Competing{When: when, Seconds: w.Seconds, Source: w.Source, Devices: []window.DeviceRates{}, Processes: []Competitor{}}
+	var busiest window.DeviceRates
 	var totalMBs, totalIOPS float64
 	for _, n := range pf.Stacked {
 		a, okA := w.Start.Disks[n]
@@ -100,7 +102,7 @@ func measureCompeting(ctx context.Context, h *probes.Host, w *probes.Window, pf 
 		if !okA || !okB {
 			continue
 		}
-		r := probes.Rates(n, a, e, w.Seconds)
+		r := window.Rates(n, a, e, w.Seconds)
 		c.Devices = append(c.Devices, r)
 		if contains(pf.Disks, n) {
 			totalMBs += r.RMBs + r.WMBs
@@ -123,7 +125,7 @@ func measureCompeting(ctx context.Context, h *probes.Host, w *probes.Window, pf 
 	}
 	var on, elsewhere []Competitor
 	self := os.Getpid()
-	for _, p := range probes.TopProcesses(w, 50) {
+	for _, p := range window.TopProcesses(w, 50) {
 		if p.PID == self {
 			continue
 		}
@@ -131,8 +133,8 @@ func measureCompeting(ctx context.Context, h *probes.Host, w *probes.Window, pf 
 		if cp.Unit == "." || cp.Unit == "/" {
 			cp.Unit = ""
 		}
-		cp.OnDevice, _ = probes.ProcessFilesOn(ctx, h, p.PID, devNos)
-		cp.Cmdline = printable(probes.ProcessCmdline(ctx, h, p.PID))
+		cp.OnDevice, _ = proc.FilesOn(ctx, h, p.PID, devNos)
+		cp.Cmdline = printable(proc.Cmdline(ctx, h, p.PID))
 		if totalMBs > 0 {
 			share := min((cp.ReadMBs+cp.WriteMBs)/totalMBs, 1)
 			cp.IOPS, cp.TimePct = share*totalIOPS, share*busiest.UtilPct
@@ -151,7 +153,7 @@ func measureCompeting(ctx context.Context, h *probes.Host, w *probes.Window, pf 
 	return c
 }
 
-func competingText(c *Competing, busiest probes.DeviceRates, mbs, iops float64) string {
+func competingText(c *Competing, busiest window.DeviceRates, mbs, iops float64) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "other I/O on the target's devices in %.1f s: %s %.0f %% busy, %.1f MB/s, %.0f IOPS", c.Seconds, or(busiest.Name, "the devices"), busiest.UtilPct, mbs, iops)
 	switch {

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/diskdoctor/diskdoctor/doctor"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -13,9 +13,9 @@ import (
 // examines the same machine, with --context benchmark, o's probe timeout
 // and datasheets.
 func NewEnv(root string, o Options) (Env, error) {
-	host, runner := probes.Live(), Runner(&Exec{})
+	host, runner := machine.Live(), Runner(&Exec{})
 	if root != "" {
-		h, err := probes.Recorded(root)
+		h, err := machine.Recorded(root)
 		if err != nil {
 			return Env{}, err
 		}

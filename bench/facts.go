@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/mount"
+	"github.com/diskdoctor/diskdoctor/probes/system"
+	"github.com/diskdoctor/diskdoctor/probes/zfs"
 )
 
 // Facts are what the preflight needs to know about the target, read
@@ -50,18 +54,18 @@ var memoryFS = map[string]bool{"tmpfs": true, "ramfs": true}
 
 // gather reads the facts of a target through the host; the O_DIRECT probe
 // writes, so it is the runner's.
-func gather(ctx context.Context, h *probes.Host, r Runner, t Target, size uint64, dd bool) Facts {
+func gather(ctx context.Context, h *machine.Host, r Runner, t Target, size uint64, dd bool) Facts {
 	pf := Facts{Path: t.Path, FileSize: size, IsDevice: t.IsDevice, NeedSpace: size, Free: t.Free, FSSize: t.FSSize}
 	if dd {
 		pf.NeedSpace = 2 * size
 	}
-	if mem, err := probes.MemTotalBytes(ctx, h); err == nil {
+	if mem, err := system.MemTotalBytes(ctx, h); err == nil {
 		pf.MemTotal = mem
 	}
-	pf.ARCMax, _ = probes.ARCMax(ctx, h)
-	var dm *probes.DeviceMap
-	if devs, err := probes.ReadBlockDevices(ctx, h); err == nil {
-		dm = probes.NewDeviceMap(devs)
+	pf.ARCMax, _ = zfs.ARCMax(ctx, h)
+	var dm *block.Map
+	if devs, err := block.Read(ctx, h); err == nil {
+		dm = block.NewMap(devs)
 	}
 	if t.IsDevice {
 		if dm != nil {
@@ -80,7 +84,7 @@ func gather(ctx context.Context, h *probes.Host, r Runner, t Target, size uint64
 	if !h.IsLive() {
 		devNo = "" // nothing to stat: the mount point that contains the path
 	}
-	if m, ok, _ := probes.MountFor(ctx, h, t.Path, devNo); ok {
+	if m, ok, _ := mount.MountFor(ctx, h, t.Path, devNo); ok {
 		pf.FSType, pf.Source, pf.MountOpts = m.FSType, m.Source, joinOptions(m.Options)
 		if devNo == "" {
 			devNo = m.DevNo
@@ -91,17 +95,17 @@ func gather(ctx context.Context, h *probes.Host, r Runner, t Target, size uint64
 	case pf.FSType == "zfs":
 		pf.Dataset = pf.Source
 		pf.Pool, _, _ = strings.Cut(pf.Source, "/")
-		if props, _, err := probes.ReadZfsGet(ctx, h); err == nil {
+		if props, _, err := zfs.ReadGet(ctx, h); err == nil {
 			pf.Compression = props[pf.Dataset]["compression"]
 		}
 	case dm == nil:
-	case probes.AnonymousDevNo(devNo) && strings.HasPrefix(pf.Source, "/dev/"):
+	case mount.AnonymousDevNo(devNo) && strings.HasPrefix(pf.Source, "/dev/"):
 		// btrfs and other filesystems on anonymous device numbers: the
 		// mount source names the device.
-		if pi, err := probes.StatPath(ctx, h, pf.Source); err == nil && pi.Kind == "block" {
+		if pi, err := mount.StatPath(ctx, h, pf.Source); err == nil && pi.Kind == "block" {
 			pf.Device = dm.Name(pi.RDev)
 		}
-	case !probes.AnonymousDevNo(devNo):
+	case !mount.AnonymousDevNo(devNo):
 		pf.Device = dm.Name(devNo)
 	}
 	if pf.Device != "" && dm != nil {
@@ -129,7 +133,7 @@ func gather(ctx context.Context, h *probes.Host, r Runner, t Target, size uint64
 	return pf
 }
 
-func stackedOf(dm *probes.DeviceMap, disks []string) []string {
+func stackedOf(dm *block.Map, disks []string) []string {
 	if dm == nil {
 		return nil
 	}
@@ -144,7 +148,7 @@ func stackedOf(dm *probes.DeviceMap, disks []string) []string {
 	return out
 }
 
-func devNosOf(dm *probes.DeviceMap, names []string, own string) []string {
+func devNosOf(dm *block.Map, names []string, own string) []string {
 	var out []string
 	if own != "" {
 		out = append(out, own)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/probes/fio"
 )
 
 // listedEngines reads `fio --enghelp`.
@@ -54,7 +54,7 @@ func (b *run) chooseEngine(ctx context.Context) error {
 	}
 	var tried []string
 	for _, e := range cands {
-		j := &probes.FioJob{Name: "diskdoctor-engine-probe"}
+		j := &fio.Job{Name: "diskdoctor-engine-probe"}
 		j.Set("filename", fioFilename(b.tgt.File))
 		j.Set("size", "1m")
 		j.Set("io_size", "64k")
@@ -86,7 +86,7 @@ func firstLine(s string) string {
 }
 
 // execFio runs fio through the runner and parses its JSON.
-func (b *run) execFio(ctx context.Context, argv []string) (*probes.FioOutput, error) {
+func (b *run) execFio(ctx context.Context, argv []string) (*fio.Output, error) {
 	stdout, stderr, runErr := b.env.Runner.Fio(ctx, b.fio, argv)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -94,7 +94,7 @@ func (b *run) execFio(ctx context.Context, argv []string) (*probes.FioOutput, er
 	if runErr != nil {
 		return nil, fmt.Errorf("fio: %v: %s", runErr, tail(string(stderr)+string(stdout)))
 	}
-	out, _, perr := probes.ParseFio(stdout)
+	out, _, perr := fio.Parse(stdout)
 	if perr != nil {
 		return nil, fmt.Errorf("fio output: %w (stderr: %s)", perr, tail(string(stderr)))
 	}
@@ -211,7 +211,7 @@ func AchievedQD(engine string, direct bool, asked int, fioDepth int) (int, strin
 // fioRow reads one test's figures from fio's report. A job that moved no
 // data is a failure, not a row of zeros: fio may have refused the target
 // ("appears mounted") and still exited 0.
-func (b *run) fioRow(s Spec, j *probes.FioJob, out *probes.FioJobOut) (Row, error) {
+func (b *run) fioRow(s Spec, j *fio.Job, out *fio.JobOut) (Row, error) {
 	io := out.Read
 	if s.Op == "write" {
 		io = out.Write

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -30,7 +30,7 @@ const fixturesDir = "../fixtures"
 
 func fixtureExaminer(t *testing.T, root string) Examiner {
 	return func(ctx context.Context, devices []string) (*rules.Report, error) {
-		h, err := probes.Recorded(root)
+		h, err := machine.Recorded(root)
 		if err != nil {
 			return nil, err
 		}
@@ -295,7 +295,7 @@ func TestGatherLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	h := probes.Live()
+	h := machine.Live()
 	tgt, err := ResolveTarget(t.Context(), h, dir, false, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // recorder wraps the live runner and keeps every fio call's argv and
@@ -55,7 +55,7 @@ func TestRecordBenchRun(t *testing.T) {
 		t.Skip("set DISKDOCTOR_BENCH_RECORD=FIXTURE and DISKDOCTOR_BENCH_TARGET=DIR to record a bench run")
 	}
 	rec := &recorder{Exec: &Exec{}, dir: dir}
-	res, err := Run(t.Context(), target, recordedOptions(), Env{Host: probes.Live(), Runner: rec})
+	res, err := Run(t.Context(), target, recordedOptions(), Env{Host: machine.Live(), Runner: rec})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -26,6 +26,7 @@ type ExitError struct {
 }
 
 func (e *ExitError) Error() string { return e.Err.Error() }
+
 func (e *ExitError) Unwrap() error { return e.Err }
 
 // ExitCode is the process exit status.
@@ -34,7 +35,7 @@ func (e *ExitError) ExitCode() int { return e.Code }
 // Env is what a run is given besides its options: the machine (live or
 // recorded), the runner that executes and writes, and the doctor.
 type Env struct {
-	Host    *probes.Host
+	Host    *machine.Host
 	Runner  Runner
 	Examine Examiner
 	// Notes receives messages for the person at the terminal (stale test

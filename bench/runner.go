@@ -18,7 +18,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // Runner is the one place where the bench executes programs and writes
@@ -256,7 +256,7 @@ func (e *Exec) Close() error {
 
 // Replay is a recorded bench run: fio's answers are the recorded machine's
 // commands (commands/manifest.yaml, argv "fio …"), and nothing is written.
-type Replay struct{ Host *probes.Host }
+type Replay struct{ Host *machine.Host }
 
 // LookPath implements Runner: fio is there when the recording has its
 // version.

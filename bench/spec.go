@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/internal/shellquote"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/probes/fio"
 )
 
 // Spec is one test: what fio (or dd) is asked to do.
@@ -88,8 +88,8 @@ func fioFilename(p string) string { return strings.ReplaceAll(p, ":", `\:`) }
 
 // job renders a test as a fio job. Every test is its own fio run; the
 // options are the same whether printed (--dry-run) or executed.
-func (b *run) job(s Spec) *probes.FioJob {
-	j := &probes.FioJob{Name: s.slug()}
+func (b *run) job(s Spec) *fio.Job {
+	j := &fio.Job{Name: s.slug()}
 	j.Set("filename", fioFilename(b.tgt.File))
 	j.Set("size", strconv.FormatUint(b.o.Size, 10))
 	j.Set("ioengine", b.engine)

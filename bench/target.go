@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/mount"
 )
 
 // Target is what PATH names: a directory (the test file goes in it) or,
@@ -35,12 +37,12 @@ func TestFileName(pid int) string { return fmt.Sprintf("%s%d%s", TestFilePrefix,
 
 // ResolveTarget stats PATH through the host. A block device is accepted
 // only with deviceWrite, and even then only when nothing uses it.
-func ResolveTarget(ctx context.Context, h *probes.Host, path string, deviceWrite bool, pid int) (Target, error) {
-	abs, err := probes.AbsPath(h, path)
+func ResolveTarget(ctx context.Context, h *machine.Host, path string, deviceWrite bool, pid int) (Target, error) {
+	abs, err := mount.AbsPath(h, path)
 	if err != nil {
 		return Target{}, fmt.Errorf("bench %w", err)
 	}
-	pi, err := probes.StatPath(ctx, h, abs)
+	pi, err := mount.StatPath(ctx, h, abs)
 	if err != nil {
 		return Target{}, fmt.Errorf("bench %s: %w", path, err)
 	}
@@ -77,12 +79,12 @@ func ResolveTarget(ctx context.Context, h *probes.Host, path string, deviceWrite
 // partitions and everything stacked on them: mounts, swap, holders (md,
 // LVM, dm-crypt), filesystems and RAID/LVM/ZFS membership signatures.
 // An error means the inventory could not be read: not "unused".
-func DeviceUsers(ctx context.Context, h *probes.Host, devNo string) ([]string, error) {
-	devs, err := probes.ReadBlockDevices(ctx, h)
+func DeviceUsers(ctx context.Context, h *machine.Host, devNo string) ([]string, error) {
+	devs, err := block.Read(ctx, h)
 	if err != nil {
 		return nil, err
 	}
-	m := probes.NewDeviceMap(devs)
+	m := block.NewMap(devs)
 	name := m.Name(devNo)
 	if name == "" {
 		return nil, fmt.Errorf("device %s is not in /sys/block", devNo)
@@ -94,13 +96,13 @@ func DeviceUsers(ctx context.Context, h *probes.Host, devNo string) ([]string, e
 			users = append(users, s)
 		}
 	}
-	mounts, merr := probes.ReadMounts(ctx, h)
+	mounts, merr := mount.Read(ctx, h)
 	for _, mt := range mounts {
 		if n := m.Name(mt.DevNo); n != "" && slices.Contains(stack, n) {
 			add(fmt.Sprintf("%s mounted on %s (%s)", n, mt.MountPoint, mt.FSType))
 		}
 	}
-	swaps, serr := probes.Swaps(ctx, h)
+	swaps, serr := mount.Swaps(ctx, h)
 	for _, s := range swaps {
 		if slices.Contains(stack, filepath.Base(s)) {
 			add(filepath.Base(s) + " is active swap")

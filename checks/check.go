@@ -14,7 +14,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/internal/parse"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/system"
 )
 
 // Evidence is where a fact came from: a machine path, a command, a log line.
@@ -198,13 +201,13 @@ type Options struct {
 type Result struct {
 	Observations []*Observation
 	Skipped      []Skipped
-	Devices      []*probes.BlockDevice
-	Platform     *probes.Platform
+	Devices      []*block.Device
+	Platform     *system.Platform
 	Sample       *Sample // nil without --sample
 }
 
 // Run runs every enabled check concurrently against the host.
-func Run(ctx context.Context, h *probes.Host, opts Options) (*Result, error) {
+func Run(ctx context.Context, h *machine.Host, opts Options) (*Result, error) {
 	if opts.ProbeTimeout <= 0 {
 		opts.ProbeTimeout = 5 * time.Second
 	}
@@ -270,7 +273,7 @@ func Run(ctx context.Context, h *probes.Host, opts Options) (*Result, error) {
 }
 
 func sortNatural(s []string) {
-	sort.Slice(s, func(i, j int) bool { return probes.NaturalLess(s[i], s[j]) })
+	sort.Slice(s, func(i, j int) bool { return parse.NaturalLess(s[i], s[j]) })
 }
 
 func joinNonEmpty(sep string, parts ...string) string {

@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/probes/kernlog"
+	"github.com/diskdoctor/diskdoctor/probes/smart"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -108,7 +109,7 @@ func TestConformanceSmartctlSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := probes.ParseSmartctlJSON(b)
+			s, err := smart.ParseJSON(b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +132,7 @@ func TestConformanceSmartctlSamples(t *testing.T) {
 
 // sampleDevice names the device as the sample's smartctl did, with the
 // transport its device type implies.
-func sampleDevice(file string, s *probes.SMARTInfo) (string, string) {
+func sampleDevice(file string, s *smart.Info) (string, string) {
 	dev := "sda"
 	switch {
 	case strings.Contains(file, "hitachi"):
@@ -167,19 +168,19 @@ func TestConformanceKernelLogSamples(t *testing.T) {
 		"boot-b450-write-cache-disabled-full.txt":           nil,
 		"boot-hp-pavilion-pcie-limited-sata-1.5g-dvd.txt":   nil,
 	}
-	facts := map[string]func(t *testing.T, topo *probes.KlogTopology, k *probes.KernelLog, obs map[string]*checks.Observation){
-		"ata-link-errors-speed-downgrade-ext4-readonly.txt": func(t *testing.T, _ *probes.KlogTopology, _ *probes.KernelLog, obs map[string]*checks.Observation) {
+	facts := map[string]func(t *testing.T, topo *kernlog.Topology, k *kernlog.Log, obs map[string]*checks.Observation){
+		"ata-link-errors-speed-downgrade-ext4-readonly.txt": func(t *testing.T, _ *kernlog.Topology, _ *kernlog.Log, obs map[string]*checks.Observation) {
 			f := obs["sda"].Get
 			if f("klog_link_downgraded") != true || f("klog_link_gbps") != 1.5 {
 				t.Errorf("sda link: downgraded %v at %v Gb/s; libata limited it to 3.0 then 1.5 Gbps", f("klog_link_downgraded"), f("klog_link_gbps"))
 			}
 		},
-		"ata-ncq-timeouts-intel-ssd-aborted-command.txt": func(t *testing.T, _ *probes.KlogTopology, _ *probes.KernelLog, obs map[string]*checks.Observation) {
+		"ata-ncq-timeouts-intel-ssd-aborted-command.txt": func(t *testing.T, _ *kernlog.Topology, _ *kernlog.Log, obs map[string]*checks.Observation) {
 			if obs["sda"].Get("klog_ncq_disabled") != true {
 				t.Error("NCQ disabled not seen")
 			}
 		},
-		"boot-b450-write-cache-disabled-full.txt": func(t *testing.T, topo *probes.KlogTopology, k *probes.KernelLog, _ map[string]*checks.Observation) {
+		"boot-b450-write-cache-disabled-full.txt": func(t *testing.T, topo *kernlog.Topology, k *kernlog.Log, _ map[string]*checks.Observation) {
 			// The two internal SATA hard disks with the cache off are
 			// named; the USB stick (scsi host10: usb-storage) is not.
 			var internal, usb []string
@@ -201,14 +202,14 @@ func TestConformanceKernelLogSamples(t *testing.T) {
 				t.Errorf("transports %v", topo.Transport)
 			}
 		},
-		"boot-hp-pavilion-pcie-limited-sata-1.5g-dvd.txt": func(t *testing.T, topo *probes.KlogTopology, k *probes.KernelLog, _ map[string]*checks.Observation) {
+		"boot-hp-pavilion-pcie-limited-sata-1.5g-dvd.txt": func(t *testing.T, topo *kernlog.Topology, k *kernlog.Log, _ map[string]*checks.Observation) {
 			// The idle GPU's bandwidth line names 0000:01:00.0; the NVMe
 			// is 0000:04:00.0. The 1.5 Gbps link is the DVD writer's.
-			for _, ev := range probes.ClassifyKernelLog(k, topo, -1) {
-				if ev.Category == probes.KlogPCIeBandwidth && len(ev.Devices) > 0 {
+			for _, ev := range kernlog.Classify(k, topo, -1) {
+				if ev.Category == kernlog.PCIeBandwidth && len(ev.Devices) > 0 {
 					t.Errorf("GPU bandwidth line attributed to %v", ev.Devices)
 				}
-				if ev.Category == probes.KlogLinkUp && ev.Ref == "ata3" && len(ev.Devices) > 0 {
+				if ev.Category == kernlog.LinkUp && ev.Ref == "ata3" && len(ev.Devices) > 0 {
 					t.Errorf("ATAPI link attributed to %v", ev.Devices)
 				}
 			}
@@ -225,17 +226,17 @@ func TestConformanceKernelLogSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			k := &probes.KernelLog{Source: "dmesg", Lines: probes.ParseKernelLog(b)}
+			k := &kernlog.Log{Source: "dmesg", Lines: kernlog.Parse(b)}
 			if len(k.Lines) == 0 {
 				t.Fatal("no lines")
 			}
-			topo := &probes.KlogTopology{}
+			topo := &kernlog.Topology{}
 			topo.LearnFromLog(k)
 			// The disks the log names, as judged devices.
 			seenDev := map[string]bool{}
 			var devs []string
 			var obs []*checks.Observation
-			for _, ev := range probes.ClassifyKernelLog(k, topo, -1) {
+			for _, ev := range kernlog.Classify(k, topo, -1) {
 				for _, d := range ev.Devices {
 					if !seenDev[d] {
 						seenDev[d] = true
@@ -288,9 +289,9 @@ func TestConformanceKernelLogSamples(t *testing.T) {
 // that can do 6.0 (SMART interface_speed), never on a USB bridge.
 func TestKernelIOErrorsSeverities(t *testing.T) {
 	e := engine(t)
-	log := func(s string) *probes.KernelLog { return &probes.KernelLog{Lines: probes.ParseKernelLog([]byte(s))} }
+	log := func(s string) *kernlog.Log { return &kernlog.Log{Lines: kernlog.Parse([]byte(s))} }
 	smartMax := func(dev string, max, cur float64) *checks.Observation {
-		return checks.SMARTObservation(dev, &probes.SMARTInfo{Source: "smartctl -x -j /dev/" + dev, Passed: boolPtr(true), LinkMaxGbps: max, LinkCurGbps: cur, LinkMax: "6.0 Gb/s", LinkCur: "3.0 Gb/s"})
+		return checks.SMARTObservation(dev, &smart.Info{Source: "smartctl -x -j /dev/" + dev, Passed: boolPtr(true), LinkMaxGbps: max, LinkCurGbps: cur, LinkMax: "6.0 Gb/s", LinkCur: "3.0 Gb/s"})
 	}
 	for _, c := range []struct {
 		name, log, transport string
@@ -306,7 +307,7 @@ func TestKernelIOErrorsSeverities(t *testing.T) {
 		{"I/O error on SATA", "[ 900.0] I/O error, dev sda, sector 0 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2\n", "sata", nil, []string{"kernel-io-errors critical sda"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			topo := &probes.KlogTopology{}
+			topo := &kernlog.Topology{}
 			topo.LearnFromLog(log("[ 0.5] sd 0:0:0:0: [sda] Attached SCSI disk\n"))
 			obs := append([]*checks.Observation{inventory("sda", c.transport)}, checks.KernelLogObservations(log(c.log), topo, 1000, []string{"sda"})...)
 			if c.extra != nil {
@@ -329,9 +330,9 @@ func boolPtr(b bool) *bool { return &b }
 // timestamp.
 func TestKernelIOErrorsOldMessagesNote(t *testing.T) {
 	e := engine(t)
-	k := &probes.KernelLog{Lines: probes.ParseKernelLog([]byte("[ 1000.0] ata1: hard resetting link\n[ 1000.3] ata1: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n"))}
-	topo := &probes.KlogTopology{}
-	topo.LearnFromLog(&probes.KernelLog{Lines: probes.ParseKernelLog([]byte("[ 0.5] sd 0:0:0:0: [sda] Attached SCSI disk\n"))})
+	k := &kernlog.Log{Lines: kernlog.Parse([]byte("[ 1000.0] ata1: hard resetting link\n[ 1000.3] ata1: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n"))}
+	topo := &kernlog.Topology{}
+	topo.LearnFromLog(&kernlog.Log{Lines: kernlog.Parse([]byte("[ 0.5] sd 0:0:0:0: [sda] Attached SCSI disk\n"))})
 	obs := append([]*checks.Observation{inventory("sda", "sata")}, checks.KernelLogObservations(k, topo, 1000+3*86400, []string{"sda"})...)
 	fs, err := e.Judge(&checks.Result{Observations: obs})
 	if err != nil || len(fs) != 1 {

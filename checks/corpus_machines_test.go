@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -42,7 +42,7 @@ func TestEveryRuleOnEveryMachineStrict(t *testing.T) {
 	var rows []string
 	for _, dir := range machines(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			h, err := probes.Recorded(dir)
+			h, err := machine.Recorded(dir)
 			if err != nil {
 				t.Fatal(err)
 			}

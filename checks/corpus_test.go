@@ -13,7 +13,11 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/kernlog"
+	"github.com/diskdoctor/diskdoctor/probes/md"
+	"github.com/diskdoctor/diskdoctor/probes/smart"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -112,7 +116,7 @@ func TestCorpus(t *testing.T) {
 			var res *checks.Result
 			switch capture {
 			case "dmesg.txt":
-				var topo *probes.KlogTopology
+				var topo *kernlog.Topology
 				res, topo = replayKernelLog(t, b, inv)
 				checkAttribution(t, exp.Attribution, topo)
 			case "smartctl.json":
@@ -152,19 +156,19 @@ func TestCorpus(t *testing.T) {
 // replayKernelLog: the log through the parser, the topology (sysfs as the
 // capture implies it, and the log's own probe messages), the kernel-log
 // check's observations and a stand-in for the inventory check.
-func replayKernelLog(t *testing.T, b []byte, inv *corpusInventory) (*checks.Result, *probes.KlogTopology) {
+func replayKernelLog(t *testing.T, b []byte, inv *corpusInventory) (*checks.Result, *kernlog.Topology) {
 	t.Helper()
-	k := &probes.KernelLog{Source: "dmesg", Lines: probes.ParseKernelLog(b)}
+	k := &kernlog.Log{Source: "dmesg", Lines: kernlog.Parse(b)}
 	if len(k.Lines) == 0 {
 		t.Fatal("no lines")
 	}
 	var judged []string
 	transport := map[string]string{}
-	topo := &probes.KlogTopology{}
+	topo := &kernlog.Topology{}
 	if inv != nil {
-		var devs []*probes.BlockDevice
+		var devs []*block.Device
 		for _, d := range inv.Disks {
-			bd := &probes.BlockDevice{Name: d.Name, Transport: d.Transport}
+			bd := &block.Device{Name: d.Name, Transport: d.Transport}
 			if d.Transport == "nvme" {
 				bd.Controllers = []string{nvmeNamespace.ReplaceAllString(d.Name, "$1")}
 			}
@@ -172,13 +176,13 @@ func replayKernelLog(t *testing.T, b []byte, inv *corpusInventory) (*checks.Resu
 			judged = append(judged, d.Name)
 			transport[d.Name] = d.Transport
 		}
-		topo = probes.NewKlogTopology(devs, nil)
+		topo = kernlog.NewTopology(devs, nil)
 	}
 	topo.LearnFromLog(k)
 	if inv == nil {
 		// A log read on its own: the disks it names are the ones judged.
 		seen := map[string]bool{}
-		for _, ev := range probes.ClassifyKernelLog(k, topo, -1) {
+		for _, ev := range kernlog.Classify(k, topo, -1) {
 			for _, d := range ev.Devices {
 				seen[d] = true
 			}
@@ -211,15 +215,15 @@ func replayKernelLog(t *testing.T, b []byte, inv *corpusInventory) (*checks.Resu
 
 // checkAttribution compares which disks the log's names were attributed
 // to (ata1.01, nvme0c0n1, nvme9) with what the capture shows.
-func checkAttribution(t *testing.T, want map[string][]string, topo *probes.KlogTopology) {
+func checkAttribution(t *testing.T, want map[string][]string, topo *kernlog.Topology) {
 	t.Helper()
 	for ref, disks := range want {
-		kind := probes.RefBlock
+		kind := kernlog.RefBlock
 		switch {
 		case strings.HasPrefix(ref, "ata"):
-			kind = probes.RefATA
+			kind = kernlog.RefATA
 		case nvmeCtrl.MatchString(ref):
-			kind = probes.RefNVMe
+			kind = kernlog.RefNVMe
 		}
 		got := topo.Attribute(kind, ref)
 		if strings.Join(got, ",") != strings.Join(disks, ",") {
@@ -239,7 +243,7 @@ func replaySmartctl(t *testing.T, b []byte, inv *corpusInventory) *checks.Result
 	if inv == nil || len(inv.Disks) != 1 {
 		t.Fatal("a smartctl capture needs inventory.yaml with its one disk (name, transport)")
 	}
-	s, err := probes.ParseSmartctlJSON(b)
+	s, err := smart.ParseJSON(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,14 +255,14 @@ func replaySmartctl(t *testing.T, b []byte, inv *corpusInventory) *checks.Result
 // replayMDStat: /proc/mdstat through procfs' parser and the md check.
 func replayMDStat(t *testing.T, b []byte) *checks.Result {
 	t.Helper()
-	arrays, err := probes.ParseMDStat(b)
+	arrays, err := md.Parse(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(arrays) == 0 {
 		t.Fatal("no arrays")
 	}
-	return &checks.Result{Observations: checks.MDObservations(arrays, nil, func(*probes.BlockDevice) bool { return true })}
+	return &checks.Result{Observations: checks.MDObservations(arrays, nil, func(*block.Device) bool { return true })}
 }
 
 // replayZpool: zpool status as the recorded output of `zpool status -P -t`
@@ -274,7 +278,7 @@ func replayZpool(t *testing.T, b []byte) *checks.Result {
 	}
 	write(t, filepath.Join(root, "commands", "status.txt"), string(b))
 	write(t, filepath.Join(root, "commands", "manifest.yaml"), "- argv: [zpool, status, -P, -t]\n  stdout: status.txt\n")
-	h, err := probes.Recorded(root)
+	h, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}

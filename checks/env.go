@@ -7,13 +7,19 @@ import (
 	"sync"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/kernlog"
+	"github.com/diskdoctor/diskdoctor/probes/md"
+	"github.com/diskdoctor/diskdoctor/probes/mount"
+	"github.com/diskdoctor/diskdoctor/probes/system"
+	"github.com/diskdoctor/diskdoctor/probes/zfs"
 )
 
 // Env is what a check sees: the host, the options, and probes that are
 // shared between checks, each read once per run under its own timeout.
 type Env struct {
-	Host *probes.Host
+	Host *machine.Host
 	Opts Options
 
 	// run is the context of the run as a whole (its deadline, Ctrl-C). A
@@ -26,22 +32,22 @@ type Env struct {
 	// at once would hurt the machine the doctor is examining.
 	cmdSlots semaphore
 
-	devices     shared[[]*probes.BlockDevice]
-	platform    shared[*probes.Platform]
-	kernLog     shared[*probes.KernelLog]
-	mounts      shared[[]probes.Mount]
-	mountsByDev shared[map[string][]probes.Mount]
+	devices     shared[[]*block.Device]
+	platform    shared[*system.Platform]
+	kernLog     shared[*kernlog.Log]
+	mounts      shared[[]mount.Mount]
+	mountsByDev shared[map[string][]mount.Mount]
 	autotrim    shared[map[string]string]
-	zstatus     shared[*probes.ZpoolStatus]
-	ziostat     shared[[]*probes.ZIostatRow]
-	zfsProps    shared[probes.ZFSProps]
-	mdstat      shared[[]probes.MDArray]
+	zstatus     shared[*zfs.Status]
+	ziostat     shared[[]*zfs.IostatRow]
+	zfsProps    shared[zfs.Props]
+	mdstat      shared[[]md.Array]
 }
 
 // maxCommands is how many per-device commands run at once.
 const maxCommands = 8
 
-func newEnv(h *probes.Host, opts Options) *Env {
+func newEnv(h *machine.Host, opts Options) *Env {
 	return &Env{Host: h, Opts: opts, run: context.Background(), skips: newSkipLog(), cmdSlots: newSemaphore(maxCommands)}
 }
 
@@ -79,11 +85,11 @@ func (s *shared[T]) get(ctx, run context.Context, compute func(run context.Conte
 }
 
 // reader is a probe that reads one thing from the host.
-type reader[T any] func(ctx context.Context, h *probes.Host) (T, error)
+type reader[T any] func(ctx context.Context, h *machine.Host) (T, error)
 
 // valueOnly drops the raw output a command probe also returns.
-func valueOnly[T, R any](f func(ctx context.Context, h *probes.Host) (T, R, error)) reader[T] {
-	return func(ctx context.Context, h *probes.Host) (T, error) {
+func valueOnly[T, R any](f func(ctx context.Context, h *machine.Host) (T, R, error)) reader[T] {
+	return func(ctx context.Context, h *machine.Host) (T, error) {
 		v, _, err := f(ctx, h)
 		return v, err
 	}
@@ -98,7 +104,7 @@ func probeOnce[T any](ctx context.Context, env *Env, s *shared[T], skipAs string
 	}
 	return s.get(ctx, env.run, func(run context.Context) (T, error) {
 		v, err := ProbeWithin(run, env, timeout, func(ctx context.Context) (T, error) { return read(ctx, env.Host) })
-		if err != nil && skipAs != "" && !(absentOK && errors.Is(err, probes.ErrNotAvailable)) {
+		if err != nil && skipAs != "" && !(absentOK && errors.Is(err, machine.ErrNotAvailable)) {
 			env.Skip(skipAs, "", err)
 		}
 		return v, err
@@ -139,7 +145,7 @@ func ProbeWithin[T any](ctx context.Context, env *Env, timeout time.Duration, f 
 	case <-ctx.Done():
 		var zero T
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return zero, fmt.Errorf("%w after %s", probes.ErrTimeout, timeout)
+			return zero, fmt.Errorf("%w after %s", machine.ErrTimeout, timeout)
 		}
 		return zero, ctx.Err()
 	}
@@ -157,15 +163,15 @@ func RunCommand[T any](ctx context.Context, env *Env, f func(ctx context.Context
 }
 
 // Devices is the block-device inventory.
-func (env *Env) Devices(ctx context.Context) ([]*probes.BlockDevice, error) {
-	return probeOnce(ctx, env, &env.devices, "", 0, false, probes.ReadBlockDevices)
+func (env *Env) Devices(ctx context.Context) ([]*block.Device, error) {
+	return probeOnce(ctx, env, &env.devices, "", 0, false, block.Read)
 }
 
 // Judged returns the devices that findings are made about: every real disk,
 // or the ones named with --device.
-func (env *Env) Judged(ctx context.Context) []*probes.BlockDevice {
+func (env *Env) Judged(ctx context.Context) []*block.Device {
 	devs, _ := env.Devices(ctx)
-	var out []*probes.BlockDevice
+	var out []*block.Device
 	for _, d := range devs {
 		if env.IsJudged(d) {
 			out = append(out, d)
@@ -175,7 +181,7 @@ func (env *Env) Judged(ctx context.Context) []*probes.BlockDevice {
 }
 
 // IsJudged reports whether findings may be made about d.
-func (env *Env) IsJudged(d *probes.BlockDevice) bool {
+func (env *Env) IsJudged(d *block.Device) bool {
 	if len(env.Opts.Devices) > 0 {
 		for _, n := range env.Opts.Devices {
 			if n == d.Name || n == "/dev/"+d.Name {
@@ -188,26 +194,26 @@ func (env *Env) IsJudged(d *probes.BlockDevice) bool {
 }
 
 // Platform is DMI, kernel and distribution.
-func (env *Env) Platform(ctx context.Context) (*probes.Platform, error) {
-	return probeOnce(ctx, env, &env.platform, "", 0, false, probes.ReadPlatform)
+func (env *Env) Platform(ctx context.Context) (*system.Platform, error) {
+	return probeOnce(ctx, env, &env.platform, "", 0, false, system.ReadPlatform)
 }
 
 // KernelLog is dmesg; a failure is recorded once as a skipped entry.
-func (env *Env) KernelLog(ctx context.Context) (*probes.KernelLog, error) {
-	return probeOnce(ctx, env, &env.kernLog, "kernel-log", 0, false, probes.ReadKernelLog)
+func (env *Env) KernelLog(ctx context.Context) (*kernlog.Log, error) {
+	return probeOnce(ctx, env, &env.kernLog, "kernel-log", 0, false, kernlog.Read)
 }
 
 // Mounts is /proc/self/mountinfo.
-func (env *Env) Mounts(ctx context.Context) ([]probes.Mount, error) {
-	return probeOnce(ctx, env, &env.mounts, "mounts", 0, false, probes.ReadMounts)
+func (env *Env) Mounts(ctx context.Context) ([]mount.Mount, error) {
+	return probeOnce(ctx, env, &env.mounts, "mounts", 0, false, mount.Read)
 }
 
 // MountsByDevNo is the mount table by "major:minor", for finding what is
 // mounted from a device or partition.
-func (env *Env) MountsByDevNo(ctx context.Context) map[string][]probes.Mount {
-	m, _ := env.mountsByDev.get(ctx, env.run, func(run context.Context) (map[string][]probes.Mount, error) {
+func (env *Env) MountsByDevNo(ctx context.Context) map[string][]mount.Mount {
+	m, _ := env.mountsByDev.get(ctx, env.run, func(run context.Context) (map[string][]mount.Mount, error) {
 		mounts, _ := env.Mounts(run)
-		by := map[string][]probes.Mount{}
+		by := map[string][]mount.Mount{}
 		for _, m := range mounts {
 			by[m.DevNo] = append(by[m.DevNo], m)
 		}
@@ -218,13 +224,13 @@ func (env *Env) MountsByDevNo(ctx context.Context) map[string][]probes.Mount {
 
 // ZFSAutotrim is `zpool get autotrim` by pool.
 func (env *Env) ZFSAutotrim(ctx context.Context) (map[string]string, error) {
-	return probeOnce(ctx, env, &env.autotrim, "zfs-autotrim", 0, false, valueOnly(probes.ZFSAutotrim))
+	return probeOnce(ctx, env, &env.autotrim, "zfs-autotrim", 0, false, valueOnly(zfs.Autotrim))
 }
 
 // ZpoolStatus is `zpool status -P -t`; a failure (a hang included) is
 // recorded once as a skipped entry.
-func (env *Env) ZpoolStatus(ctx context.Context) (*probes.ZpoolStatus, error) {
-	return probeOnce(ctx, env, &env.zstatus, "zpool-status", 0, false, valueOnly(probes.ReadZpoolStatus))
+func (env *Env) ZpoolStatus(ctx context.Context) (*zfs.Status, error) {
+	return probeOnce(ctx, env, &env.zstatus, "zpool-status", 0, false, valueOnly(zfs.ReadStatus))
 }
 
 // ZpoolIostatInterval is the sampling interval of probes.ZpoolIostatArgv:
@@ -233,17 +239,17 @@ const ZpoolIostatInterval = time.Second
 
 // ZpoolIostat is one interval of `zpool iostat -H -p -P -v -l -y 1 1`. It
 // gets the probe timeout on top of its interval.
-func (env *Env) ZpoolIostat(ctx context.Context) ([]*probes.ZIostatRow, error) {
-	return probeOnce(ctx, env, &env.ziostat, "zpool-iostat", env.Opts.ProbeTimeout+2*ZpoolIostatInterval, false, valueOnly(probes.ReadZpoolIostat))
+func (env *Env) ZpoolIostat(ctx context.Context) ([]*zfs.IostatRow, error) {
+	return probeOnce(ctx, env, &env.ziostat, "zpool-iostat", env.Opts.ProbeTimeout+2*ZpoolIostatInterval, false, valueOnly(zfs.ReadIostat))
 }
 
 // ZFSProps is `zfs get` of compression, sync, logbias and recordsize.
-func (env *Env) ZFSProps(ctx context.Context) (probes.ZFSProps, error) {
-	return probeOnce(ctx, env, &env.zfsProps, "zfs-get", 0, false, valueOnly(probes.ReadZfsGet))
+func (env *Env) ZFSProps(ctx context.Context) (zfs.Props, error) {
+	return probeOnce(ctx, env, &env.zfsProps, "zfs-get", 0, false, valueOnly(zfs.ReadGet))
 }
 
 // MDStat is /proc/mdstat. A machine without the md driver has none: that
 // is not a skipped entry.
-func (env *Env) MDStat(ctx context.Context) ([]probes.MDArray, error) {
-	return probeOnce(ctx, env, &env.mdstat, "mdstat", 0, true, probes.ReadMDStat)
+func (env *Env) MDStat(ctx context.Context) ([]md.Array, error) {
+	return probeOnce(ctx, env, &env.mdstat, "mdstat", 0, true, md.Read)
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // TestSharedIsNotTheFirstCallersContext: the first check to ask for a
@@ -65,7 +65,7 @@ func TestCheckPanicEndsTheRun(t *testing.T) {
 	if err := writeFile(root+"/panic-here", ""); err != nil {
 		t.Fatal(err)
 	}
-	h, err := probes.Recorded(root)
+	h, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -190,7 +190,7 @@ func intersect(a, b []string) []string {
 // sampling window where there is one.
 func examineRecorded(t *testing.T, dir string) *rules.Report {
 	t.Helper()
-	h, err := probes.Recorded(dir)
+	h, err := machine.Recorded(dir)
 	if err != nil {
 		t.Fatalf("load %s: %v", dir, err)
 	}

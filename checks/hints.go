@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // installHints names the Debian package of each external program.
@@ -35,9 +35,9 @@ func explain(probe string, err error, timeout time.Duration) (string, string) {
 		return err.Error(), h.hint
 	}
 	switch {
-	case errors.Is(err, probes.ErrToolMissing):
+	case errors.Is(err, machine.ErrToolMissing):
 		tool := probe
-		var te *probes.ToolError
+		var te *machine.ToolError
 		if errors.As(err, &te) {
 			tool = te.Tool
 		}
@@ -46,14 +46,14 @@ func explain(probe string, err error, timeout time.Duration) (string, string) {
 			hint = "install " + tool
 		}
 		return err.Error(), hint
-	case errors.Is(err, probes.ErrPermission):
+	case errors.Is(err, machine.ErrPermission):
 		if probe == "kernel-log" {
 			return err.Error(), "run as root, or allow it with: sysctl kernel.dmesg_restrict=0"
 		}
 		return err.Error(), "run diskdoctor as root"
-	case errors.Is(err, probes.ErrTimeout):
+	case errors.Is(err, machine.ErrTimeout):
 		return err.Error(), fmt.Sprintf("it did not answer within %s; a command that hangs is itself a symptom (a stuck pool or device); retry with --probe-timeout %s", timeout, 4*timeout)
-	case errors.Is(err, probes.ErrNotAvailable):
+	case errors.Is(err, machine.ErrNotAvailable):
 		return err.Error(), "the kernel does not expose this here (virtual machine, container, or a missing driver)"
 	}
 	return err.Error(), "see the reason; report it if it persists"

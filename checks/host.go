@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/probes/pcie"
+	"github.com/diskdoctor/diskdoctor/probes/system"
 	"github.com/prometheus/procfs"
 )
 
@@ -36,14 +37,14 @@ func pcieLink(ctx context.Context, env *Env) []*Observation {
 		if d.Transport != "nvme" {
 			continue
 		}
-		var worst *probes.PCILink
+		var worst *pcie.Link
 		worstFrac := 2.0
 		for _, c := range d.Controllers {
-			l, err := Probe(ctx, env, func(ctx context.Context) (*probes.PCILink, error) {
+			l, err := Probe(ctx, env, func(ctx context.Context) (*pcie.Link, error) {
 				if fn, ok := d.ControllerFunction(c); ok {
-					return probes.ReadPCILink(ctx, env.Host, fn)
+					return pcie.ReadLink(ctx, env.Host, fn)
 				}
-				return probes.ReadNVMeLink(ctx, env.Host, c)
+				return pcie.ReadNVMeLink(ctx, env.Host, c)
 			})
 			if err != nil || l.MaxGTs == 0 || l.MaxLanes == 0 {
 				if err != nil {
@@ -85,8 +86,8 @@ func bandwidth(gts float64, lanes int) float64 { return laneGBs(gts) * float64(l
 var cstateParams = []string{"intel_idle.max_cstate", "processor.max_cstate", "idle", "pcie_aspm", "nvme_core.default_ps_max_latency_us", "intel_pstate", "amd_pstate"}
 
 func cpuPower(ctx context.Context, env *Env) []*Observation {
-	c, err := Probe(ctx, env, func(ctx context.Context) (*probes.CPUPower, error) {
-		return probes.ReadCPUPower(ctx, env.Host)
+	c, err := Probe(ctx, env, func(ctx context.Context) (*system.CPUPower, error) {
+		return system.ReadCPUPower(ctx, env.Host)
 	})
 	o := NewObservation("cpu-power", KindHost, "host")
 	var limits []string
@@ -147,8 +148,8 @@ func cpuPower(ctx context.Context, env *Env) []*Observation {
 }
 
 func pressure(ctx context.Context, env *Env) []*Observation {
-	p, err := Probe(ctx, env, func(ctx context.Context) (*probes.Pressure, error) {
-		return probes.ReadPressure(ctx, env.Host)
+	p, err := Probe(ctx, env, func(ctx context.Context) (*system.Pressure, error) {
+		return system.ReadPressure(ctx, env.Host)
 	})
 	if err != nil {
 		env.Skip("pressure", "", err)

@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/system"
 )
 
 func init() {
@@ -28,7 +30,7 @@ var controllerDrivers = map[string]bool{
 // the drive caches behind them.
 var RAIDControllers = map[string]bool{"hpsa": true, "smartpqi": true, "megaraid_sas": true, "aacraid": true}
 
-func controllerDriver(d *probes.BlockDevice) string {
+func controllerDriver(d *block.Device) string {
 	for _, drv := range d.Drivers {
 		if controllerDrivers[drv] {
 			return drv
@@ -53,7 +55,7 @@ var cacheSettings = map[string]string{
 func inventory(ctx context.Context, env *Env) []*Observation {
 	devs, _ := env.Devices(ctx)
 	byDevNo := env.MountsByDevNo(ctx)
-	if bad := probes.RefusedDeviceNames(ctx, env.Host); len(bad) > 0 {
+	if bad := block.RefusedNames(ctx, env.Host); len(bad) > 0 {
 		var quoted []string
 		for _, b := range bad {
 			quoted = append(quoted, strconv.Quote(b))
@@ -169,7 +171,7 @@ var (
 
 // Role is what the machine is for, which decides how much a power-saving
 // CPU governor matters: "server", "desktop", "laptop", "vm" or "unknown".
-func Role(p *probes.Platform, override string) string {
+func Role(p *system.Platform, override string) string {
 	if override != "" && override != "auto" {
 		return override
 	}
@@ -225,7 +227,7 @@ func platform(ctx context.Context, env *Env) []*Observation {
 		o.Set("hostname", p.Hostname)
 		o.Set("platform", strings.TrimSpace(p.Vendor+" "+p.Product))
 		if p.Vendor == "" && p.Product == "" {
-			env.Skip("platform", "", fmt.Errorf("/sys/class/dmi/id: %w", probes.ErrNotAvailable))
+			env.Skip("platform", "", fmt.Errorf("/sys/class/dmi/id: %w", machine.ErrNotAvailable))
 		}
 	}
 	o.Set("role", Role(p, env.Opts.Context))

@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/kernlog"
+	"github.com/diskdoctor/diskdoctor/probes/system"
 )
 
 func init() {
@@ -20,26 +22,26 @@ func init() {
 // that mean data did not reach or come back from the medium.
 var (
 	klogOrder = []string{
-		probes.KlogMediumError, probes.KlogIOError, probes.KlogDeviceFailed, probes.KlogFSReadOnly,
-		probes.KlogFSError, probes.KlogTimeout, probes.KlogControllerReset, probes.KlogLinkReset,
-		probes.KlogLinkError, probes.KlogLinkLimited, probes.KlogNCQDisabled, probes.KlogATAException,
-		probes.KlogCommandFailed, probes.KlogLinkUp,
+		kernlog.MediumError, kernlog.IOError, kernlog.DeviceFailed, kernlog.FSReadOnly,
+		kernlog.FSError, kernlog.Timeout, kernlog.ControllerReset, kernlog.LinkReset,
+		kernlog.LinkError, kernlog.LinkLimited, kernlog.NCQDisabled, kernlog.ATAException,
+		kernlog.CommandFailed, kernlog.LinkUp,
 	}
-	klogCritical = map[string]bool{probes.KlogMediumError: true, probes.KlogIOError: true, probes.KlogDeviceFailed: true, probes.KlogFSReadOnly: true}
+	klogCritical = map[string]bool{kernlog.MediumError: true, kernlog.IOError: true, kernlog.DeviceFailed: true, kernlog.FSReadOnly: true}
 	klogNames    = map[string][2]string{
-		probes.KlogMediumError:     {"medium error", "medium errors"},
-		probes.KlogIOError:         {"I/O error", "I/O errors"},
-		probes.KlogDeviceFailed:    {"device failure (not ready, disabled or offline)", "device failures (not ready, disabled or offline)"},
-		probes.KlogFSReadOnly:      {"filesystem forced read-only", "filesystem read-only remounts or shutdowns"},
-		probes.KlogFSError:         {"filesystem error", "filesystem errors"},
-		probes.KlogTimeout:         {"command timeout", "command timeouts"},
-		probes.KlogControllerReset: {"controller reset", "controller resets"},
-		probes.KlogLinkReset:       {"link reset", "link resets"},
-		probes.KlogLinkError:       {"link (bus/CRC) error", "link (bus/CRC) errors"},
-		probes.KlogLinkLimited:     {"link speed limit", "link speed limits"},
-		probes.KlogNCQDisabled:     {"NCQ disabled after errors", "NCQ disabled after errors"},
-		probes.KlogATAException:    {"ATA exception", "ATA exceptions"},
-		probes.KlogCommandFailed:   {"failed command", "failed commands"},
+		kernlog.MediumError:     {"medium error", "medium errors"},
+		kernlog.IOError:         {"I/O error", "I/O errors"},
+		kernlog.DeviceFailed:    {"device failure (not ready, disabled or offline)", "device failures (not ready, disabled or offline)"},
+		kernlog.FSReadOnly:      {"filesystem forced read-only", "filesystem read-only remounts or shutdowns"},
+		kernlog.FSError:         {"filesystem error", "filesystem errors"},
+		kernlog.Timeout:         {"command timeout", "command timeouts"},
+		kernlog.ControllerReset: {"controller reset", "controller resets"},
+		kernlog.LinkReset:       {"link reset", "link resets"},
+		kernlog.LinkError:       {"link (bus/CRC) error", "link (bus/CRC) errors"},
+		kernlog.LinkLimited:     {"link speed limit", "link speed limits"},
+		kernlog.NCQDisabled:     {"NCQ disabled after errors", "NCQ disabled after errors"},
+		kernlog.ATAException:    {"ATA exception", "ATA exceptions"},
+		kernlog.CommandFailed:   {"failed command", "failed commands"},
 	}
 )
 
@@ -52,9 +54,9 @@ func kernelLogCheck(ctx context.Context, env *Env) []*Observation {
 		return nil
 	}
 	devs, _ := env.Devices(ctx)
-	topo := probes.NewKlogTopology(devs, probes.NVMePCIAddresses(env.Host, devs))
+	topo := kernlog.NewTopology(devs, block.NVMePCIAddresses(env.Host, devs))
 	topo.LearnFromLog(log)
-	uptime, err := Probe(ctx, env, func(ctx context.Context) (float64, error) { return probes.ReadUptime(ctx, env.Host) })
+	uptime, err := Probe(ctx, env, func(ctx context.Context) (float64, error) { return system.ReadUptime(ctx, env.Host) })
 	if err != nil {
 		uptime = -1
 	}
@@ -75,14 +77,14 @@ func kernelLogCheck(ctx context.Context, env *Env) []*Observation {
 // member of, from /proc/mdstat (a failed member stays listed until it is
 // removed) and zpool status (a missing vdev keeps its name, or "was
 // /dev/…"). Only read when a disk is gone: these probes cost time.
-func linkGoneMember(ctx context.Context, env *Env, topo *probes.KlogTopology, o *Observation) {
+func linkGoneMember(ctx context.Context, env *Env, topo *kernlog.Topology, o *Observation) {
 	dev := o.Subject
 	members, _ := o.Get("klog_member_of").([]string)
 	var ev []Evidence
 	if arrays, err := env.MDStat(ctx); err == nil {
 		for _, a := range arrays {
 			for _, m := range a.Members {
-				if contains(topo.Attribute(probes.RefBlock, m.Name), dev) {
+				if contains(topo.Attribute(kernlog.RefBlock, m.Name), dev) {
 					state := "member"
 					if m.Faulty {
 						state = "marked failed"
@@ -99,7 +101,7 @@ func linkGoneMember(ctx context.Context, env *Env, topo *probes.KlogTopology, o 
 				for _, v := range p.Vdevs {
 					name := path.Base(v.Name)
 					was := path.Base(v.Was)
-					if !v.Leaf || (!contains(topo.Attribute(probes.RefBlock, name), dev) && !contains(topo.Attribute(probes.RefBlock, was), dev)) {
+					if !v.Leaf || (!contains(topo.Attribute(kernlog.RefBlock, name), dev) && !contains(topo.Attribute(kernlog.RefBlock, was), dev)) {
 						continue
 					}
 					members = appendUniq(members, fmt.Sprintf("ZFS pool %s (%s, %s)", p.Name, v.Name, v.State))
@@ -113,11 +115,11 @@ func linkGoneMember(ctx context.Context, env *Env, topo *probes.KlogTopology, o 
 
 // KernelLogObservations turns a classified log into one observation per
 // judged disk (every one of them, errors or not) and one for the host.
-func KernelLogObservations(log *probes.KernelLog, topo *probes.KlogTopology, uptime float64, judged []string) []*Observation {
-	events := probes.ClassifyKernelLog(log, topo, uptime)
-	groups := probes.GroupKlogEvents(events)
-	links := probes.SATALinks(events)
-	byDev := map[string][]probes.KlogGroup{}
+func KernelLogObservations(log *kernlog.Log, topo *kernlog.Topology, uptime float64, judged []string) []*Observation {
+	events := kernlog.Classify(log, topo, uptime)
+	groups := kernlog.GroupEvents(events)
+	links := kernlog.SATALinks(events)
+	byDev := map[string][]kernlog.Group{}
 	var order []string
 	for _, g := range groups {
 		if _, ok := byDev[g.Device]; !ok {
@@ -146,7 +148,7 @@ func KernelLogObservations(log *probes.KernelLog, topo *probes.KlogTopology, upt
 }
 
 // gone: sysfs was read and does not list the disk the log names.
-func gone(topo *probes.KlogTopology, dev string) bool {
+func gone(topo *kernlog.Topology, dev string) bool {
 	return !topo.LogOnly && len(topo.Inventory) > 0 && !topo.Inventory[dev]
 }
 
@@ -157,12 +159,12 @@ var mdFailureLine = regexp.MustCompile(`^md/raid\d*:(md\w+): Disk failure on ([\
 // klogGone is the observation of a disk that left /sys/block: its error
 // messages, when it was last heard of, and the arrays it was a member of
 // by md's own words. nil when nothing but boot probing named it.
-func klogGone(dev string, groups []probes.KlogGroup, events []probes.KlogEvent, uptime float64, transport string) *Observation {
+func klogGone(dev string, groups []kernlog.Group, events []kernlog.Event, uptime float64, transport string) *Observation {
 	o := klogDevice(dev, groups, nil, uptime)
 	if n, _ := o.Get("klog_events").(int); n == 0 {
 		return nil
 	}
-	var last probes.LogLine
+	var last kernlog.Line
 	var members []string
 	for _, e := range events {
 		if !contains(e.Devices, dev) {
@@ -187,7 +189,7 @@ func klogGone(dev string, groups []probes.KlogGroup, events []probes.KlogEvent, 
 
 // klogWhen says when a line was logged, in the terms the log gives: its
 // wall-clock time, or seconds after boot (and how long ago, with uptime).
-func klogWhen(l probes.LogLine, uptime float64) string {
+func klogWhen(l kernlog.Line, uptime float64) string {
 	switch {
 	case !l.Wall.IsZero() && l.Wall.Year() > 0:
 		return l.Wall.Format("2006-01-02 15:04:05 MST")
@@ -224,19 +226,19 @@ func appendUniq(s []string, v string) []string {
 	return append(s, v)
 }
 
-func klogDevice(dev string, groups []probes.KlogGroup, link *probes.SATALinkState, uptime float64) *Observation {
+func klogDevice(dev string, groups []kernlog.Group, link *kernlog.SATALinkState, uptime float64) *Observation {
 	o := newObservationSized("kernel-log", KindDevice, dev, 20)
 	// One failed read is logged by libata, the SCSI layer and the block
 	// layer, each in its own words: a category counts the incidents of the
 	// pattern that saw most of them, not the sum of every layer's lines.
 	perPattern := map[string]int{}
 	patternCat := map[string]string{}
-	var errGroups []probes.KlogGroup
+	var errGroups []kernlog.Group
 	bootOnly := true
 	var newest *float64
 	for _, g := range groups {
 		switch g.Category {
-		case probes.KlogWriteCache, probes.KlogPCIeBandwidth, probes.KlogLinkUp:
+		case kernlog.WriteCache, kernlog.PCIeBandwidth, kernlog.LinkUp:
 			continue
 		}
 		perPattern[g.Pattern] += g.Count
@@ -255,9 +257,9 @@ func klogDevice(dev string, groups []probes.KlogGroup, link *probes.SATALinkStat
 		}
 	}
 	downgraded := link.Downgraded()
-	if downgraded && counts[probes.KlogLinkLimited] == 0 {
+	if downgraded && counts[kernlog.LinkLimited] == 0 {
 		// The link came up slower than before without a "limiting" line.
-		errGroups = append(errGroups, probes.KlogGroup{Category: probes.KlogLinkUp, Device: dev, Count: 1, First: link.LastEvent.Line, Last: link.LastEvent.Line, Boot: link.LastEvent.Boot})
+		errGroups = append(errGroups, kernlog.Group{Category: kernlog.LinkUp, Device: dev, Count: 1, First: link.LastEvent.Line, Last: link.LastEvent.Line, Boot: link.LastEvent.Boot})
 	}
 	// Worst category first; within one, a message's own line before an
 	// indented continuation line (the "res …" under an ATA command).
@@ -298,15 +300,15 @@ func klogDevice(dev string, groups []probes.KlogGroup, link *probes.SATALinkStat
 	o.Set("klog_critical_events", critical)
 	o.Set("klog_categories", nonNil(cats))
 	o.Set("klog_summary", strings.Join(summary, ", "))
-	o.Set("klog_io_errors", counts[probes.KlogIOError])
-	o.Set("klog_medium_errors", counts[probes.KlogMediumError])
-	o.Set("klog_timeouts", counts[probes.KlogTimeout])
-	o.Set("klog_resets", counts[probes.KlogLinkReset]+counts[probes.KlogControllerReset])
-	o.Set("klog_link_errors", counts[probes.KlogLinkError])
-	o.Set("klog_fs_errors", counts[probes.KlogFSError])
-	o.Set("klog_fs_readonly", counts[probes.KlogFSReadOnly] > 0)
-	o.Set("klog_device_failed", counts[probes.KlogDeviceFailed] > 0)
-	o.Set("klog_ncq_disabled", counts[probes.KlogNCQDisabled] > 0)
+	o.Set("klog_io_errors", counts[kernlog.IOError])
+	o.Set("klog_medium_errors", counts[kernlog.MediumError])
+	o.Set("klog_timeouts", counts[kernlog.Timeout])
+	o.Set("klog_resets", counts[kernlog.LinkReset]+counts[kernlog.ControllerReset])
+	o.Set("klog_link_errors", counts[kernlog.LinkError])
+	o.Set("klog_fs_errors", counts[kernlog.FSError])
+	o.Set("klog_fs_readonly", counts[kernlog.FSReadOnly] > 0)
+	o.Set("klog_device_failed", counts[kernlog.DeviceFailed] > 0)
+	o.Set("klog_ncq_disabled", counts[kernlog.NCQDisabled] > 0)
 	o.Set("klog_boot_only", total > 0 && bootOnly)
 	if newest != nil {
 		o.Set("klog_last_age_s", round(*newest, 0))
@@ -330,18 +332,18 @@ func klogDevice(dev string, groups []probes.KlogGroup, link *probes.SATALinkStat
 	return o
 }
 
-func klogHost(groups []probes.KlogGroup, uptime float64) *Observation {
+func klogHost(groups []kernlog.Group, uptime float64) *Observation {
 	o := NewObservation("kernel-log", KindHost, "host")
 	hung, thermal := 0, 0
 	var hungEv, thermalEv []Evidence
 	for _, g := range groups {
 		switch g.Category {
-		case probes.KlogHungTask:
+		case kernlog.HungTask:
 			hung += g.Count
 			if len(hungEv) < maxKlogEvidence {
 				hungEv = append(hungEv, klogEvidence(g))
 			}
-		case probes.KlogThermal:
+		case kernlog.Thermal:
 			thermal += g.Count
 			if len(thermalEv) < maxKlogEvidence {
 				thermalEv = append(thermalEv, klogEvidence(g))
@@ -369,7 +371,7 @@ func klogRank(c string) int {
 
 // klogEvidence is one group as evidence: its first line, and how often and
 // until when it repeated.
-func klogEvidence(g probes.KlogGroup) Evidence {
+func klogEvidence(g kernlog.Group) Evidence {
 	if g.Count <= 1 {
 		return Evidence{"dmesg line " + strconv.Itoa(g.First.Num), g.First.Raw}
 	}

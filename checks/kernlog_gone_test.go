@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/kernlog"
 )
 
 // A disk that left /sys/block is reported under its own name with when it
@@ -27,17 +29,17 @@ func TestKernelLogGoneDeviceLinkedToMDStat(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h, err := probes.Recorded(root)
+	h, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
 	env := newEnv(h, Options{ProbeTimeout: time.Second})
-	log := &probes.KernelLog{Lines: probes.ParseKernelLog([]byte(
+	log := &kernlog.Log{Lines: kernlog.Parse([]byte(
 		"[1933116.236646] nvme nvme9: I/O 119 QID 2 timeout, aborting\n" +
 			"[1933226.364390] nvme nvme9: Removing after probe failure status: -19\n" +
 			"[1933236.886392] nvme9n1: detected capacity change from 7814037168 to 0\n" +
 			"[1933236.886392] md/raid1:md0: Disk failure on nvme9n1p2, disabling device.\n"))}
-	topo := probes.NewKlogTopology([]*probes.BlockDevice{{Name: "nvme7n1", Transport: "nvme", Controllers: []string{"nvme7"}}}, nil)
+	topo := kernlog.NewTopology([]*block.Device{{Name: "nvme7n1", Transport: "nvme", Controllers: []string{"nvme7"}}}, nil)
 	topo.LearnFromLog(log)
 	obs := KernelLogObservations(log, topo, 1933300, []string{"nvme7n1"})
 	var gone *Observation
@@ -82,14 +84,14 @@ func TestKernelLogGoneDeviceLinkedToZpool(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h, err := probes.Recorded(root)
+	h, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
 	env := newEnv(h, Options{ProbeTimeout: time.Second})
-	log := &probes.KernelLog{Lines: probes.ParseKernelLog([]byte(
+	log := &kernlog.Log{Lines: kernlog.Parse([]byte(
 		"[ 5000.1] nvme nvme9: Device not ready; aborting reset, CSTS=0x1\n[ 5000.2] nvme9n1: detected capacity change from 7814037168 to 0\n"))}
-	topo := probes.NewKlogTopology([]*probes.BlockDevice{{Name: "nvme7n1", Transport: "nvme", Controllers: []string{"nvme7"}}}, nil)
+	topo := kernlog.NewTopology([]*block.Device{{Name: "nvme7n1", Transport: "nvme", Controllers: []string{"nvme7"}}}, nil)
 	topo.LearnFromLog(log)
 	var gone *Observation
 	for _, o := range KernelLogObservations(log, topo, 6000, []string{"nvme7n1"}) {

@@ -6,14 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // The kernel-log check on a recorded machine: ata2's resets and medium
 // errors are sdb's (through its sysfs path), counted once per incident,
 // with the age of the last message from /proc/uptime.
 func TestKernelLogCheckRecorded(t *testing.T) {
-	h, err := probes.Recorded("../fixtures/sata-hdd-pending-sectors")
+	h, err := machine.Recorded("../fixtures/sata-hdd-pending-sectors")
 	if err != nil {
 		t.Fatalf("load fixture: %v", err)
 	}
@@ -57,7 +57,7 @@ func TestKernelLogCheckRecorded(t *testing.T) {
 // Without dmesg (refused in the blind VM) there are no kernel-log facts;
 // the skipped entry comes from Env.KernelLog.
 func TestKernelLogCheckRefused(t *testing.T) {
-	h, err := probes.Recorded("../fixtures/blind-vm")
+	h, err := machine.Recorded("../fixtures/blind-vm")
 	if err != nil {
 		t.Fatalf("load fixture: %v", err)
 	}

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/md"
 )
 
 func init() {
@@ -18,15 +19,15 @@ func mdCheck(ctx context.Context, env *Env) []*Observation {
 		return nil
 	}
 	devs, _ := env.Devices(ctx)
-	return MDObservations(arrays, devs, func(d *probes.BlockDevice) bool { return env.IsJudged(d) })
+	return MDObservations(arrays, devs, func(d *block.Device) bool { return env.IsJudged(d) })
 }
 
 // MDObservations is one observation per array and one per judged disk that
 // holds a member. devs may be empty (an mdstat read on its own): members are
 // then named, but mapped to no disk.
-func MDObservations(arrays []probes.MDArray, devs []*probes.BlockDevice, judged func(*probes.BlockDevice) bool) []*Observation {
+func MDObservations(arrays []md.Array, devs []*block.Device, judged func(*block.Device) bool) []*Observation {
 	// Component names in mdstat are kernel names (sdb1, nvme0n1p2, sdc).
-	owner := map[string]*probes.BlockDevice{}
+	owner := map[string]*block.Device{}
 	for _, d := range devs {
 		owner[d.Name] = d
 		for _, p := range d.Partitions {

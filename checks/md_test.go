@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/md"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -43,11 +44,11 @@ var mdRules = []string{"md-degraded", "md-inactive", "md-background-work", "md-s
 
 func judgeMD(t *testing.T, mdstat string) []rules.Finding {
 	t.Helper()
-	arrays, err := probes.ParseMDStat([]byte(mdstat))
+	arrays, err := md.Parse([]byte(mdstat))
 	if err != nil {
 		t.Fatal(err)
 	}
-	obs := checks.MDObservations(arrays, nil, func(*probes.BlockDevice) bool { return true })
+	obs := checks.MDObservations(arrays, nil, func(*block.Device) bool { return true })
 	fs, err := engineWith(t, mdRules...).Judge(&checks.Result{Observations: obs})
 	if err != nil {
 		t.Fatal(err)

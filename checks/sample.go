@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/window"
 	"github.com/prometheus/procfs"
 )
 
@@ -19,8 +20,8 @@ const KindSample = "sample"
 type Sample struct {
 	Seconds   float64              `json:"seconds"`
 	Source    string               `json:"source"`
-	Devices   []probes.DeviceRates `json:"devices"`
-	Processes []probes.ProcRates   `json:"processes"`
+	Devices   []window.DeviceRates `json:"devices"`
+	Processes []window.ProcRates   `json:"processes"`
 	// Pressure is the share of the window (%) that tasks stalled, from the
 	// growth of the PSI totals: io_some, io_full, cpu_some, memory_some...
 	Pressure map[string]float64 `json:"pressure"`
@@ -46,7 +47,7 @@ func sample(ctx context.Context, env *Env) []*Observation {
 	// reading, the window is as long as asked.
 	wctx, cancel := context.WithTimeout(ctx, env.Opts.Sample+2*env.Opts.ProbeTimeout)
 	defer cancel()
-	w, err := probes.SampleWindow(wctx, env.Host, env.Opts.Sample, env.Opts.Progress)
+	w, err := window.Sample(wctx, env.Host, env.Opts.Sample, env.Opts.Progress)
 	if err != nil {
 		env.Skip("sample", "", err)
 		return nil
@@ -60,11 +61,11 @@ func sample(ctx context.Context, env *Env) []*Observation {
 		if !okA || !okB {
 			continue
 		}
-		r := probes.Rates(d.Name, a, b, w.Seconds)
+		r := window.Rates(d.Name, a, b, w.Seconds)
 		r = roundRates(r)
 		s.Devices = append(s.Devices, r)
 		o := NewObservation("sample", KindDevice, d.Name)
-		ev := Evidence{src, probes.FormatRates(r)}
+		ev := Evidence{src, window.FormatRates(r)}
 		o.Set("sample_r_s", r.RS, ev)
 		o.Set("sample_w_s", r.WS)
 		o.Set("sample_r_mbs", r.RMBs)
@@ -91,18 +92,18 @@ func sample(ctx context.Context, env *Env) []*Observation {
 			if !okA || !okB {
 				continue
 			}
-			if r := roundRates(probes.Rates(d.Name, a, b, w.Seconds)); r.RS+r.WS > 0 {
+			if r := roundRates(window.Rates(d.Name, a, b, w.Seconds)); r.RS+r.WS > 0 {
 				s.Devices = append(s.Devices, r)
 			}
 		}
 	}
 	if s.Devices == nil {
-		s.Devices = []probes.DeviceRates{}
+		s.Devices = []window.DeviceRates{}
 	}
 	// Without root, other users' /proc/PID/io cannot be read: when that is
 	// most processes, the process table is not the machine's.
 	if readable := len(w.End.Procs); w.End.ProcsDenied > readable {
-		env.Skip("sample-processes", "", fmt.Errorf("%w: /proc/PID/io of %d of %d processes could not be read; the processes doing I/O may be among them", probes.ErrPermission, w.End.ProcsDenied, w.End.ProcsDenied+readable))
+		env.Skip("sample-processes", "", fmt.Errorf("%w: /proc/PID/io of %d of %d processes could not be read; the processes doing I/O may be among them", machine.ErrPermission, w.End.ProcsDenied, w.End.ProcsDenied+readable))
 	}
 	host := NewObservation("sample", KindHost, "host")
 	if w.Start.PSI != nil && w.End.PSI != nil {
@@ -110,9 +111,9 @@ func sample(ctx context.Context, env *Env) []*Observation {
 		addStall(host, s, "cpu", w.Start.PSI.CPU, w.End.PSI.CPU, w.Seconds)
 		addStall(host, s, "memory", w.Start.PSI.Memory, w.End.PSI.Memory, w.Seconds)
 	}
-	s.Processes = probes.TopProcesses(w, 10)
+	s.Processes = window.TopProcesses(w, 10)
 	if s.Processes == nil {
-		s.Processes = []probes.ProcRates{}
+		s.Processes = []window.ProcRates{}
 	}
 	for i := range s.Processes {
 		s.Processes[i].ReadBytesPerS = round(s.Processes[i].ReadBytesPerS, 0)
@@ -147,7 +148,7 @@ func addStall(o *Observation, s *Sample, res string, a, b *procfs.PSIStats, secs
 		name string
 		a, b *procfs.PSILine
 	}{{"some", a.Some, b.Some}, {"full", a.Full, b.Full}} {
-		pct, ok := probes.StallPct(kind.a, kind.b, secs)
+		pct, ok := window.StallPct(kind.a, kind.b, secs)
 		if !ok {
 			continue
 		}
@@ -158,7 +159,7 @@ func addStall(o *Observation, s *Sample, res string, a, b *procfs.PSIStats, secs
 	}
 }
 
-func roundRates(r probes.DeviceRates) probes.DeviceRates {
+func roundRates(r window.DeviceRates) window.DeviceRates {
 	for _, f := range []*float64{&r.RS, &r.WS, &r.RMBs, &r.WMBs, &r.RAwaitMs, &r.WAwaitMs, &r.RareqKiB, &r.WareqKiB, &r.AquSz, &r.UtilPct} {
 		*f = round(*f, 3)
 	}

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/diskdoctor/diskdoctor/internal/parallel"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/smart"
 )
 
 func init() {
@@ -54,19 +56,19 @@ func smartCheck(ctx context.Context, env *Env) []*Observation {
 	return obs
 }
 
-func smartDevice(ctx context.Context, env *Env, d *probes.BlockDevice) *Observation {
+func smartDevice(ctx context.Context, env *Env, d *block.Device) *Observation {
 	probe := "smartctl -x -n standby -j"
 	if why, ok := noSMART[d.Transport]; ok {
-		env.Skip(probe, d.Name, withHint(fmt.Errorf("%s: %w", why, probes.ErrNotAvailable), "the hypervisor or card holds the media's health; ask it (the host's smartctl, the card's tool)"))
+		env.Skip(probe, d.Name, withHint(fmt.Errorf("%s: %w", why, machine.ErrNotAvailable), "the hypervisor or card holds the media's health; ask it (the host's smartctl, the card's tool)"))
 		return nil
 	}
 	if RAIDControllers[controllerDriver(d)] {
-		env.Skip(probe, d.Name, withHint(fmt.Errorf("behind a %s RAID controller: %w", controllerDriver(d), probes.ErrNotAvailable),
+		env.Skip(probe, d.Name, withHint(fmt.Errorf("behind a %s RAID controller: %w", controllerDriver(d), machine.ErrNotAvailable),
 			"read it through the controller: smartctl -x -d megaraid,N /dev/"+d.Name+" (MegaRAID) or -d cciss,N (Smart Array), N the drive's slot"))
 		return nil
 	}
-	s, err := RunCommand(ctx, env, func(ctx context.Context) (*probes.SMARTInfo, error) {
-		return probes.ReadSMART(ctx, env.Host, d.Name, d.Transport == "nvme")
+	s, err := RunCommand(ctx, env, func(ctx context.Context) (*smart.Info, error) {
+		return smart.Read(ctx, env.Host, d.Name, d.Transport == "nvme")
 	})
 	if err != nil {
 		env.Skip(probe, d.Name, err)
@@ -78,7 +80,7 @@ func smartDevice(ctx context.Context, env *Env, d *probes.BlockDevice) *Observat
 // SMARTObservation turns one drive's health report into facts. The
 // severity reasons (smart_critical, smart_warnings) are worked out here,
 // where the attribute semantics live; rules judge the facts.
-func SMARTObservation(dev string, s *probes.SMARTInfo) *Observation {
+func SMARTObservation(dev string, s *smart.Info) *Observation {
 	f := &smartFacts{o: newObservationSized("smart", KindDevice, dev, 40), s: s, wear: -1}
 	o := f.o
 	o.Set("smart_protocol", s.Protocol)
@@ -105,7 +107,7 @@ func SMARTObservation(dev string, s *probes.SMARTInfo) *Observation {
 // on the way.
 type smartFacts struct {
 	o          *Observation
-	s          *probes.SMARTInfo
+	s          *smart.Info
 	crit, warn []string
 	wear       int // highest endurance used, %; -1: not reported
 	wearEv     Evidence
@@ -301,7 +303,7 @@ func (f *smartFacts) interfaceAndFeatures() {
 	optBool("smart_trim_supported", s.TrimSupported, "trim.supported")
 }
 
-func attrLine(a probes.SMARTAttr) string {
+func attrLine(a smart.Attr) string {
 	s := fmt.Sprintf("%d %s: value %d, worst %d, thresh %d, raw %s", a.ID, a.Name, a.Value, a.Worst, a.Thresh, a.RawString)
 	if a.WhenFailed != "" {
 		s += ", when_failed " + a.WhenFailed

@@ -6,35 +6,38 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/smart"
 )
 
-func intp(v int) *int       { return &v }
-func boolp(v bool) *bool    { return &v }
+func intp(v int) *int { return &v }
+
+func boolp(v bool) *bool { return &v }
+
 func u64p(v uint64) *uint64 { return &v }
 
 func TestSMARTObservationReasons(t *testing.T) {
-	attr := func(id int, name string, val, thresh int, raw uint64, prefail bool) probes.SMARTAttr {
-		return probes.SMARTAttr{ID: id, Name: name, Value: val, Worst: val, Thresh: thresh, Raw: raw, Prefail: prefail}
+	attr := func(id int, name string, val, thresh int, raw uint64, prefail bool) smart.Attr {
+		return smart.Attr{ID: id, Name: name, Value: val, Worst: val, Thresh: thresh, Raw: raw, Prefail: prefail}
 	}
 	tests := []struct {
 		name       string
-		s          *probes.SMARTInfo
+		s          *smart.Info
 		crit, warn []string // substrings, in order
 	}{
-		{"healthy", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(5, "Reallocated_Sector_Ct", 100, 10, 0, true), attr(199, "UDMA_CRC_Error_Count", 200, 0, 3, false)}}, nil, nil},
-		{"failed health", &probes.SMARTInfo{Passed: boolp(false)}, []string{"overall health FAILED"}, nil},
-		{"prefail at threshold", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(3, "Spin_Up_Time", 21, 21, 0, true)}}, []string{"3 Spin_Up_Time (value 21, threshold 21)"}, nil},
-		{"old-age attribute below threshold is not prefail", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(190, "Airflow_Temperature_Cel", 40, 45, 60, false)}}, nil, nil},
-		{"pending and reallocated", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(5, "Reallocated_Sector_Ct", 199, 140, 16, true), attr(197, "Current_Pending_Sector", 200, 0, 24, false)}}, nil, []string{"16 reallocated", "24 sectors pending"}},
-		{"vendor-packed raw is no count", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(187, "Reported_Uncorrect", 100, 0, 1<<40, false)}}, nil, nil},
-		{"wear 91 %", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(177, "Wear_Leveling_Count", 9, 0, 3100, true)}}, nil, []string{"91 % of rated endurance"}},
-		{"SandForce wear range delta is no endurance", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(177, "Wear_Range_Delta", 0, 0, 1, false)}}, nil, nil},
-		{"wear attribute id on a hard disk", &probes.SMARTInfo{Passed: boolp(true), Attributes: []probes.SMARTAttr{attr(202, "Data_Address_Mark_Errs", 5, 0, 0, false)}}, nil, nil},
-		{"nvme spare below threshold, bit not set", &probes.SMARTInfo{Passed: boolp(true), NVMe: &probes.NVMeHealth{AvailableSpare: 6, SpareThreshold: 10}}, []string{"available spare 6 % below its threshold 10 %"}, nil},
-		{"nvme bits", &probes.SMARTInfo{Passed: boolp(false), NVMe: &probes.NVMeHealth{CriticalWarning: 5, AvailableSpare: 6, SpareThreshold: 10, MediaErrors: 3}}, []string{"FAILED", "available spare below threshold, reliability degraded"}, []string{"3 media"}},
-		{"nvme worn", &probes.SMARTInfo{Passed: boolp(true), NVMe: &probes.NVMeHealth{AvailableSpare: 100, SpareThreshold: 10, PercentUsed: 100, ErrLogEntries: 4871}}, nil, []string{"100 % of rated endurance"}},
-		{"scsi", &probes.SMARTInfo{Passed: boolp(true), SCSI: &probes.SCSIHealth{GrownDefects: u64p(0), ReadUncorrected: u64p(0), WriteUncorrected: u64p(2)}}, nil, []string{"2 uncorrected"}},
+		{"healthy", &smart.Info{Passed: boolp(true), Attributes: []smart.Attr{attr(5, "Reallocated_Sector_Ct", 100, 10, 0, true), attr(199, "UDMA_CRC_Error_Count", 200, 0, 3, false)}}, nil, nil},
+		{"failed health", &smart.Info{Passed: boolp(false)}, []string{"overall health FAILED"}, nil},
+		{"prefail at threshold", &smart.Info{Passed: boolp(true), Attributes: []smart.Attr{attr(3, "Spin_Up_Time", 21, 21, 0, true)}}, []string{"3 Spin_Up_Time (value 21, threshold 21)"}, nil},
+		{"old-age attribute below threshold is not prefail", &smart.Info{Passed: boolp(true), Attributes: []smart.Attr{attr(190, "Airflow_Temperature_Cel", 40, 45, 60, false)}}, nil, nil},
+		{"pending and reallocated", &smart.Info{Passed: boolp(true), Attributes: []smart.Attr{attr(5, "Reallocated_Sector_Ct", 199, 140, 16, true), attr(197, "Current_Pending_Sector", 200, 0, 24, false)}}, nil, []string{"16 reallocated", "24 sectors pending"}},
+		{"vendor-packed raw is no count", &smart.Info{Passed: boolp(true), Attributes: []smart.Attr{attr(187, "Reported_Uncorrect", 100, 0, 1<<40, false)}}, nil, nil},
+		{"wear 91 %", &smart.Info{Passed: boolp(true), Attributes: []smart.Attr{attr(177, "Wear_Leveling_Count", 9, 0, 3100, true)}}, nil, []string{"91 % of rated endurance"}},
+		{"SandForce wear range delta is no endurance", &smart.Info{Passed: boolp(true), Attributes: []smart.Attr{attr(177, "Wear_Range_Delta", 0, 0, 1, false)}}, nil, nil},
+		{"wear attribute id on a hard disk", &smart.Info{Passed: boolp(true), Attributes: []smart.Attr{attr(202, "Data_Address_Mark_Errs", 5, 0, 0, false)}}, nil, nil},
+		{"nvme spare below threshold, bit not set", &smart.Info{Passed: boolp(true), NVMe: &smart.NVMeHealth{AvailableSpare: 6, SpareThreshold: 10}}, []string{"available spare 6 % below its threshold 10 %"}, nil},
+		{"nvme bits", &smart.Info{Passed: boolp(false), NVMe: &smart.NVMeHealth{CriticalWarning: 5, AvailableSpare: 6, SpareThreshold: 10, MediaErrors: 3}}, []string{"FAILED", "available spare below threshold, reliability degraded"}, []string{"3 media"}},
+		{"nvme worn", &smart.Info{Passed: boolp(true), NVMe: &smart.NVMeHealth{AvailableSpare: 100, SpareThreshold: 10, PercentUsed: 100, ErrLogEntries: 4871}}, nil, []string{"100 % of rated endurance"}},
+		{"scsi", &smart.Info{Passed: boolp(true), SCSI: &smart.SCSIHealth{GrownDefects: u64p(0), ReadUncorrected: u64p(0), WriteUncorrected: u64p(2)}}, nil, []string{"2 uncorrected"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,7 +60,7 @@ func TestSMARTObservationReasons(t *testing.T) {
 }
 
 func TestSMARTTemperatureFacts(t *testing.T) {
-	o := SMARTObservation("nvme0n1", &probes.SMARTInfo{Source: "smartctl -x -j /dev/nvme0n1", Passed: boolp(true), TempC: intp(86), TempWarnC: intp(85), TempCritC: intp(90)})
+	o := SMARTObservation("nvme0n1", &smart.Info{Source: "smartctl -x -j /dev/nvme0n1", Passed: boolp(true), TempC: intp(86), TempWarnC: intp(85), TempCritC: intp(90)})
 	if o.Get("smart_temp_c") != 86 || o.Get("smart_temp_warn_c") != 85 || o.Get("smart_temp_crit_c") != 90 {
 		t.Errorf("%v", factMap(o))
 	}
@@ -78,7 +81,7 @@ func TestSmartCheckRecorded(t *testing.T) {
 		{"sata-hdd-pending-sectors", "", ""},
 	} {
 		t.Run(c.fixture, func(t *testing.T) {
-			h, err := probes.Recorded("../fixtures/" + c.fixture)
+			h, err := machine.Recorded("../fixtures/" + c.fixture)
 			if err != nil {
 				t.Fatalf("load fixture: %v", err)
 			}
@@ -116,7 +119,7 @@ func TestSmartCheckRecorded(t *testing.T) {
 // probe (issue #10 item 15).
 func TestSMARTObservationStandby(t *testing.T) {
 	exit := 2
-	s := &probes.SMARTInfo{Source: "smartctl -x -n standby -j /dev/sdb", Protocol: "ATA", Standby: "STANDBY", Exit: &exit, Notes: []string{"Device is in STANDBY mode, exit(2)"}}
+	s := &smart.Info{Source: "smartctl -x -n standby -j /dev/sdb", Protocol: "ATA", Standby: "STANDBY", Exit: &exit, Notes: []string{"Device is in STANDBY mode, exit(2)"}}
 	o := SMARTObservation("sdb", s)
 	if o.Get("smart_standby") != "STANDBY" || o.Get("smart_passed") != nil {
 		t.Errorf("facts %v", factMap(o))

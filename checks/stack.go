@@ -5,7 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/probes/mount"
+	"github.com/diskdoctor/diskdoctor/probes/system"
 )
 
 func init() {
@@ -119,7 +120,7 @@ func dmKind(ctx context.Context, env *Env, name string) (string, string) {
 	return "", label("stacked")
 }
 
-func mountsOf(ctx context.Context, env *Env, name string, byDevNo map[string][]probes.Mount) string {
+func mountsOf(ctx context.Context, env *Env, name string, byDevNo map[string][]mount.Mount) string {
 	dn, err := env.Host.ReadString(ctx, "/sys/block/"+name+"/dev")
 	if err != nil {
 		return ""
@@ -155,7 +156,7 @@ func writeback(ctx context.Context, env *Env) *Observation {
 		}
 	}
 	o.Set("pagecache_filesystems", nonNil(pc))
-	mem, err := probes.MemTotalBytes(ctx, env.Host)
+	mem, err := system.MemTotalBytes(ctx, env.Host)
 	if err != nil || mem == 0 {
 		o.Set("mem_total_bytes", nil)
 		o.Set("vm_dirty_limit_gib", nil)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // A disk behind an HPE Smart Array (hpsa) with LUKS and LVM between its
@@ -68,7 +68,7 @@ func TestStackCryptLVMAndRAIDController(t *testing.T) {
 	file("proc/sys/vm/dirty_background_ratio", "10\n")
 	file("proc/meminfo", "MemTotal:       131891320 kB\nMemFree:         2609435 kB\n")
 
-	h, err := probes.Recorded(root)
+	h, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/bootcfg"
 )
 
 func init() {
@@ -18,8 +19,8 @@ var fstrimmable = map[string]bool{"ext4": true, "xfs": true, "btrfs": true, "vfa
 
 func trim(ctx context.Context, env *Env) []*Observation {
 	byDevNo := env.MountsByDevNo(ctx)
-	timerLink, timerOn := probes.TimerEnabled(ctx, env.Host, "fstrim.timer")
-	cron := probes.FindCronTrim(ctx, env.Host)
+	timerLink, timerOn := bootcfg.TimerEnabled(ctx, env.Host, "fstrim.timer")
+	cron := bootcfg.FindCronTrim(ctx, env.Host)
 	// Without /etc (a recording that left it out) the timer and cron jobs
 	// are unknown, not absent: Fedora and Debian enable fstrim.timer.
 	_, etcErr := env.Host.ReadDir(ctx, "/etc")
@@ -130,7 +131,7 @@ func trim(ctx context.Context, env *Env) []*Observation {
 }
 
 // stackedHolders lists dm/md devices stacked on the disk or its partitions.
-func stackedHolders(d *probes.BlockDevice) []string {
+func stackedHolders(d *block.Device) []string {
 	out := append([]string(nil), d.Holders...)
 	for _, p := range d.Partitions {
 		out = append(out, p.Holders...)
@@ -138,7 +139,7 @@ func stackedHolders(d *probes.BlockDevice) []string {
 	return out
 }
 
-func zfsPools(d *probes.BlockDevice) []string {
+func zfsPools(d *block.Device) []string {
 	pools := map[string]bool{}
 	for _, p := range d.Partitions {
 		if p.FSType == "zfs_member" && p.Label != "" {

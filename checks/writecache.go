@@ -7,7 +7,10 @@ import (
 	"strings"
 
 	"github.com/diskdoctor/diskdoctor/internal/parallel"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/bootcfg"
+	"github.com/diskdoctor/diskdoctor/probes/drive"
 )
 
 func init() {
@@ -23,11 +26,11 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 	log, _ := env.KernelLog(ctx)
 	bootLines := log.WriteCacheLines()
 	judged := env.Judged(ctx)
-	var persist *probes.CachePersistence
+	var persist *bootcfg.CachePersistence
 	if len(judged) > 0 {
 		// The candidate lines are read once; which disk each covers is
 		// decided per disk below.
-		persist = probes.ReadCachePersistence(ctx, env.Host)
+		persist = bootcfg.ReadCachePersistence(ctx, env.Host)
 		if persist.Err != nil {
 			env.Skip("write-cache persistence", "", withHint(persist.Err, "the recording holds no /etc: whether a udev rule, unit or hdparm.conf re-enables the cache at boot is unknown; record /etc/udev/rules.d, /etc/systemd/system and /etc/hdparm.conf"))
 		}
@@ -35,7 +38,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 	var out []*Observation
 	type job struct {
 		o *Observation
-		d *probes.BlockDevice
+		d *block.Device
 	}
 	var jobs []job
 	for _, d := range judged {
@@ -86,7 +89,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 	}
 	// As many drives are asked at once as there are command slots.
 	parallel.Each(len(jobs), maxCommands, func(i int) { readDriveCache(ctx, env, jobs[i].o, jobs[i].d) })
-	byName := map[string]*probes.BlockDevice{}
+	byName := map[string]*block.Device{}
 	for _, d := range judged {
 		byName[d.Name] = d
 	}
@@ -114,7 +117,7 @@ const OwnRulesFile = "/etc/udev/rules.d/69-diskdoctor-write-cache.rules"
 // its cache on at boot: a udev rule whose match keys hold for the disk's
 // own properties and attributes, an enabled unit or an hdparm.conf stanza
 // naming it. A rule that only sets queue/write_cache does not count.
-func judgePersistence(ctx context.Context, env *Env, persist *probes.CachePersistence, o *Observation, d *probes.BlockDevice) {
+func judgePersistence(ctx context.Context, env *Env, persist *bootcfg.CachePersistence, o *Observation, d *block.Device) {
 	if persist == nil || persist.Err != nil {
 		o.Set("wc_persistence", nil)
 		o.Set("wc_persistence_verdict", "unknown whether anything re-enables it at boot (configuration not readable)")
@@ -157,24 +160,24 @@ func judgePersistence(ctx context.Context, env *Env, persist *probes.CachePersis
 	}
 }
 
-func isATA(d *probes.BlockDevice) bool {
+func isATA(d *block.Device) bool {
 	return d.Transport == "sata" || d.Transport == "pata" || d.Udev.Prop("ID_BUS") == "ata" || d.Udev.Prop("ID_ATA") == "1"
 }
 
 // readDriveCache asks the drive: hdparm -W first (recordable, and what an
 // admin would type), ATA IDENTIFY through smart.go where hdparm is missing.
-func readDriveCache(ctx context.Context, env *Env, o *Observation, d *probes.BlockDevice) {
+func readDriveCache(ctx context.Context, env *Env, o *Observation, d *block.Device) {
 	if d.Transport == "nvme" {
 		readNVMeCache(ctx, env, o, d)
 		return
 	}
-	dc, err := RunCommand(ctx, env, func(ctx context.Context) (*probes.DriveCache, error) {
-		return probes.ReadHdparmW(ctx, env.Host, d.Name)
+	dc, err := RunCommand(ctx, env, func(ctx context.Context) (*drive.Cache, error) {
+		return drive.ReadHdparmW(ctx, env.Host, d.Name)
 	})
-	if errors.Is(err, probes.ErrToolMissing) && env.Host.IsLive() {
+	if errors.Is(err, machine.ErrToolMissing) && env.Host.IsLive() {
 		var err2 error
-		dc, err2 = Probe(ctx, env, func(ctx context.Context) (*probes.DriveCache, error) {
-			return probes.ReadATAIdentify(ctx, env.Host, d.Name)
+		dc, err2 = Probe(ctx, env, func(ctx context.Context) (*drive.Cache, error) {
+			return drive.ReadATAIdentify(ctx, env.Host, d.Name)
 		})
 		if err2 != nil {
 			env.Skip("ATA IDENTIFY (smart.go)", d.Name, err2)
@@ -200,16 +203,16 @@ func readDriveCache(ctx context.Context, env *Env, o *Observation, d *probes.Blo
 // VWC): the kernel's queue/write_cache is writable and can say "write
 // through" while the drive caches, the no-flush state the mismatch rule is
 // for.
-func readNVMeCache(ctx context.Context, env *Env, o *Observation, d *probes.BlockDevice) {
+func readNVMeCache(ctx context.Context, env *Env, o *Observation, d *block.Device) {
 	ctrl := ""
 	if len(d.Controllers) > 0 {
 		ctrl = d.Controllers[0]
 	}
-	dc, err := RunCommand(ctx, env, func(ctx context.Context) (*probes.DriveCache, error) {
-		return probes.ReadNVMeWriteCache(ctx, env.Host, d.Name, ctrl)
+	dc, err := RunCommand(ctx, env, func(ctx context.Context) (*drive.Cache, error) {
+		return drive.ReadNVMeWriteCache(ctx, env.Host, d.Name, ctrl)
 	})
 	if err != nil {
-		if errors.Is(err, probes.ErrToolMissing) {
+		if errors.Is(err, machine.ErrToolMissing) {
 			err = withHint(err, "apt-get install nvme-cli (the drive's own volatile write cache state: nvme get-feature -f 0x06)")
 		}
 		env.Skip("nvme get-feature -f 0x06", d.Name, err)

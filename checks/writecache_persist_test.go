@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -99,7 +99,7 @@ func TestNoEtcIsUnknown(t *testing.T) {
 
 func observeRoot(t *testing.T, root string) (map[string]map[string]any, []checks.Skipped) {
 	t.Helper()
-	h, err := probes.Recorded(root)
+	h, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestHostileNamesRefusedAtInventory(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, udev, "S:disk/by-id/ata-X$(touch${IFS}/tmp/PWNED)\n"+string(b))
-	h, err := probes.Recorded(root)
+	h, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/probes/system"
 )
 
 var _ = flag.Bool("update", false, "accepted so that go test ./... -update works; no golden files here")
@@ -56,7 +56,7 @@ func TestRole(t *testing.T) {
 		{"", "", 0, "auto", "unknown"},
 	}
 	for _, tt := range tests {
-		p := &probes.Platform{Vendor: tt.vendor, Product: tt.product, ChassisType: tt.chassis}
+		p := &system.Platform{Vendor: tt.vendor, Product: tt.product, ChassisType: tt.chassis}
 		if got := Role(p, tt.override); got != tt.want {
 			t.Errorf("Role(%s %s, %d, %s) = %s, want %s", tt.vendor, tt.product, tt.chassis, tt.override, got, tt.want)
 		}

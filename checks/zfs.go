@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/zfs"
 )
 
 // Units: zpool iostat -p prints exact values, bytes and nanoseconds
@@ -29,7 +31,7 @@ func init() {
 }
 
 // zfsPresent: a pool member on some device, or the zfs module loaded.
-func zfsPresent(ctx context.Context, env *Env, devs []*probes.BlockDevice) bool {
+func zfsPresent(ctx context.Context, env *Env, devs []*block.Device) bool {
 	for _, d := range devs {
 		if len(zfsPools(d)) > 0 || d.Udev.Prop("ID_FS_TYPE") == "zfs_member" {
 			return true
@@ -55,11 +57,11 @@ type memberIndex struct {
 // indexedMember is the disk behind a name, and the partition's kernel name
 // ("" for the whole disk).
 type indexedMember struct {
-	d    *probes.BlockDevice
+	d    *block.Device
 	part string
 }
 
-func newMemberIndex(devs []*probes.BlockDevice) *memberIndex {
+func newMemberIndex(devs []*block.Device) *memberIndex {
 	// One map, sized for the names it will hold (a kernel name and a /dev
 	// path per disk and partition, two per link): on 1,000 disks, grown one
 	// name at a time, two maps were rehashed a dozen times each.
@@ -74,7 +76,7 @@ func newMemberIndex(devs []*probes.BlockDevice) *memberIndex {
 		}
 	}
 	ix := &memberIndex{byName: make(map[string]indexedMember, hint)}
-	add := func(d *probes.BlockDevice, part, name string) {
+	add := func(d *block.Device, part, name string) {
 		if name == "" {
 			return
 		}
@@ -82,7 +84,7 @@ func newMemberIndex(devs []*probes.BlockDevice) *memberIndex {
 			ix.byName[name] = indexedMember{d, part}
 		}
 	}
-	addLinks := func(d *probes.BlockDevice, part string, links []string) {
+	addLinks := func(d *block.Device, part string, links []string) {
 		for _, l := range links {
 			add(d, part, "/dev/"+l)
 			add(d, part, path.Base(l))
@@ -112,7 +114,7 @@ func newMemberIndex(devs []*probes.BlockDevice) *memberIndex {
 
 // resolve finds the disk behind a member name; links under /dev are
 // followed where udev's record does not list them.
-func (ix *memberIndex) resolve(env *Env, name string) (*probes.BlockDevice, string) {
+func (ix *memberIndex) resolve(env *Env, name string) (*block.Device, string) {
 	if m, ok := ix.byName[name]; ok {
 		return m.d, m.part
 	}
@@ -141,18 +143,18 @@ func (ix *memberIndex) resolve(env *Env, name string) (*probes.BlockDevice, stri
 
 // member is one leaf vdev mapped to its disk.
 type member struct {
-	pool *probes.ZPool
-	vdev *probes.ZVdev
-	disk *probes.BlockDevice
+	pool *zfs.Pool
+	vdev *zfs.Vdev
+	disk *block.Device
 	part string
-	row  *probes.ZIostatRow
+	row  *zfs.IostatRow
 }
 
 // zfsRun is one run of the zfs check: what the pools' members resolve to,
 // gathered pool by pool and then judged disk by disk.
 type zfsRun struct {
 	env                  *Env
-	devs                 []*probes.BlockDevice
+	devs                 []*block.Device
 	index                *memberIndex // made at the first member: a pool may have none
 	statusCmd, iostatCmd string
 	byDisk               map[string][]*member
@@ -175,7 +177,7 @@ type hangLog struct {
 }
 
 func (h *hangLog) note(argv []string, err error) {
-	if errors.Is(err, probes.ErrTimeout) {
+	if errors.Is(err, machine.ErrTimeout) {
 		h.commands = append(h.commands, argvString(argv))
 		h.evidence = append(h.evidence, Evidence{argvString(argv), "no answer: " + err.Error()})
 	}
@@ -192,7 +194,7 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 	defer func() {
 		host.Set("zfs_hung_commands", nonNil(hangs.commands), hangs.evidence...)
 	}()
-	if v, p, err := probes.ZFSModuleParam(ctx, env.Host, "zfs_immediate_write_sz"); err == nil {
+	if v, p, err := zfs.ModuleParam(ctx, env.Host, "zfs_immediate_write_sz"); err == nil {
 		host.Set("zfs_immediate_write_sz", v, Evidence{p, strconv.FormatFloat(v, 'f', -1, 64)})
 	} else {
 		host.Set("zfs_immediate_write_sz", nil)
@@ -200,11 +202,11 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 
 	st, err := env.ZpoolStatus(ctx)
 	if err != nil {
-		hangs.note(probes.ZpoolStatusArgv, err)
+		hangs.note(zfs.StatusArgv, err)
 		// A pool that hangs `zpool status` hangs `zpool get` too; the
 		// trim check asked already, and the answer is memoised.
 		if _, err := env.ZFSAutotrim(ctx); err != nil {
-			hangs.note(probes.ZpoolAutotrimArgv, err)
+			hangs.note(zfs.AutotrimArgv, err)
 		}
 		return out
 	}
@@ -213,15 +215,15 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 		names = append(names, p.Name)
 	}
 	rows, ioErr := env.ZpoolIostat(ctx)
-	hangs.note(probes.ZpoolIostatArgv, ioErr)
-	probes.AssignPools(rows, names)
+	hangs.note(zfs.IostatArgv, ioErr)
+	zfs.AssignPools(rows, names)
 	props, propErr := env.ZFSProps(ctx)
-	hangs.note(probes.ZfsGetArgv, propErr)
+	hangs.note(zfs.GetArgv, propErr)
 	autotrim, _ := env.ZFSAutotrim(ctx)
 
 	z := &zfsRun{
 		env: env, devs: devs,
-		statusCmd: argvString(probes.ZpoolStatusArgv), iostatCmd: argvString(probes.ZpoolIostatArgv),
+		statusCmd: argvString(zfs.StatusArgv), iostatCmd: argvString(zfs.IostatArgv),
 		byDisk: map[string][]*member{},
 	}
 	for _, p := range st.Pools {
@@ -242,7 +244,7 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 
 // poolMembers maps a pool's leaf vdevs to disks and records their errors
 // and states.
-func (z *zfsRun) poolMembers(o *Observation, p *probes.ZPool) []*member {
+func (z *zfsRun) poolMembers(o *Observation, p *zfs.Pool) []*member {
 	var vdevErrs, unavailable []string
 	var errEv []Evidence
 	var members []*member
@@ -282,7 +284,7 @@ func (z *zfsRun) poolMembers(o *Observation, p *probes.ZPool) []*member {
 
 // poolBackground records the pool's background work: a scan (scrub,
 // resilver) and trims in progress.
-func (z *zfsRun) poolBackground(o *Observation, p *probes.ZPool) {
+func (z *zfsRun) poolBackground(o *Observation, p *zfs.Pool) {
 	var background []string
 	var bgEv []Evidence
 	sc := p.Scan
@@ -325,7 +327,7 @@ func (z *zfsRun) poolBackground(o *Observation, p *probes.ZPool) {
 
 // scanDescription is a scan in progress in words: "resilver in progress,
 // 12 % done at 300M/s, 01:02:03 to go (since …)".
-func scanDescription(sc probes.ZScan) string {
+func scanDescription(sc zfs.Scan) string {
 	desc := sc.Function + " in progress"
 	if sc.HasPercent {
 		desc += fmt.Sprintf(", %s done", trimFloat(sc.Percent)+" %")
@@ -348,7 +350,7 @@ func scanDescription(sc probes.ZScan) string {
 
 // poolMemberFacts records the pool's member and log devices by kernel
 // name, and its autotrim property.
-func poolMemberFacts(o *Observation, p *probes.ZPool, members []*member, autotrim map[string]string) {
+func poolMemberFacts(o *Observation, p *zfs.Pool, members []*member, autotrim map[string]string) {
 	var devNames []string
 	seen := map[string]bool{}
 	for _, m := range members {
@@ -366,7 +368,7 @@ func poolMemberFacts(o *Observation, p *probes.ZPool, members []*member, autotri
 	}
 	o.Set("zfs_log_devices", nonNil(logs))
 	if v, ok := autotrim[p.Name]; ok {
-		o.Set("zfs_autotrim", v, Evidence{argvString(probes.ZpoolAutotrimArgv), p.Name + "\t" + v})
+		o.Set("zfs_autotrim", v, Evidence{argvString(zfs.AutotrimArgv), p.Name + "\t" + v})
 	} else {
 		o.Set("zfs_autotrim", nil)
 	}
@@ -374,7 +376,7 @@ func poolMemberFacts(o *Observation, p *probes.ZPool, members []*member, autotri
 
 // poolDatasetFacts records the datasets' sync and logbias (they decide
 // whether a log device is used) and the largest recordsize.
-func poolDatasetFacts(o *Observation, p *probes.ZPool, props probes.ZFSProps) {
+func poolDatasetFacts(o *Observation, p *zfs.Pool, props zfs.Props) {
 	var syncAlways, throughput []string
 	var dsEv []Evidence
 	var maxRecord float64
@@ -382,11 +384,11 @@ func poolDatasetFacts(o *Observation, p *probes.ZPool, props probes.ZFSProps) {
 		pr := props[ds]
 		if pr["sync"] == "always" {
 			syncAlways = append(syncAlways, ds)
-			dsEv = append(dsEv, Evidence{argvString(probes.ZfsGetArgv), ds + "\tsync\talways"})
+			dsEv = append(dsEv, Evidence{argvString(zfs.GetArgv), ds + "\tsync\talways"})
 		}
 		if pr["logbias"] == "throughput" {
 			throughput = append(throughput, ds)
-			dsEv = append(dsEv, Evidence{argvString(probes.ZfsGetArgv), ds + "\tlogbias\tthroughput"})
+			dsEv = append(dsEv, Evidence{argvString(zfs.GetArgv), ds + "\tlogbias\tthroughput"})
 		}
 		if rs, err := strconv.ParseFloat(pr["recordsize"], 64); err == nil && rs > maxRecord {
 			maxRecord = rs
@@ -403,7 +405,7 @@ func poolDatasetFacts(o *Observation, p *probes.ZPool, props probes.ZFSProps) {
 
 // poolLatency records the pool row's latency over the interval and hands
 // each member its own row.
-func (z *zfsRun) poolLatency(o *Observation, p *probes.ZPool, members []*member, rows []*probes.ZIostatRow) {
+func (z *zfsRun) poolLatency(o *Observation, p *zfs.Pool, members []*member, rows []*zfs.IostatRow) {
 	o.Set("zfs_total_wait_write_us", nil)
 	o.Set("zfs_disk_wait_write_us", nil)
 	for _, r := range rows {
@@ -511,7 +513,7 @@ func zfsLatencyFacts(o *Observation, m *member, byDisk map[string][]*member, ios
 	}
 	// Peers: the other members of the same pool and class with a sample,
 	// compared per direction (a failing disk shows in reads first).
-	peerWaits := func(wait func(*probes.ZIostatRow) (*float64, *float64)) []float64 {
+	peerWaits := func(wait func(*zfs.IostatRow) (*float64, *float64)) []float64 {
 		var out []float64
 		for _, ms := range byDisk {
 			for _, x := range ms {
@@ -525,8 +527,8 @@ func zfsLatencyFacts(o *Observation, m *member, byDisk map[string][]*member, ios
 		}
 		return out
 	}
-	writes := func(r *probes.ZIostatRow) (*float64, *float64) { return r.DiskWaitWrite, r.WriteOps }
-	reads := func(r *probes.ZIostatRow) (*float64, *float64) { return r.DiskWaitRead, r.ReadOps }
+	writes := func(r *zfs.IostatRow) (*float64, *float64) { return r.DiskWaitWrite, r.WriteOps }
+	reads := func(r *zfs.IostatRow) (*float64, *float64) { return r.DiskWaitRead, r.ReadOps }
 	peers := peerWaits(writes)
 	classDevs := []string{m.disk.Name}
 	for _, ms := range byDisk {
@@ -579,7 +581,7 @@ func zfsLatencyFacts(o *Observation, m *member, byDisk map[string][]*member, ios
 // disk_wait, or the time between completions where requests queued inside
 // the device (disk_wait > 1/ops: Little's law), whichever is less. A device
 // that is not busy shows its latency; a busy one its throughput.
-func eff(r *probes.ZIostatRow) float64 {
+func eff(r *zfs.IostatRow) float64 {
 	if r == nil || r.DiskWaitWrite == nil || r.WriteOps == nil || *r.WriteOps <= 0 {
 		return 0
 	}
@@ -617,7 +619,7 @@ func humanNs(ns *float64) string {
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // iostatSummary is one member's row in words, for evidence.
-func iostatSummary(r *probes.ZIostatRow) string {
+func iostatSummary(r *zfs.IostatRow) string {
 	num := func(p *float64) string {
 		if p == nil {
 			return "-"

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // Every form a pool member takes in zpool output (with and without -P,
@@ -35,7 +35,7 @@ func TestMemberIndex(t *testing.T) {
 		},
 	} {
 		t.Run(fixture, func(t *testing.T) {
-			h, err := probes.Recorded("../fixtures/" + fixture)
+			h, err := machine.Recorded("../fixtures/" + fixture)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // observe runs every check on a fixture and returns the facts by
 // kind/subject, merged as the engine merges them.
 func observe(t *testing.T, fixture string, timeout time.Duration) (map[string]map[string]any, []checks.Skipped) {
 	t.Helper()
-	h, err := probes.Recorded("../fixtures/" + fixture)
+	h, err := machine.Recorded("../fixtures/" + fixture)
 	if err != nil {
 		t.Fatal(err)
 	}

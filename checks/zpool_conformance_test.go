@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -66,7 +66,7 @@ func TestZpoolSamplesConformance(t *testing.T) {
 			}
 			write(t, filepath.Join(root, "commands", "status.txt"), string(b))
 			write(t, filepath.Join(root, "commands", "manifest.yaml"), "- argv: [zpool, status, -P, -t]\n  stdout: status.txt\n")
-			h, err := probes.Recorded(root)
+			h, err := machine.Recorded(root)
 			if err != nil {
 				t.Fatal(err)
 			}

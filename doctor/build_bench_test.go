@@ -6,7 +6,7 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -17,7 +17,7 @@ import (
 func BenchmarkEngineBuild(b *testing.B) {
 	root := fixturetest.BenchMachine(b)
 	ctx := context.Background()
-	h, err := probes.Recorded(root)
+	h, err := machine.Recorded(root)
 	if err != nil {
 		b.Fatal(err)
 	}

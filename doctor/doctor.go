@@ -16,7 +16,8 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/rules"
 	"github.com/diskdoctor/diskdoctor/snapshot"
 )
@@ -25,7 +26,7 @@ import (
 type Options struct {
 	// Host is the machine to examine; nil means Root, Snapshot, or else this
 	// machine.
-	Host *probes.Host
+	Host *machine.Host
 	// Root is a recorded machine (a fixture or unpacked snapshot directory).
 	Root string
 	// Snapshot is a snapshot archive, unpacked privately for the run.
@@ -216,7 +217,7 @@ type loadedEngine struct {
 // not be made.
 var errEngineFailed = errors.New("the rules could not be loaded")
 
-func loadEngine(ctx context.Context, host *probes.Host, o Options) (l loadedEngine) {
+func loadEngine(ctx context.Context, host *machine.Host, o Options) (l loadedEngine) {
 	defer func() { l.panicV = recover() }()
 	ds, err := rules.LoadHostDatasheets(ctx, host, o.Datasheets)
 	if err != nil {
@@ -245,7 +246,7 @@ func Interrupted(ctx context.Context) error {
 var ErrInterrupted = errors.New("interrupted before the examination was complete")
 
 // host opens the machine the options name.
-func (o Options) host(ctx context.Context) (*probes.Host, string, func(), error) {
+func (o Options) host(ctx context.Context) (*machine.Host, string, func(), error) {
 	nothing := func() {}
 	switch {
 	case o.Host != nil:
@@ -259,23 +260,23 @@ func (o Options) host(ctx context.Context) (*probes.Host, string, func(), error)
 		if err != nil {
 			return nil, "", nil, err
 		}
-		h, err := probes.RecordedAsync(dir)
+		h, err := machine.RecordedAsync(dir)
 		if err != nil {
 			cleanup()
 			return nil, "", nil, fmt.Errorf("snapshot %s: %w", o.Snapshot, err)
 		}
 		return h, o.Snapshot, cleanup, nil
 	case o.Root != "":
-		h, err := probes.RecordedAsync(o.Root)
+		h, err := machine.RecordedAsync(o.Root)
 		if err != nil {
 			return nil, "", nil, err
 		}
 		return h, o.Root, nothing, nil
 	}
-	return probes.Live(), "/", nothing, nil
+	return machine.Live(), "/", nothing, nil
 }
 
-func namedDevicesExist(named []string, devs []*probes.BlockDevice) error {
+func namedDevicesExist(named []string, devs []*block.Device) error {
 	have := map[string]bool{}
 	var names []string
 	for _, d := range devs {

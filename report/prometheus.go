@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/internal/parse"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -219,7 +219,7 @@ func labelsLess(a, b []string) bool {
 			continue
 		}
 		if i%2 == 1 {
-			return probes.NaturalLess(a[i], b[i])
+			return parse.NaturalLess(a[i], b[i])
 		}
 		return a[i] < b[i]
 	}

@@ -3,14 +3,15 @@ package report
 import (
 	"fmt"
 
-	"github.com/charmbracelet/lipgloss"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/probes/window"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -57,8 +58,8 @@ func triageAnswer(p palette, rep *rules.Report) (string, lipgloss.Style) {
 
 // busiest is the device with the highest %util in the window (then the
 // most MB/s), or nil.
-func busiest(s *checks.Sample) *probes.DeviceRates {
-	var top *probes.DeviceRates
+func busiest(s *checks.Sample) *window.DeviceRates {
+	var top *window.DeviceRates
 	for i := range s.Devices {
 		d := &s.Devices[i]
 		if top == nil || d.UtilPct > top.UtilPct || (d.UtilPct == top.UtilPct && d.RMBs+d.WMBs > top.RMBs+top.WMBs) {
@@ -114,7 +115,7 @@ func isJudged(rep *rules.Report, dev string) bool {
 // datasheetShare is the device's throughput as a share of its datasheet's
 // sequential figure (write when it mostly wrote), from the datasheet the
 // report names for it.
-func datasheetShare(rep *rules.Report, r probes.DeviceRates) (float64, bool) {
+func datasheetShare(rep *rules.Report, r window.DeviceRates) (float64, bool) {
 	ds := datasheetOf(rep, r.Name)
 	if ds == nil {
 		return 0, false
@@ -160,7 +161,7 @@ func datasheetOf(rep *rules.Report, dev string) *rules.Datasheet {
 func triageTables(t *textWriter, rep *rules.Report) {
 	s := rep.Sample
 	t.line(t.p.heading.Render(fmt.Sprintf("Devices in the %s s window", strconv.FormatFloat(s.Seconds, 'f', -1, 64))) + t.p.dim.Render("  (iostat -x)"))
-	devs := append([]probes.DeviceRates(nil), s.Devices...)
+	devs := append([]window.DeviceRates(nil), s.Devices...)
 	sort.SliceStable(devs, func(i, j int) bool { return devs[i].UtilPct > devs[j].UtilPct })
 	var rows [][]string
 	for _, d := range devs {

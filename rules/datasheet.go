@@ -11,7 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 //go:embed datasheets.yaml
@@ -65,7 +65,7 @@ func LoadDatasheets(userFile string) (*Datasheets, error) {
 // recorded machine, this machine's for the live one. A later file's models
 // take precedence, so userFile (the command line) wins over the directory.
 // host may be nil: no directory.
-func LoadHostDatasheets(ctx context.Context, host *probes.Host, userFile string) (*Datasheets, error) {
+func LoadHostDatasheets(ctx context.Context, host *machine.Host, userFile string) (*Datasheets, error) {
 	ds, err := parseDatasheets(embeddedDatasheets)
 	if err != nil {
 		return nil, fmt.Errorf("embedded datasheets: %w", err)
@@ -75,7 +75,7 @@ func LoadHostDatasheets(ctx context.Context, host *probes.Host, userFile string)
 			// A recorded machine may be hostile: a datasheet file is a few
 			// kilobytes, never worth reading gigabytes for.
 			b, err := host.ReadFileLimit(ctx, p, maxDatasheetsBytes)
-			if errors.Is(err, probes.ErrRefused) {
+			if errors.Is(err, machine.ErrRefused) {
 				return nil, fmt.Errorf("%s: refused, more than a datasheet file holds (%d bytes) or not a regular file: %w", p, maxDatasheetsBytes, err)
 			}
 			if err != nil {
@@ -92,7 +92,7 @@ func LoadHostDatasheets(ctx context.Context, host *probes.Host, userFile string)
 	if userFile == "" {
 		return ds, nil
 	}
-	b, err := probes.ReadUserFile(userFile, maxDatasheetsBytes)
+	b, err := machine.ReadUserFile(userFile, maxDatasheetsBytes)
 	if err != nil {
 		return nil, err
 	}

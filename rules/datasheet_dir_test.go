@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // recordedWithDatasheets copies a recorded machine and drops the given files
@@ -57,7 +57,7 @@ func TestHostDatasheetsDir(t *testing.T) {
 		// Comments only (a shipped example): adds nothing, breaks nothing.
 		"00-empty.yaml": "# models:\n",
 	})
-	host, err := probes.Recorded(root)
+	host, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestHostDatasheetsDir(t *testing.T) {
 func TestHostDatasheetsDirErrors(t *testing.T) {
 	ctx := context.Background()
 	// No directory at all: the compiled-in table alone, no error.
-	plain, err := probes.Recorded(filepath.Join("..", "fixtures", "blind-vm"))
+	plain, err := machine.Recorded(filepath.Join("..", "fixtures", "blind-vm"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestHostDatasheetsDirErrors(t *testing.T) {
 
 	// A broken file is an error naming it, never silently skipped.
 	root := recordedWithDatasheets(t, "blind-vm", map[string]string{"10-bad.yaml": "models:\n  - product: no match\n"})
-	host, err := probes.Recorded(root)
+	host, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestHostDatasheetsDirErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	host, err = probes.Recorded(root)
+	host, err = machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}

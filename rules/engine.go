@@ -13,7 +13,7 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/internal/parallel"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/internal/parse"
 )
 
 // Finding is one rule's judgement, over every subject it holds for.
@@ -165,7 +165,7 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 		if a.kind != b.kind {
 			return a.kind < b.kind
 		}
-		return probes.NaturalLess(a.name, b.name)
+		return parse.NaturalLess(a.name, b.name)
 	})
 	return subs, order
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // member is one tar member of a test archive.
@@ -24,7 +24,9 @@ type member struct {
 }
 
 func file(name, data string) member { return member{name: name, typ: tar.TypeReg, data: []byte(data)} }
-func dir(name string) member        { return member{name: name, typ: tar.TypeDir} }
+
+func dir(name string) member { return member{name: name, typ: tar.TypeDir} }
+
 func symlink(name, target string) member {
 	return member{name: name, typ: tar.TypeSymlink, link: target}
 }
@@ -180,7 +182,7 @@ func TestReadArchiveAccepts(t *testing.T) {
 	if err != nil || string(got) != "100\n" {
 		t.Fatalf("read through the link: %q %v", got, err)
 	}
-	h, err := probes.Recorded(dst)
+	h, err := machine.Recorded(dst)
 	if err != nil {
 		t.Fatal(err)
 	}

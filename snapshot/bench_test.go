@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // BenchmarkSnapshot records the machine at $DISKDOCTOR_BENCH_ROOT (the
@@ -16,7 +16,7 @@ import (
 func BenchmarkSnapshot(b *testing.B) {
 	root := fixturetest.BenchMachine(b)
 	for b.Loop() {
-		src, err := probes.Recorded(root)
+		src, err := machine.Recorded(root)
 		if err != nil {
 			b.Fatal(err)
 		}

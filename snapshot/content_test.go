@@ -14,7 +14,8 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/window"
 )
 
 func entryOf(rec *Recording, p string) *Entry {
@@ -95,7 +96,7 @@ func TestCollectBoundsProbeContent(t *testing.T) {
 		"sys/big":           strings.Repeat("x", 100<<10),
 		"etc/big":           "->../sys/big",
 	})
-	h, err := probes.Recorded(root)
+	h, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,12 +129,12 @@ func TestCollectKeepsTheWindowsReadingsApart(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "proc/4410/cgroup"), []byte(firstRoot), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	src, err := probes.Recorded(dir)
+	src, err := machine.Recorded(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := NewRecorder()
-	w, err := probes.SampleWindow(t.Context(), src.WithTracer(rec), time.Second, nil)
+	w, err := window.Sample(t.Context(), src.WithTracer(rec), time.Second, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,11 +161,16 @@ type countingTracer struct {
 	dirs  int
 }
 
-func (c *countingTracer) Path(string)                     {}
-func (c *countingTracer) Command(probes.CmdResult, error) {}
-func (c *countingTracer) Link(string, string)             {}
-func (c *countingTracer) Resolved(string, string)         {}
-func (c *countingTracer) Dir(string, []fs.DirEntry)       { c.mu.Lock(); c.dirs++; c.mu.Unlock() }
+func (c *countingTracer) Path(string) {}
+
+func (c *countingTracer) Command(machine.CmdResult, error) {}
+
+func (c *countingTracer) Link(string, string) {}
+
+func (c *countingTracer) Resolved(string, string) {}
+
+func (c *countingTracer) Dir(string, []fs.DirEntry) { c.mu.Lock(); c.dirs++; c.mu.Unlock() }
+
 func (c *countingTracer) File(p string, _ []byte) {
 	c.mu.Lock()
 	c.files = append(c.files, p)
@@ -174,7 +180,7 @@ func (c *countingTracer) File(p string, _ []byte) {
 // After every check has run on a fixture, Collect reads no file the checks
 // read: it reads (through a Host that counts) only the paths they did not.
 func TestCollectReadsNoFileTwice(t *testing.T) {
-	src, err := probes.Recorded(filepath.Join(fixturesDir, "zfs-resilvering"))
+	src, err := machine.Recorded(filepath.Join(fixturesDir, "zfs-resilvering"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +225,7 @@ func TestCollectReadsNoFileTwice(t *testing.T) {
 func TestCollectInChunksIsCollectInOrder(t *testing.T) {
 	for _, name := range fixtures(t) {
 		t.Run(name, func(t *testing.T) {
-			src, err := probes.Recorded(filepath.Join(fixturesDir, name))
+			src, err := machine.Recorded(filepath.Join(fixturesDir, name))
 			if err != nil {
 				t.Fatal(err)
 			}

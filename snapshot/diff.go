@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/internal/parse"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/mount"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -89,7 +91,7 @@ type state struct {
 	side   DiffSide
 	report *rules.Report
 	host   map[string]any // host observations' facts
-	mounts []probes.Mount
+	mounts []mount.Mount
 }
 
 // DiffSides examines two states of a machine, each a snapshot archive, a
@@ -129,7 +131,7 @@ func examineSide(ctx context.Context, spec string, o DiffOptions) (*state, error
 		}
 	}
 	mctx, cancel := context.WithTimeout(ctx, o.ProbeTimeout)
-	s.mounts, _ = probes.ReadMounts(mctx, host)
+	s.mounts, _ = mount.Read(mctx, host)
 	cancel()
 	s.side.Kernel, s.side.Verdict = s.report.Host.Kernel, s.report.Verdict
 	return s, nil
@@ -137,17 +139,17 @@ func examineSide(ctx context.Context, spec string, o DiffOptions) (*state, error
 
 // open makes a Host of a side: the live machine, a recorded directory, or
 // a snapshot archive unpacked into a private directory that cleanup removes.
-func (s *state) open(ctx context.Context, spec string) (*probes.Host, func(), error) {
+func (s *state) open(ctx context.Context, spec string) (*machine.Host, func(), error) {
 	nothing := func() {}
 	if spec == "live" {
-		return probes.Live(), nothing, nil
+		return machine.Live(), nothing, nil
 	}
 	st, err := os.Stat(spec)
 	if err != nil {
 		return nil, nil, err
 	}
 	if st.IsDir() {
-		h, err := probes.Recorded(spec)
+		h, err := machine.Recorded(spec)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -158,7 +160,7 @@ func (s *state) open(ctx context.Context, spec string) (*probes.Host, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	h, err := probes.Recorded(dir)
+	h, err := machine.Recorded(dir)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -169,7 +171,7 @@ func (s *state) open(ctx context.Context, spec string) (*probes.Host, func(), er
 
 // examine runs the checks and the rules on a host: the doctor's pipeline,
 // as the diff and the round-trip tests need it.
-func examine(ctx context.Context, host *probes.Host, label string, opts checks.Options, datasheets string, strict bool) (*checks.Result, *rules.Report, error) {
+func examine(ctx context.Context, host *machine.Host, label string, opts checks.Options, datasheets string, strict bool) (*checks.Result, *rules.Report, error) {
 	ds, err := rules.LoadDatasheets(datasheets)
 	if err != nil {
 		return nil, nil, err
@@ -190,7 +192,7 @@ func examine(ctx context.Context, host *probes.Host, label string, opts checks.O
 	return res, report, nil
 }
 
-func (s *state) readMeta(ctx context.Context, h *probes.Host) {
+func (s *state) readMeta(ctx context.Context, h *machine.Host) {
 	if m, err := ReadMeta(ctx, h); err == nil && m != nil {
 		s.side.Redacted, s.side.Created = m.Redacted, m.Created
 	}
@@ -358,8 +360,8 @@ func (d *Diff) compareMounts(a, b *state) {
 	}
 }
 
-func mountsByPoint(ms []probes.Mount) map[string]probes.Mount {
-	out := map[string]probes.Mount{}
+func mountsByPoint(ms []mount.Mount) map[string]mount.Mount {
+	out := map[string]mount.Mount{}
 	for _, m := range ms {
 		if strings.HasPrefix(m.Source, "/dev/") {
 			out[m.MountPoint] = m
@@ -368,7 +370,7 @@ func mountsByPoint(ms []probes.Mount) map[string]probes.Mount {
 	return out
 }
 
-func mountOptions(m probes.Mount) string {
+func mountOptions(m mount.Mount) string {
 	keys := make([]string, 0, len(m.Options))
 	for k := range m.Options {
 		keys = append(keys, k)
@@ -465,7 +467,7 @@ func unionKeys[V any](a, b map[string]V) []string {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return probes.NaturalLess(out[i], out[j]) })
+	sort.Slice(out, func(i, j int) bool { return parse.NaturalLess(out[i], out[j]) })
 	return out
 }
 

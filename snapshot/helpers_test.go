@@ -16,7 +16,7 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -28,7 +28,7 @@ func fixtures(t *testing.T) []string { return fixturetest.Machines(t, fixturesDi
 // examineDir runs the doctor's pipeline on a recorded machine directory.
 func examineDir(t *testing.T, dir string, strict bool) *rules.Report {
 	t.Helper()
-	h, err := probes.Recorded(dir)
+	h, err := machine.Recorded(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // snapshot command does.
 func snapshotOf(t *testing.T, root string, keep bool) (string, *Recording) {
 	t.Helper()
-	src, err := probes.Recorded(root)
+	src, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}

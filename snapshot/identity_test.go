@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // sourceIdentity collects, from a recorded machine's own files and by its
@@ -216,7 +216,7 @@ func TestRedactsMACsAndHostNames(t *testing.T) {
 			"Nov 20 11:44:22 bigbox.example.org kernel: br0: port 1(" + strings.ReplaceAll(mac, ":", "-") + ") entered forwarding state\n",
 		"commands/smart.json": `{"serial_number": "ZA1B2C3D", "wwn": {"naa": 5, "oui": 3152, "id": 2863315899}, "model_name": "ST4000"}` + "\n",
 	})
-	h, err := probes.Recorded(root)
+	h, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/machine/manifest"
 )
 
 // EntryType is the kind of a recorded path.
@@ -61,17 +62,6 @@ type RecordedCommand struct {
 	Missing bool
 }
 
-// manifestOut is manifestEntry with argv written in flow style, as the
-// hand-written manifests have it.
-type manifestOut struct {
-	Argv    []string `yaml:"argv,flow"`
-	Stdout  string   `yaml:"stdout,omitempty"`
-	Stderr  string   `yaml:"stderr,omitempty"`
-	Exit    int      `yaml:"exit,omitempty"`
-	Timeout bool     `yaml:"timeout,omitempty"`
-	Missing bool     `yaml:"missing,omitempty"`
-}
-
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // CommandFiles lays the commands out as commands/manifest.yaml and the
@@ -79,9 +69,9 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 // root) to content.
 func (rec *Recording) CommandFiles() (map[string][]byte, error) {
 	files := map[string][]byte{}
-	var manifest []manifestOut
+	var entries []manifest.Entry
 	for i, c := range rec.Commands {
-		m := manifestOut{Argv: c.Argv, Timeout: c.Timeout, Missing: c.Missing}
+		m := manifest.Entry{Argv: c.Argv, Timeout: c.Timeout, Missing: c.Missing}
 		if !c.Timeout && !c.Missing {
 			base := fmt.Sprintf("%03d-%s", i+1, strings.Trim(unsafeName.ReplaceAllString(strings.Join(c.Argv, "_"), "-"), "-."))
 			if len(base) > 80 {
@@ -94,133 +84,15 @@ func (rec *Recording) CommandFiles() (map[string][]byte, error) {
 				files["commands/"+m.Stderr] = c.Stderr
 			}
 		}
-		manifest = append(manifest, m)
+		entries = append(entries, m)
 	}
 	var buf bytes.Buffer
 	buf.WriteString("# Recorded by diskdoctor snapshot: every command the probes ran, matched by exact argv.\n")
-	if err := writeManifest(&buf, manifest); err != nil {
+	if err := manifest.Write(&buf, entries); err != nil {
 		return nil, err
 	}
 	files["commands/manifest.yaml"] = buf.Bytes()
 	return files, nil
-}
-
-// writeManifest writes manifest as yaml.v3 encodes it (with an indent of
-// 2), without encoding most of it through yaml.v3: a 1,000-disk machine's
-// 2,000 commands took it 28 ms. A word that is plain in any YAML (a
-// command, an option, a device path) is written as it is; any other
-// scalar as yaml.v3 writes it, once per distinct value.
-// TestWriteManifestIsYAMLs compares the two.
-func writeManifest(buf *bytes.Buffer, manifest []manifestOut) error {
-	if len(manifest) == 0 {
-		buf.WriteString("[]\n")
-		return nil
-	}
-	quoted := map[string]string{}
-	scalar := func(v string) (string, error) {
-		if plainWord(v) {
-			return v, nil
-		}
-		if q, ok := quoted[v]; ok {
-			return q, nil
-		}
-		b, err := yaml.Marshal(struct {
-			A []string `yaml:"a,flow"`
-		}{[]string{v}})
-		q, ok := strings.CutPrefix(string(b), "a: [")
-		if q, ok = strings.CutSuffix(q, "]\n"); err != nil || !ok {
-			return "", fmt.Errorf("manifest: %q: %v", v, err)
-		}
-		quoted[v] = q
-		return q, nil
-	}
-	start := buf.Len()
-	for _, m := range manifest {
-		if len(m.Argv) == 0 {
-			buf.Truncate(start) // yaml.v3 writes "[]": the whole manifest its way
-			return encodeManifest(buf, manifest)
-		}
-		buf.WriteString("- argv: [")
-		for i, a := range m.Argv {
-			q, err := scalar(a)
-			if err != nil {
-				return err
-			}
-			if i > 0 {
-				buf.WriteString(", ")
-			}
-			buf.WriteString(q)
-		}
-		buf.WriteString("]\n")
-		for _, f := range [...]struct{ k, v string }{{"stdout", m.Stdout}, {"stderr", m.Stderr}} {
-			if f.v == "" {
-				continue
-			}
-			if !plainWord(f.v) {
-				buf.Truncate(start)
-				return encodeManifest(buf, manifest)
-			}
-			buf.WriteString("  " + f.k + ": " + f.v + "\n")
-		}
-		if m.Exit != 0 {
-			buf.WriteString("  exit: " + strconv.Itoa(m.Exit) + "\n")
-		}
-		if m.Timeout {
-			buf.WriteString("  timeout: true\n")
-		}
-		if m.Missing {
-			buf.WriteString("  missing: true\n")
-		}
-	}
-	return nil
-}
-
-// encodeManifest is yaml.v3's encoding of manifest.
-func encodeManifest(buf *bytes.Buffer, manifest []manifestOut) error {
-	enc := yaml.NewEncoder(buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(manifest); err != nil {
-		return err
-	}
-	return enc.Close()
-}
-
-// plainWord reports a scalar every YAML writes plain and reads back as
-// the same string (on one line, however long: it has no space to fold
-// at): letters, digits, '/', '_', '.' and '-', starting with a
-// letter or '/', or with '-' and a letter (an option), or with digits and
-// '-' (an output file's name, 001-dmesg.out), and no word YAML 1.1 reads
-// as a boolean or null.
-func plainWord(v string) bool {
-	if v == "" {
-		return false
-	}
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '/' || c == '_' || c == '.' || c == '-') {
-			return false
-		}
-	}
-	switch c := v[0]; {
-	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/':
-	case c == '-':
-		if len(v) < 2 || !(v[1] >= 'a' && v[1] <= 'z' || v[1] >= 'A' && v[1] <= 'Z') {
-			return false
-		}
-	case c >= '0' && c <= '9':
-		// 001-dmesg.out: digits, a dash, and a letter after it somewhere.
-		i := strings.IndexByte(v, '-')
-		if i < 1 || strings.TrimLeft(v[:i], "0123456789") != "" || !strings.ContainsAny(v[i:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
-			return false
-		}
-	default:
-		return false
-	}
-	switch strings.ToLower(v) {
-	case "y", "n", "yes", "no", "on", "off", "true", "false", "null":
-		return false
-	}
-	return true
 }
 
 // MetaFile is the name of the description at a snapshot's root.
@@ -334,9 +206,9 @@ func (m Meta) Marshal() []byte {
 // ReadMeta reads diskdoctor-snapshot.yaml at the root of a recorded
 // machine (through the Host, as every read of it); a fixture directory has
 // none (nil, nil).
-func ReadMeta(ctx context.Context, h *probes.Host) (*Meta, error) {
+func ReadMeta(ctx context.Context, h *machine.Host) (*Meta, error) {
 	b, err := h.ReadFile(ctx, "/"+MetaFile)
-	if errors.Is(err, probes.ErrNotAvailable) {
+	if errors.Is(err, machine.ErrNotAvailable) {
 		return nil, nil
 	}
 	if err != nil {
@@ -344,7 +216,7 @@ func ReadMeta(ctx context.Context, h *probes.Host) (*Meta, error) {
 	}
 	var m Meta
 	if err := yaml.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: %w: %w", MetaFile, probes.ErrParse, err)
+		return nil, fmt.Errorf("%s: %w: %w", MetaFile, machine.ErrParse, err)
 	}
 	return &m, nil
 }

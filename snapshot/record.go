@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // Recorder is a Tracer that remembers every path the probes read and every
@@ -36,7 +36,7 @@ type Recorder struct {
 }
 
 type recordedCmd struct {
-	res probes.CmdResult
+	res machine.CmdResult
 	err error
 }
 
@@ -50,18 +50,18 @@ func NewRecorder() *Recorder {
 // commands r also counts while they run, so that Wait can let a command
 // that outlives its probe's deadline (a hung zpool being killed) be
 // recorded before the snapshot is written.
-func (r *Recorder) Attach(h *probes.Host) *probes.Host {
-	return h.WithTracer(r).WrapRunner(func(inner probes.Runner) probes.Runner {
+func (r *Recorder) Attach(h *machine.Host) *machine.Host {
+	return h.WithTracer(r).WrapRunner(func(inner machine.Runner) machine.Runner {
 		return trackingRunner{inner: inner, r: r}
 	})
 }
 
 type trackingRunner struct {
-	inner probes.Runner
+	inner machine.Runner
 	r     *Recorder
 }
 
-func (t trackingRunner) Run(ctx context.Context, argv []string) (probes.CmdResult, error) {
+func (t trackingRunner) Run(ctx context.Context, argv []string) (machine.CmdResult, error) {
 	t.r.mu.Lock()
 	t.r.inflight++
 	t.r.mu.Unlock()
@@ -162,7 +162,7 @@ func (r *Recorder) Link(p, target string) {
 }
 
 // Command implements Tracer. The first result of an argv is kept.
-func (r *Recorder) Command(res probes.CmdResult, err error) {
+func (r *Recorder) Command(res machine.CmdResult, err error) {
 	if len(res.Argv) == 0 {
 		return
 	}
@@ -221,7 +221,7 @@ type CollectOptions struct {
 // what they did not (paths a library read under Root, paths only tested
 // for existence, reads that failed) and the directories on the way to each
 // path. Content the probes report once Collect has begun is not used.
-func (r *Recorder) Collect(ctx context.Context, h *probes.Host, opts CollectOptions) (*Recording, error) {
+func (r *Recorder) Collect(ctx context.Context, h *machine.Host, opts CollectOptions) (*Recording, error) {
 	if opts.ReadTimeout <= 0 {
 		opts.ReadTimeout = 5 * time.Second
 	}
@@ -297,9 +297,9 @@ func (r *Recorder) Collect(ctx context.Context, h *probes.Host, opts CollectOpti
 		switch {
 		case rc.err == nil:
 			cmd.Stdout, cmd.Stderr, cmd.Exit = nonNilBytes(rc.res.Stdout), rc.res.Stderr, rc.res.Exit
-		case errors.Is(rc.err, probes.ErrToolMissing):
+		case errors.Is(rc.err, machine.ErrToolMissing):
 			cmd.Missing = true
-		case errors.Is(rc.err, probes.ErrTimeout), errors.Is(rc.err, context.DeadlineExceeded):
+		case errors.Is(rc.err, machine.ErrTimeout), errors.Is(rc.err, context.DeadlineExceeded):
 			cmd.Timeout = true
 		default:
 			cmd.Missing = true
@@ -386,7 +386,7 @@ func (c *collector) readPending() error {
 type collector struct {
 	pending    []pendingRead
 	ctx        context.Context
-	h          *probes.Host
+	h          *machine.Host
 	listings   *listingCache // per directory: traced paths share long prefixes
 	lastDir    string
 	last       *listing // of lastDir
@@ -797,7 +797,7 @@ func (c *collector) capture(p string) {
 		// snapshot member of this path may hold (a longer content is
 		// read again, and refused as before).
 		b, ok := c.files[p]
-		ok = ok && int64(len(b)) <= min(c.opts.MaxFile, probes.ReadLimit(phys))
+		ok = ok && int64(len(b)) <= min(c.opts.MaxFile, machine.ReadLimit(phys))
 		if e.queued > 0 && ok {
 			// Another traced path (one tested for existence, say) led
 			// here first.
@@ -871,7 +871,7 @@ func (c *collector) readFile(p string, size int64) ([]byte, error) {
 	defer cancel()
 	ch := make(chan result, 1)
 	go func() {
-		b, err := c.h.ReadFileLimit(ctx, p, min(c.opts.MaxFile, probes.ReadLimit(p)))
+		b, err := c.h.ReadFileLimit(ctx, p, min(c.opts.MaxFile, machine.ReadLimit(p)))
 		ch <- result{b, err}
 	}()
 	select {
@@ -881,7 +881,7 @@ func (c *collector) readFile(p string, size int64) ([]byte, error) {
 		}
 		return nonNilBytes(r.b), nil
 	case <-ctx.Done():
-		return nil, fmt.Errorf("read %w after %s", probes.ErrTimeout, c.opts.ReadTimeout)
+		return nil, fmt.Errorf("read %w after %s", machine.ErrTimeout, c.opts.ReadTimeout)
 	}
 }
 

@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/udev"
 )
 
 // writeTree builds a small recorded machine: files, and links given as
@@ -46,7 +47,7 @@ const (
 	testWWN    = "5002538e40a1b2c3"
 )
 
-func testMachine(t *testing.T) *probes.Host {
+func testMachine(t *testing.T) *machine.Host {
 	dev := "sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda"
 	root := writeTree(t, map[string]string{
 		dev + "/dev":               "8:0\n",
@@ -66,14 +67,14 @@ func testMachine(t *testing.T) *probes.Host {
 		"commands/manifest.yaml":                                   "- argv: [dmesg]\n  stdout: dmesg.txt\n- argv: [hdparm, -W, /dev/sda]\n  timeout: true\n",
 		"commands/dmesg.txt":                                       "[    1.0] usb 1-1: SerialNumber: " + testSerial + "\n[    1.1] usb 1-2: SerialNumber: ABCD1234XYZ\n",
 	})
-	h, err := probes.Recorded(root)
+	h, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return h
 }
 
-func collectAll(t *testing.T, h *probes.Host, redact bool) *Recording {
+func collectAll(t *testing.T, h *machine.Host, redact bool) *Recording {
 	t.Helper()
 	rec := NewRecorder()
 	th := h.WithTracer(rec)
@@ -106,7 +107,7 @@ func TestCollectKeepsLinksAndCommands(t *testing.T) {
 	if err := rec.WriteDir(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	r, err := probes.Recorded(dir)
+	r, err := machine.Recorded(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,10 +145,10 @@ func TestCollectKeepsLinksAndCommands(t *testing.T) {
 	}
 	tctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
 	defer cancel()
-	if _, err := r.Run(tctx, "hdparm", "-W", "/dev/sda"); !errors.Is(err, probes.ErrTimeout) {
+	if _, err := r.Run(tctx, "hdparm", "-W", "/dev/sda"); !errors.Is(err, machine.ErrTimeout) {
 		t.Errorf("the timed-out command replays as %v", err)
 	}
-	if _, err := r.Run(ctx, "zpool", "list"); !errors.Is(err, probes.ErrToolMissing) {
+	if _, err := r.Run(ctx, "zpool", "list"); !errors.Is(err, machine.ErrToolMissing) {
 		t.Errorf("the missing command replays as %v", err)
 	}
 	if res, err := r.Run(ctx, "dmesg"); err != nil || !bytes.Contains(res.Stdout, []byte(testSerial)) {
@@ -181,12 +182,12 @@ func TestCollectRedactsConsistently(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := probes.Recorded(dir)
+	r, err := machine.Recorded(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	u, err := probes.ReadUdev(ctx, r, "8:0")
+	u, err := udev.Read(ctx, r, "8:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +250,7 @@ func TestCollectRefusesHugeFilesAndFifos(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(root, "sys/block/sda/fifo"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h, err := probes.Recorded(root)
+	h, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +335,7 @@ func TestCollectStaysInsideRoot(t *testing.T) {
 		"proc/sys/kernel/osrelease": "->../../../../../../../../../../.." + outside,
 		"etc/hostname":              "->../../../../../../../../../../.." + filepath.Dir(outside),
 	})
-	h, err := probes.Recorded(root)
+	h, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // Source parses a recorded machine's command manifest while Record's
@@ -16,7 +16,7 @@ func TestRecordRefusesAnUnreadableManifest(t *testing.T) {
 		"commands/manifest.yaml": "- argv: [dmesg]\n  stdout: dmesg.txt\n  no_such_field: 1\n",
 		"commands/dmesg.txt":     "[    1.0] hello\n",
 	})
-	_, want := probes.Recorded(root)
+	_, want := machine.Recorded(root)
 	if want == nil {
 		t.Fatal("Recorded reads the manifest")
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // Source is the machine a snapshot records, and the label its meta file
@@ -17,11 +17,11 @@ import (
 // or an unpacked snapshot), labelled with root. A recorded machine's
 // command manifest is parsed while Record's checks run (13 ms of YAML on
 // a 1,000-disk machine, as for the check); Record waits for it.
-func Source(root string) (*probes.Host, string, error) {
+func Source(root string) (*machine.Host, string, error) {
 	if root == "" {
-		return probes.Live(), "live", nil
+		return machine.Live(), "live", nil
 	}
-	h, err := probes.RecordedAsync(root)
+	h, err := machine.RecordedAsync(root)
 	if err != nil {
 		return nil, "", err
 	}
@@ -42,7 +42,7 @@ type RecordOptions struct {
 // Record runs every check on src with a recorder attached and collects what
 // the probes read: the list of what to capture is derived from the probes
 // themselves. src is read only through its Host methods.
-func Record(ctx context.Context, src *probes.Host, o RecordOptions) (*Recording, error) {
+func Record(ctx context.Context, src *machine.Host, o RecordOptions) (*Recording, error) {
 	rec := NewRecorder()
 	h := rec.Attach(src) // src.WithTracer(rec), counting commands in flight
 	opts := checks.Options{ProbeTimeout: o.ProbeTimeout, Context: "auto", Inventoried: o.Inventoried}

@@ -28,7 +28,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/probes"
+	"github.com/diskdoctor/diskdoctor/internal/parse"
 )
 
 const benchDisks = 1000
@@ -73,7 +73,7 @@ func benchExpected(n int) map[string][]string {
 }
 
 func sortNaturalStrings(s []string) {
-	sort.Slice(s, func(i, j int) bool { return probes.NaturalLess(s[i], s[j]) })
+	sort.Slice(s, func(i, j int) bool { return parse.NaturalLess(s[i], s[j]) })
 }
 
 // benchCheckReport parses a JSON report and checks it against the plan of

@@ -20,7 +20,7 @@ var _ = flag.Bool("update", false, "accepted for go test ./... -update; nothing 
 // moduleRoot is the repository root, from this package's directory.
 const moduleRoot = "../.."
 
-// allowed are the non-test files outside probes/ that may touch the
+// allowed are the non-test files outside machine/ that may touch the
 // machine, each for a reason the layout names (docs/architecture.md).
 var allowed = map[string]string{
 	"report/write.go":                     "the one atomic writer: reports and snapshots become files only here",
@@ -29,6 +29,13 @@ var allowed = map[string]string{
 	"internal/fixturetest/fixturetest.go": "test support: lists the recorded machines under fixtures/ for the tests of several packages; only tests import it, never the binary",
 	"bench/runner.go":                     "bench's one runner: it starts fio and dd, creates and removes the test file, and opens a raw device O_EXCL; a test replaces it with recorded fio output",
 	"internal/clidoc/manpages.go":         "the build's man pages and completions, written into the directory the packaging script names; it reads nothing of the machine",
+	"internal/testutil/testutil.go":       "test support: writes the tests' recorded roots and reads the shared samples; only tests import it, never the binary",
+	// Live-only calls still made by a probe (issue #22: each moves behind
+	// machine.Host next; until then they are listed, not hidden).
+	"probes/md/mdstat.go":               "pending #22: hands procfs's parser a temporary directory holding the mdstat bytes the Host read",
+	"probes/mount/pathdev.go":           "pending #22: stat(2)/statfs(2) of a live path for bench; a recorded machine takes the Host's path",
+	"probes/proc/proccmd.go":            "pending #22: stat(2) of a live process's open files",
+	"probes/smart/smart_power_linux.go": "pending #22: the SG_IO CHECK POWER MODE ioctl on a live device",
 }
 
 // machineCalls are the functions that open, read, list, create or execute
@@ -49,11 +56,12 @@ var machineCalls = map[string][]string{
 
 var pureSyscalls = []string{"Major", "Minor", "Mkdev", "Signal", "Errno", "Getpid", "Getuid", "Geteuid", "Getgid", "Getegid", "Kill"}
 
-// TestOnlyProbesTouchTheMachine walks every non-test Go file outside
-// probes/ and fails on a call that opens, reads, lists or executes
-// anything on the machine: the doctor reads through probes.Host (live,
-// recorded or traced), so that every read can be replayed and recorded.
-func TestOnlyProbesTouchTheMachine(t *testing.T) {
+// TestOnlyMachineTouchesTheMachine walks every non-test Go file outside
+// machine/ (and its subpackages) and fails on a call that opens, reads,
+// lists or executes anything on the machine: the doctor reads through
+// machine.Host (live, recorded or traced), so that every read can be
+// replayed and recorded. The probes parse what the Host reads.
+func TestOnlyMachineTouchesTheMachine(t *testing.T) {
 	fset := token.NewFileSet()
 	var offences []string
 	files := 0
@@ -65,7 +73,7 @@ func TestOnlyProbesTouchTheMachine(t *testing.T) {
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
 			switch {
-			case rel == "probes", strings.HasPrefix(rel, "probes/"), d.Name() == "testdata", d.Name() == "fixtures",
+			case rel == "machine", strings.HasPrefix(rel, "machine/"), d.Name() == "testdata", d.Name() == "fixtures",
 				strings.HasPrefix(d.Name(), ".") && rel != ".":
 				return filepath.SkipDir
 			}
@@ -89,7 +97,7 @@ func TestOnlyProbesTouchTheMachine(t *testing.T) {
 		t.Fatalf("walked only %d files: is moduleRoot right?", files)
 	}
 	for _, o := range offences {
-		t.Errorf("%s: only probes/ touches the machine (read through probes.Host, or add a reasoned exception to allowed)", o)
+		t.Errorf("%s: only machine/ touches the machine (read through machine.Host, or add a reasoned exception to allowed)", o)
 	}
 }
 

@@ -1,0 +1,205 @@
+package machine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/machine/manifest"
+)
+
+// CmdResult is what a command printed and how it ended.
+type CmdResult struct {
+	Argv   []string
+	Stdout []byte
+	Stderr []byte
+	Exit   int
+}
+
+// String is the command line as a person would type it, for evidence.
+func (r CmdResult) String() string { return strings.Join(r.Argv, " ") }
+
+// Runner runs commands for a Host.
+type Runner interface {
+	Run(ctx context.Context, argv []string) (CmdResult, error)
+}
+
+// execRunner runs real programs with exec argv; the context deadline kills
+// a program that hangs (zpool on a sick pool can block for minutes).
+type execRunner struct{}
+
+func (execRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		for _, dir := range []string{"/usr/sbin", "/sbin"} {
+			if p := filepath.Join(dir, argv[0]); isExecutable(p) {
+				path, err = p, nil
+				break
+			}
+		}
+		if err != nil {
+			return CmdResult{Argv: argv}, &ToolError{Tool: argv[0]}
+		}
+	}
+	cmd := exec.CommandContext(ctx, path, argv[1:]...)
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	out, errb := &cappedBuffer{limit: CmdOutputLimit}, &cappedBuffer{limit: cmdStderrLimit}
+	cmd.Stdout, cmd.Stderr = out, errb
+	// A child that keeps the pipes open must not hold the doctor past the deadline.
+	cmd.WaitDelay = time.Second
+	err = cmd.Run()
+	res := CmdResult{Argv: argv, Stdout: out.Bytes(), Stderr: errb.Bytes()}
+	if ctx.Err() != nil {
+		return res, fmt.Errorf("%s: %w", res, CtxErr(ctx.Err()))
+	}
+	if out.over {
+		return res, fmt.Errorf("%s: %w: printed more than %d bytes", res, ErrRefused, CmdOutputLimit)
+	}
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		res.Exit = exitErr.ExitCode()
+		return res, nil
+	}
+	return res, err
+}
+
+// CmdOutputLimit bounds what one command may print: the largest real
+// outputs (smartctl -x -j of a drive with a long error log, dmesg of a
+// large ring buffer, zpool status of hundreds of disks) are a few MB.
+const CmdOutputLimit = 32 << 20
+
+const cmdStderrLimit = 1 << 20
+
+// cappedBuffer keeps the first limit bytes written and drops the rest
+// (still accepting them, so that the child is not killed by a broken pipe
+// before it exits).
+type cappedBuffer struct {
+	bytes.Buffer
+	limit int
+	over  bool
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if room := b.limit - b.Len(); room < len(p) {
+		b.over = true
+		if room > 0 {
+			b.Buffer.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return b.Buffer.Write(p)
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}
+
+// recordedRunner replays commands/manifest.yaml: exact argv match; an argv
+// the manifest lacks is a missing program. Output files are read inside the
+// recorded root, like every other file of it.
+type recordedRunner struct {
+	fs      *rootFS
+	entries map[string]manifest.Entry
+	outputs sync.Map // file name -> []byte: many commands share one output file
+	// ready is closed once entries (or err) are set: a manifest parsed in
+	// the background (RecordedAsync) is waited for by the first command.
+	ready chan struct{}
+	err   error
+}
+
+func argvKey(argv []string) string { return strings.Join(argv, "\x00") }
+
+// manifestPath is the recorded machine's command manifest.
+const manifestPath = manifest.Path
+
+// manifestLimit bounds the manifest file: a 10,000-device machine records
+// about 20,000 commands in some 2 MB.
+const manifestLimit = 16 << 20
+
+// newRecordedRunner returns the runner of fs's manifest and the function
+// that loads it, to be called once (now, or in the background).
+func newRecordedRunner(fs *rootFS) (*recordedRunner, func()) {
+	r := &recordedRunner{fs: fs, entries: map[string]manifest.Entry{}, ready: make(chan struct{})}
+	return r, func() {
+		defer close(r.ready)
+		r.err = r.load()
+	}
+}
+
+func (r *recordedRunner) load() error {
+	b, err := r.fs.readFile(manifestPath, manifestLimit)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return FileErr(filepath.Join(r.fs.dir, manifestPath), err)
+	}
+	entries, err := manifest.Parse(bytes.NewReader(b))
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(r.fs.dir, manifestPath), err)
+	}
+	for _, e := range entries {
+		r.entries[argvKey(e.Argv)] = e
+	}
+	return nil
+}
+
+// wait is the manifest's error, once it is loaded.
+func (r *recordedRunner) wait(ctx context.Context) error {
+	select {
+	case <-r.ready:
+		return r.err
+	case <-ctx.Done():
+		return CtxErr(ctx.Err())
+	}
+}
+
+// output reads a recorded output file once; callers get their own copy.
+func (r *recordedRunner) output(name string) ([]byte, error) {
+	if v, ok := r.outputs.Load(name); ok {
+		return bytes.Clone(v.([]byte)), nil
+	}
+	b, err := r.fs.readFile("/commands/"+name, CmdOutputLimit)
+	if err != nil {
+		return nil, err
+	}
+	r.outputs.Store(name, b)
+	return bytes.Clone(b), nil
+}
+
+func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
+	res := CmdResult{Argv: argv}
+	if err := r.wait(ctx); err != nil {
+		return res, err
+	}
+	e, ok := r.entries[argvKey(argv)]
+	switch {
+	case !ok || e.Missing:
+		return res, &ToolError{Tool: argv[0]}
+	case e.Timeout:
+		<-ctx.Done()
+		return res, fmt.Errorf("%s: %w", res, CtxErr(ctx.Err()))
+	}
+	if err := ctx.Err(); err != nil {
+		return res, fmt.Errorf("%s: %w", res, CtxErr(err))
+	}
+	var err error
+	if res.Stdout, err = r.output(e.Stdout); err != nil {
+		return res, fmt.Errorf("recorded output of %s: %w", res, FileErr("/commands/"+e.Stdout, err))
+	}
+	if e.Stderr != "" {
+		if res.Stderr, err = r.fs.readFile("/commands/"+e.Stderr, cmdStderrLimit); err != nil {
+			return res, fmt.Errorf("recorded stderr of %s: %w", res, FileErr("/commands/"+e.Stderr, err))
+		}
+	}
+	res.Exit = e.Exit
+	return res, nil
+}

@@ -1,0 +1,25 @@
+package machine
+
+// WalkVariants are h and, where h resolves with openat2, a copy of it that
+// resolves in user space (the walk of kernels before 5.6), with a memo of
+// its own: what one variant resolved must not answer the other's lookups.
+func WalkVariants(h *Host) map[string]*Host {
+	out := map[string]*Host{"openat2": h}
+	if h.fs.walk {
+		return map[string]*Host{"walk": h}
+	}
+	w := *h
+	fs := *h.fs
+	fs.walk = true
+	w.fs = &fs
+	w.memo = &hostMemo{}
+	out["walk"] = &w
+	return out
+}
+
+// KeptDir says whether h keeps a descriptor of directory p, and whether it
+// resolves in user space (where it keeps none).
+func KeptDir(h *Host, p string) (kept, walk bool) {
+	_, kept = h.fs.dirs.fds.Load(p)
+	return kept, h.fs.walk
+}

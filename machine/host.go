@@ -1,0 +1,441 @@
+// Package probes reads raw machine state — sysfs, procfs, udev's database,
+// the kernel log and external tools — through one Host, which is either the
+// live machine or a recorded one (a fixture directory or an unpacked
+// snapshot). Probes read and parse; they never judge.
+package machine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/diskdoctor/diskdoctor/machine/manifest"
+	"golang.org/x/sys/unix"
+)
+
+// Sentinel errors every probe maps its failures to, so that a check can turn
+// them into a skipped entry with the right hint.
+var (
+	// ErrNotAvailable: the file or directory does not exist on this machine.
+	ErrNotAvailable = errors.New("not available")
+	// ErrPermission: reading needs privileges the doctor does not have.
+	ErrPermission = errors.New("permission denied")
+	// ErrToolMissing: the external program is not installed.
+	ErrToolMissing = errors.New("tool not installed")
+	// ErrTimeout: the probe ran past its deadline.
+	ErrTimeout = errors.New("timed out")
+	// ErrParse: the data was there but not in a form the parser understands
+	// (one error with the manifest's, which a recorded runner passes on).
+	ErrParse = manifest.ErrParse
+)
+
+// Host is the machine the doctor examines. Every file read and every command
+// goes through it; a recorded machine differs from the live one only in its
+// root directory and its command runner.
+type Host struct {
+	root   string
+	fs     *rootFS
+	memo   *hostMemo
+	live   bool
+	runner Runner
+	tracer Tracer
+	// content is tracer when it is a ContentTracer (set by WithTracer
+	// only: a Host built on another root, a window's second reading, must
+	// not report its contents as this machine's).
+	content ContentTracer
+}
+
+// Tracer is told of every path a probe reads and every command it runs, so
+// that a snapshot records exactly what the probes use, derived from the
+// probes themselves. Paths are machine paths ("/sys/block/sda/dev").
+type Tracer interface {
+	// Path: a file, directory or link the probe read (or a library under
+	// Root will read; see Uses).
+	Path(p string)
+	// Command: a command that ran, with its result or error.
+	Command(res CmdResult, err error)
+}
+
+// ContentTracer is a Tracer that is also given what each successful read
+// returned, so that a snapshot holds what the probes judged without
+// reading it a second time. A failed read is reported to Path only. The
+// slices are the probe's own: a ContentTracer copies what it keeps.
+type ContentTracer interface {
+	Tracer
+	// File: the whole content of a regular file (ReadFile, ReadFileLimit,
+	// ReadString). b is the reader's, and ReadString's is reused after the
+	// call: a tracer that keeps it keeps a copy.
+	File(p string, b []byte)
+	// Dir: a directory's listing (ReadDir), sorted by name.
+	Dir(p string, ents []fs.DirEntry)
+	// Link: a link's target as written (Readlink).
+	Link(p, target string)
+}
+
+// WithTracer returns a copy of h that reports every read to t (and what it
+// read, when t is a ContentTracer).
+func (h *Host) WithTracer(t Tracer) *Host {
+	c := *h
+	c.tracer = t
+	c.content, _ = t.(ContentTracer)
+	return &c
+}
+
+func (h *Host) trace(p string) {
+	if h.tracer != nil {
+		h.tracer.Path(p)
+	}
+}
+
+// Uses declares machine paths (glob patterns allowed) that a library given
+// Root() reads on the probe's behalf (ghw, procfs): the tracer sees them as
+// if the probe had read them. A library opens paths the ordinary way, so in
+// a recorded machine each one must resolve beneath the root without an
+// absolute link or a ".." that climbs out, and be a directory or a regular
+// file of a size such a file has; otherwise Uses refuses and the probe must
+// not call the library.
+func (h *Host) Uses(patterns ...string) error {
+	if h.live && h.tracer == nil {
+		return nil
+	}
+	for _, pat := range patterns {
+		for _, p := range h.fs.glob(pat) {
+			if h.tracer != nil {
+				h.tracer.Path(p)
+			}
+			if !h.live {
+				if err := h.fs.beneath(p, libraryFileLimit); err != nil {
+					return FileErr(p, err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// libraryFileLimit is the largest file handed to a library (procfs itself
+// reads at most 1 MiB of most files).
+const libraryFileLimit = 8 << 20
+
+// Live returns the machine the doctor runs on.
+func Live() *Host {
+	fs, _ := newRootFS("/")
+	return &Host{root: "/", fs: fs, memo: &hostMemo{}, live: true, runner: execRunner{}}
+}
+
+// Recorded returns a recorded machine rooted at dir, with the commands of
+// dir/commands/manifest.yaml.
+func Recorded(dir string) (*Host, error) {
+	h, load, err := recorded(dir)
+	if err != nil {
+		return nil, err
+	}
+	load()
+	if err := h.Wait(context.Background()); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// RecordedAsync is Recorded with the command manifest parsed while the
+// caller goes on: nothing before the first command needs it, and a
+// 1,000-disk machine's manifest is 13 ms of YAML. A command waits for it.
+// The caller must call Wait before it trusts what it read: a manifest
+// Recorded would have refused is refused there.
+func RecordedAsync(dir string) (*Host, error) {
+	h, load, err := recorded(dir)
+	if err != nil {
+		return nil, err
+	}
+	go load()
+	return h, nil
+}
+
+// Wait returns, once the command manifest of a recorded machine is loaded,
+// why it could not be (nil on the live machine).
+func (h *Host) Wait(ctx context.Context) error {
+	if r, ok := h.runner.(*recordedRunner); ok {
+		return r.wait(ctx)
+	}
+	return nil
+}
+
+func recorded(dir string) (*Host, func(), error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("recorded machine %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return nil, nil, fmt.Errorf("recorded machine %s: not a directory", dir)
+	}
+	fs, err := newRootFS(abs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("recorded machine %s: %w", dir, err)
+	}
+	if st, err := fs.stat("/sys", false); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return nil, nil, fmt.Errorf("recorded machine %s: no sys/ directory, not a diskdoctor recording", dir)
+	}
+	r, load := newRecordedRunner(fs)
+	return &Host{root: abs, fs: fs, memo: &hostMemo{}, runner: r}, load, nil
+}
+
+// Root is the directory that stands for "/" (what ghw and procfs are given).
+func (h *Host) Root() string { return h.root }
+
+// IsLive reports whether this is the running machine, where raw device
+// access (SMART ioctls) is possible.
+func (h *Host) IsLive() bool { return h.live }
+
+// Path maps an absolute machine path ("/sys/block") to the path to open.
+func (h *Host) Path(p string) string {
+	if h.root == "/" {
+		return p
+	}
+	return filepath.Join(h.root, p)
+}
+
+// Strip maps a path under Root back to the machine path, for evidence.
+func (h *Host) Strip(p string) string {
+	if h.root == "/" {
+		return p
+	}
+	rel, err := filepath.Rel(h.root, p)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return p
+	}
+	return "/" + rel
+}
+
+// ReadFile reads a machine file of at most the size such a file has
+// (ReadLimit). Errors wrap ErrNotAvailable, ErrPermission or ErrRefused (a
+// FIFO, device or socket, or a file too large).
+func (h *Host) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	return h.ReadFileLimit(ctx, p, ReadLimit(p))
+}
+
+// ReadFileLimit is ReadFile with an explicit size limit in bytes.
+func (h *Host) ReadFileLimit(ctx context.Context, p string, limit int64) ([]byte, error) {
+	return h.readFileInto(ctx, p, limit, nil)
+}
+
+func (h *Host) readFileInto(ctx context.Context, p string, limit int64, buf []byte) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, CtxErr(err)
+	}
+	h.trace(p)
+	b, err := h.fs.readFileInto(p, limit, buf)
+	if err != nil {
+		return nil, FileErr(p, err)
+	}
+	if h.content != nil {
+		h.content.File(p, b)
+	}
+	return b, nil
+}
+
+// hostMemo holds what one run reads more than once and what does not
+// change during it: links (every disk below one controller asks for the
+// same driver links) and resolved device paths. Copies of a Host share it.
+// (Udev records are not kept: on a 10,000-device machine they would hold
+// some 25 MB for a few hundred repeated reads.)
+type hostMemo struct {
+	links, resolved sync.Map
+	// pciIDs holds vendor:device per PCI function directory: a controller
+	// is above every disk on it (600 disks, two reads each, on one HBA).
+	pciIDs sync.Map
+	// reads hold what ReadString reads before it copies out the trimmed
+	// value: a live sysfs attribute reports a size of 4 KiB whatever it
+	// holds, so reading each into its own buffer cost 4 KiB per attribute
+	// (90 MB of allocation on a 1,000-disk machine) for values of a few
+	// bytes.
+	reads sync.Pool
+}
+
+func (m *hostMemo) readBuffer() *[]byte {
+	if bp, ok := m.reads.Get().(*[]byte); ok {
+		return bp
+	}
+	b := make([]byte, 0, 4<<10+1)
+	return &b
+}
+
+// ReadLimit is the most a machine file of this kind holds: a sysfs
+// attribute is at most a page (64 KiB on the largest-page kernels); procfs
+// tables (mountinfo, mdstat, a process's files) some MB on a big host; udev
+// records and configuration files much less.
+func ReadLimit(p string) int64 {
+	switch {
+	case strings.HasPrefix(p, "/sys/"):
+		return 64 << 10
+	case strings.HasPrefix(p, "/proc/"):
+		return 8 << 20
+	case strings.HasPrefix(p, "/run/udev/data/"):
+		return 256 << 10
+	}
+	return 1 << 20
+}
+
+// ReadString reads a one-value sysfs or procfs file and trims it.
+func (h *Host) ReadString(ctx context.Context, p string) (string, error) {
+	var s string
+	err := h.ReadPooled(ctx, p, func(b []byte) { s = string(bytes.TrimSpace(b)) })
+	return s, err
+}
+
+// ReadPooled reads the machine file p into a buffer of the run's pool and
+// gives it to use, which copies out what it keeps: the buffer is reused
+// after use returns.
+func (h *Host) ReadPooled(ctx context.Context, p string, use func([]byte)) error {
+	bp := h.memo.readBuffer()
+	defer h.memo.reads.Put(bp)
+	b, err := h.readFileInto(ctx, p, ReadLimit(p), *bp)
+	if err != nil {
+		return err
+	}
+	if cap(b) <= maxPooledRead {
+		*bp = b
+	}
+	use(b)
+	return nil
+}
+
+// maxPooledRead is the largest buffer kept for reuse: a sysfs attribute's
+// page on the largest-page kernels. A longer one-value file is rare.
+const maxPooledRead = 64<<10 + 1
+
+// ReadDir lists a machine directory, sorted by name.
+func (h *Host) ReadDir(ctx context.Context, p string) ([]fs.DirEntry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, CtxErr(err)
+	}
+	h.trace(p)
+	ents, err := h.fs.readDir(p)
+	if err != nil {
+		return nil, FileErr(p, err)
+	}
+	if h.content != nil {
+		h.content.Dir(p, ents)
+	}
+	return ents, nil
+}
+
+// Readlink returns a link's target as written.
+func (h *Host) Readlink(p string) (string, error) {
+	h.trace(p)
+	if v, ok := h.memo.links.Load(p); ok {
+		if h.content != nil {
+			h.content.Link(p, v.(string))
+		}
+		return v.(string), nil
+	}
+	t, err := h.fs.readlink(p)
+	if err != nil {
+		return "", FileErr(p, err)
+	}
+	h.memo.links.Store(p, t)
+	if h.content != nil {
+		h.content.Link(p, t)
+	}
+	return t, nil
+}
+
+// Resolve follows every link in p and returns the machine path it ends at.
+// In a recorded machine every link resolves inside the root (an absolute
+// target starts at the root), as the machine itself would see it.
+func (h *Host) Resolve(p string) (string, error) {
+	return h.resolveWith(p, h.fs.resolve)
+}
+
+// ResolveDir is Resolve for a directory whose files are read next: they
+// are opened from the directory's descriptor (see rootFS.resolveDir).
+func (h *Host) ResolveDir(p string) (string, error) {
+	return h.resolveWith(p, h.fs.resolveDir)
+}
+
+// resolveWith resolves p with resolve once per run (both ways give the
+// same machine path; they share the memo).
+func (h *Host) resolveWith(p string, resolve func(string) (string, error)) (string, error) {
+	h.trace(p)
+	if v, ok := h.memo.resolved.Load(p); ok {
+		return v.(string), nil
+	}
+	r, err := resolve(p)
+	if err != nil {
+		return "", FileErr(p, err)
+	}
+	h.memo.resolved.Store(p, r)
+	return r, nil
+}
+
+// Exists reports whether a machine path exists (following links).
+func (h *Host) Exists(p string) bool {
+	h.trace(p)
+	_, err := h.fs.stat(p, false)
+	return err == nil
+}
+
+// Glob matches a pattern of machine paths and returns machine paths.
+func (h *Host) Glob(pattern string) []string {
+	m := h.fs.glob(pattern)
+	for _, p := range m {
+		h.trace(p)
+	}
+	return m
+}
+
+// Run runs a program with exact argv (never through a shell). A non-zero
+// exit status is not an error: it is in the result.
+func (h *Host) Run(ctx context.Context, argv ...string) (CmdResult, error) {
+	if len(argv) == 0 {
+		return CmdResult{}, errors.New("empty argv")
+	}
+	if err := ctx.Err(); err != nil {
+		return CmdResult{}, CtxErr(err)
+	}
+	res, err := h.runner.Run(ctx, argv)
+	if h.tracer != nil {
+		h.tracer.Command(res, err)
+	}
+	return res, err
+}
+
+// ToolError says which program is not installed; it matches ErrToolMissing.
+type ToolError struct{ Tool string }
+
+func (e *ToolError) Error() string { return e.Tool + ": " + ErrToolMissing.Error() }
+
+func (e *ToolError) Is(target error) bool { return target == ErrToolMissing }
+
+// FileErr maps a failed read of machine path p to the sentinel errors
+// (ErrNotAvailable, ErrPermission, ErrRefused...), naming p.
+func FileErr(p string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: %w", p, ErrNotAvailable)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%s: %w", p, ErrPermission)
+	case errors.Is(err, unix.EXDEV), errors.Is(err, unix.ELOOP):
+		return fmt.Errorf("%s: %w: a link leads out of the recorded root or loops", p, ErrRefused)
+	case errors.Is(err, unix.EISDIR):
+		return fmt.Errorf("%s: %w: a directory where a file belongs", p, ErrRefused)
+	}
+	return fmt.Errorf("%s: %w", p, err)
+}
+
+// CtxErr maps a context's error to ErrTimeout when its deadline passed.
+func CtxErr(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %w", ErrTimeout, err)
+	}
+	return err
+}

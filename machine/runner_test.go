@@ -1,0 +1,54 @@
+package machine_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/internal/testutil"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/drive"
+	"github.com/diskdoctor/diskdoctor/probes/kernlog"
+)
+
+func TestRecordedRunner(t *testing.T) {
+	dir := t.TempDir()
+	testutil.Must(t, os.MkdirAll(filepath.Join(dir, "sys"), 0o755))
+	testutil.Must(t, os.MkdirAll(filepath.Join(dir, "commands"), 0o755))
+	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "manifest.yaml"), []byte(
+		"- argv: [hdparm, -W, /dev/sda]\n  stdout: w.txt\n  exit: 0\n- argv: [zpool, status]\n  timeout: true\n- argv: [dmesg]\n  stdout: empty.txt\n  stderr: err.txt\n  exit: 1\n- argv: [nvme, list]\n  missing: true\n"), 0o644))
+	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "w.txt"), []byte(" write-caching =  1 (on)\n"), 0o644))
+	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "empty.txt"), nil, 0o644))
+	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "err.txt"), []byte("dmesg: read kernel buffer failed: Operation not permitted\n"), 0o644))
+	h, err := machine.Recorded(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	if dc, err := drive.ReadHdparmW(ctx, h, "sda"); err != nil || !*dc.Enabled {
+		t.Errorf("hdparm: %+v %v", dc, err)
+	}
+	if _, err := h.Run(ctx, "nvme", "list"); !errors.Is(err, machine.ErrToolMissing) {
+		t.Errorf("missing: %v", err)
+	}
+	if _, err := h.Run(ctx, "not", "in", "manifest"); !errors.Is(err, machine.ErrToolMissing) {
+		t.Errorf("unlisted argv: %v", err)
+	}
+	if _, err := kernlog.Read(ctx, h); !errors.Is(err, machine.ErrPermission) {
+		t.Errorf("dmesg refused: %v", err)
+	}
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if _, err := h.Run(short, "zpool", "status"); !errors.Is(err, machine.ErrTimeout) {
+		t.Errorf("hanging command: %v", err)
+	}
+	if _, err := h.ReadFile(ctx, "/sys/nothing"); !errors.Is(err, machine.ErrNotAvailable) {
+		t.Errorf("missing file: %v", err)
+	}
+	if _, err := machine.Recorded(filepath.Join(dir, "commands")); err == nil {
+		t.Error("a directory without sys/ is not a recording")
+	}
+}

@@ -1,0 +1,129 @@
+package kernlog
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/machine"
+)
+
+// KernelLog is the kernel ring buffer as dmesg prints it.
+type Log struct {
+	Source string // the command it came from
+	Lines  []Line
+}
+
+// LogLine is one kernel message with its timestamp (seconds since boot; -1
+// when the line carries none).
+type Line struct {
+	Num  int // 1-based line number in the output
+	Time float64
+	// Wall is the wall-clock time the line carries (dmesg -T, syslog,
+	// journalctl); zero when it has none. A syslog time has no year.
+	Wall time.Time
+	// TimeFromWall: Time was derived from Wall and the boot banner's wall
+	// time (to the second), not printed by the kernel.
+	TimeFromWall bool
+	// EarlierBoot: the line belongs to a boot before the last one in the
+	// log, so its age cannot be known from /proc/uptime.
+	EarlierBoot bool
+	Text        string // the message without the timestamp
+	Raw         string
+}
+
+// ReadKernelLog runs dmesg. Reading the ring buffer needs root or
+// kernel.dmesg_restrict=0: a refusal wraps ErrPermission.
+func Read(ctx context.Context, h *machine.Host) (*Log, error) {
+	res, err := h.Run(ctx, "dmesg")
+	if err != nil {
+		return nil, err
+	}
+	if res.Exit != 0 {
+		msg := strings.TrimSpace(string(res.Stderr))
+		if strings.Contains(msg, "not permitted") || strings.Contains(msg, "ermission denied") {
+			return nil, fmt.Errorf("%s: %w", msg, machine.ErrPermission)
+		}
+		return nil, fmt.Errorf("dmesg exited %d: %s", res.Exit, msg)
+	}
+	return &Log{Source: res.String(), Lines: Parse(res.Stdout)}, nil
+}
+
+// ParseKernelLog splits kernel log output into lines, taking every form of
+// time prefix off each (see splitKernelStamp): raw dmesg, dmesg -T and
+// --time-format iso, syslog files and journalctl -k in its short,
+// short-precise, short-iso and short-monotonic forms.
+func Parse(b []byte) []Line {
+	var out []Line
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		raw := sc.Text()
+		mono, wall, text := splitKernelStamp(raw)
+		out = append(out, Line{Num: n, Time: mono, Wall: wall, Text: text, Raw: raw})
+	}
+	fillBootTimes(out)
+	markEarlierBoots(out)
+	return out
+}
+
+// WriteCacheLine is the SCSI disk driver's boot message about a drive cache.
+type WriteCacheLine struct {
+	Device  string // sda
+	Enabled bool
+	Line    Line
+}
+
+var writeCacheMsg = regexp.MustCompile(`^sd \d+:\d+:\d+:\d+: \[(\w+)\] Write cache: (enabled|disabled)`)
+
+// WriteCacheLines finds "sd 2:0:0:0: [sda] Write cache: disabled, read cache:
+// enabled" messages; the last one per device wins (a later revalidation).
+func (k *Log) WriteCacheLines() map[string]WriteCacheLine {
+	out := map[string]WriteCacheLine{}
+	if k == nil {
+		return out
+	}
+	for _, l := range k.Lines {
+		// Every match holds the literal; most lines do not (the
+		// expression on each line was most of this walk).
+		if !strings.Contains(l.Text, "] Write cache: ") {
+			continue
+		}
+		if m := writeCacheMsg.FindStringSubmatch(l.Text); m != nil {
+			out[m[1]] = WriteCacheLine{Device: m[1], Enabled: m[2] == "enabled", Line: l}
+		}
+	}
+	return out
+}
+
+// PCIeBandwidthLine is the PCI core's "available PCIe bandwidth, limited by"
+// warning for one function.
+type PCIeBandwidthLine struct {
+	Address string // 0000:04:00.0
+	Line    Line
+}
+
+var pcieLimited = regexp.MustCompile(`^pci (\S+): .*available PCIe bandwidth, limited by`)
+
+// PCIeBandwidthLines finds the link-bandwidth warnings, by PCI address.
+func (k *Log) PCIeBandwidthLines() map[string]PCIeBandwidthLine {
+	out := map[string]PCIeBandwidthLine{}
+	if k == nil {
+		return out
+	}
+	for _, l := range k.Lines {
+		if !strings.HasPrefix(l.Text, "pci ") {
+			continue
+		}
+		if m := pcieLimited.FindStringSubmatch(l.Text); m != nil {
+			out[m[1]] = PCIeBandwidthLine{Address: m[1], Line: l}
+		}
+	}
+	return out
+}

@@ -1,0 +1,194 @@
+package md
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/prometheus/procfs"
+)
+
+// MDArray is one Linux software RAID array of /proc/mdstat.
+type Array struct {
+	Name  string // md0
+	Level string // raid1, raid5, …
+	// State: active, inactive, or what the array is doing: resyncing,
+	// recovering, checking, reshaping (procfs' ActivityState).
+	State string
+	// Action is the sync line's own word: resync, recovery, check, repair,
+	// reshape; "" when idle.
+	Action string
+	// SyncWaiting is "pending" or "delayed" when the sync line says
+	// resync=PENDING or resync=DELAYED: the work has not started (0 % at
+	// 0 K/s is not a figure). drivers/md/md.c status_resync prints
+	// DELAYED while another array on the same disks syncs (md_do_sync
+	// waits for it), PENDING while the array is read-only or
+	// auto-read-only and md may not write until the first write to it.
+	SyncWaiting string
+	// ReadOnly is "auto-read-only" or "read-only" from "active
+	// (auto-read-only) raid1"; "" when writable.
+	ReadOnly     string
+	Disks        int64 // the members the array needs
+	Active       int64
+	Down         int64 // "_" in the [UU_] map
+	Failed       int64 // members marked (F)
+	Spare        int64 // members marked (S)
+	Degraded     bool  // fewer active members than it needs, or a failed one
+	SyncPercent  float64
+	SyncSpeedKBs float64
+	SyncFinish   float64 // minutes
+	Members      []Member
+	// Lines are the raw lines of the array's block, for evidence.
+	Lines []string
+}
+
+// MDMember is a component device (sdb1) with its flags.
+type Member struct {
+	Name                  string
+	Faulty, Spare, Replac bool
+}
+
+// ReadMDStat reads /proc/mdstat through procfs. A machine without the md
+// driver has no /proc/mdstat: ErrNotAvailable.
+func Read(ctx context.Context, h *machine.Host) ([]Array, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, machine.CtxErr(err)
+	}
+	raw, err := h.ReadFile(ctx, "/proc/mdstat")
+	if err != nil {
+		return nil, err
+	}
+	if err := h.Uses("/proc/mdstat"); err != nil {
+		return nil, err
+	}
+	pfs, err := procfs.NewFS(h.Path("/proc"))
+	if err != nil {
+		return nil, fmt.Errorf("/proc: %w", machine.ErrNotAvailable)
+	}
+	return mdFromProcfs(pfs, raw)
+}
+
+// ParseMDStat parses /proc/mdstat content with procfs' parser (which reads
+// a file: the bytes go through a private temporary directory).
+func Parse(b []byte) ([]Array, error) {
+	dir, err := os.MkdirTemp("", "diskdoctor-mdstat")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "mdstat"), b, 0o600); err != nil {
+		return nil, err
+	}
+	pfs, err := procfs.NewFS(dir)
+	if err != nil {
+		return nil, err
+	}
+	return mdFromProcfs(pfs, b)
+}
+
+func mdFromProcfs(pfs procfs.FS, raw []byte) (out []Array, err error) {
+	// procfs' parser indexes lines and slices words without checking them
+	// (a "Personalities : x" line panics it): a malformed file is a parse
+	// error, never a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("%w: /proc/mdstat: %v", machine.ErrParse, r)
+		}
+	}()
+	stats, err := pfs.MDStat()
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("/proc/mdstat: %w", machine.ErrNotAvailable)
+		}
+		return nil, fmt.Errorf("%w: %w", machine.ErrParse, err)
+	}
+	blocks := mdBlocks(raw)
+	for _, s := range stats {
+		a := Array{
+			Name: s.Name, Level: s.Type, State: s.ActivityState,
+			Disks: s.DisksTotal, Active: s.DisksActive, Down: s.DisksDown, Failed: s.DisksFailed, Spare: s.DisksSpare,
+			SyncPercent: s.BlocksSyncedPct, SyncSpeedKBs: s.BlocksSyncedSpeed, SyncFinish: s.BlocksSyncedFinishTime,
+			Lines: blocks[s.Name],
+		}
+		for _, d := range s.Devices {
+			a.Members = append(a.Members, Member{Name: d.Name, Faulty: d.Faulty, Spare: d.Spare, Replac: d.Replacement})
+		}
+		a.Degraded = a.Down > 0 || a.Failed > 0 || (a.Disks > 0 && a.Active < a.Disks && a.State != "inactive")
+		a.Action = mdAction(a.Lines)
+		a.SyncWaiting, a.ReadOnly = mdWaiting(a.Lines)
+		if a.SyncWaiting != "" {
+			// procfs reads no figures from a waiting sync line; keep
+			// them unknown rather than zero.
+			a.SyncPercent, a.SyncSpeedKBs, a.SyncFinish = 0, 0, 0
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// mdBlocks splits mdstat into each array's lines ("md0 : active raid1 …"
+// and the indented lines after it).
+func mdBlocks(raw []byte) map[string][]string {
+	out := map[string][]string{}
+	cur := ""
+	for _, line := range strings.Split(string(raw), "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "":
+			cur = ""
+		case line[0] != ' ' && line[0] != '\t':
+			name, _, ok := strings.Cut(t, " : ")
+			if ok && !strings.HasPrefix(t, "Personalities") && !strings.HasPrefix(t, "unused") {
+				cur = strings.TrimSpace(name)
+				out[cur] = append(out[cur], t)
+			} else {
+				cur = ""
+			}
+		case cur != "":
+			out[cur] = append(out[cur], t)
+		}
+	}
+	return out
+}
+
+// mdAction finds the sync line's action word ("[==>....]  recovery = 12.6% …",
+// "resync=DELAYED", "check = 3.1%").
+func mdAction(lines []string) string {
+	for _, l := range lines {
+		for _, a := range []string{"recovery", "resync", "check", "repair", "reshape"} {
+			if strings.Contains(l, a+" =") || strings.Contains(l, a+"=") {
+				return a
+			}
+		}
+	}
+	return ""
+}
+
+// mdWaiting reads a sync that has not started ("resync=PENDING",
+// "resync=DELAYED", md.c status_resync) and the array's read-only mode
+// ("md11 : active (auto-read-only) raid1 …", md.c md_seq_show).
+func mdWaiting(lines []string) (waiting, readOnly string) {
+	for i, l := range lines {
+		if i == 0 {
+			switch {
+			case strings.Contains(l, "(auto-read-only)"):
+				readOnly = "auto-read-only"
+			case strings.Contains(l, "(read-only)"):
+				readOnly = "read-only"
+			}
+			continue
+		}
+		switch {
+		case strings.Contains(l, "=PENDING"):
+			waiting = "pending"
+		case strings.Contains(l, "=DELAYED"):
+			waiting = "delayed"
+		}
+	}
+	return waiting, readOnly
+}

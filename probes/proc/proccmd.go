@@ -1,0 +1,69 @@
+package proc
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/mount"
+	"github.com/prometheus/procfs"
+	"golang.org/x/sys/unix"
+)
+
+// ProcessCmdline is a process's command line (/proc/PID/cmdline), its
+// arguments joined by spaces and bounded; "" when the process is gone or
+// unreadable.
+func Cmdline(ctx context.Context, h *machine.Host, pid int) string {
+	if ctx.Err() != nil || pid <= 0 {
+		return ""
+	}
+	h.Uses(fmt.Sprintf("/proc/%d/cmdline", pid))
+	pfs, err := procfs.NewFS(h.Path("/proc"))
+	if err != nil {
+		return ""
+	}
+	p, err := pfs.Proc(pid)
+	if err != nil {
+		return ""
+	}
+	args, err := p.CmdLine()
+	if err != nil {
+		return ""
+	}
+	s := strings.Join(args, " ")
+	const maxLen = 300
+	if len(s) > maxLen {
+		s = s[:maxLen] + "…"
+	}
+	return s
+}
+
+// ProcessFilesOn says whether a process has an open file (or its working
+// directory) on one of these devices ("major:minor", as st_dev of the
+// file). Live machine only: a recording holds no open files, so there the
+// answer is an ErrNotAvailable error.
+func FilesOn(ctx context.Context, h *machine.Host, pid int, devNos map[string]bool) (bool, error) {
+	if !h.IsLive() {
+		return false, fmt.Errorf("/proc/%d/fd: %w (recorded machine)", pid, machine.ErrNotAvailable)
+	}
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	ents, err := h.ReadDir(ctx, dir)
+	if err != nil {
+		return false, err
+	}
+	paths := []string{fmt.Sprintf("/proc/%d/cwd", pid)}
+	for _, e := range ents {
+		paths = append(paths, dir+"/"+e.Name())
+	}
+	for _, p := range paths {
+		if ctx.Err() != nil {
+			return false, machine.CtxErr(ctx.Err())
+		}
+		var st unix.Stat_t
+		if unix.Stat(p, &st) == nil && devNos[mount.DevNo(st.Dev)] {
+			return true, nil
+		}
+	}
+	return false, nil
+}

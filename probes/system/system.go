@@ -1,0 +1,238 @@
+package system
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/jaypipes/ghw"
+	"github.com/jaypipes/ghw/pkg/baseboard"
+	"github.com/jaypipes/ghw/pkg/bios"
+	"github.com/jaypipes/ghw/pkg/chassis"
+	"github.com/jaypipes/ghw/pkg/option"
+	"github.com/jaypipes/ghw/pkg/product"
+	"github.com/prometheus/procfs"
+	"github.com/prometheus/procfs/sysfs"
+)
+
+// Platform is the machine's identity: DMI (or the device tree on boards
+// without it), kernel and distribution.
+type Platform struct {
+	Vendor, Product, ProductVersion, Board string
+	BIOSVendor, BIOSVersion, BIOSDate      string
+	ChassisType                            int
+	Chassis                                string // "Rack Mount Chassis", "Tower"
+	Kernel, Distro, Hostname               string
+	Files                                  map[string]string
+}
+
+// ReadPlatform reads the machine's identity through ghw (DMI under
+// /sys/class/dmi/id, with its device-tree fallback), and the kernel and
+// distribution; absent values stay empty.
+func ReadPlatform(ctx context.Context, h *machine.Host) (*Platform, error) {
+	p := &Platform{Files: map[string]string{}}
+	// ghw reads DMI, or the device tree on boards without it; a recorded
+	// tree whose files lead out of its root is not given to it.
+	if err := h.Uses("/sys/class/dmi/id", "/sys/class/dmi/id/*", "/sys/firmware/devicetree/base/*", "/proc/device-tree/*"); err == nil {
+		readDMI(h, p)
+	}
+	p.Kernel, _ = h.ReadString(ctx, "/proc/sys/kernel/osrelease")
+	p.Hostname, _ = h.ReadString(ctx, "/proc/sys/kernel/hostname")
+	if p.Hostname == "" {
+		p.Hostname, _ = h.ReadString(ctx, "/etc/hostname")
+	}
+	if b, err := h.ReadFile(ctx, "/etc/os-release"); err == nil {
+		p.Distro = ParseOSRelease(b)
+	}
+	if err := ctx.Err(); err != nil {
+		return p, machine.CtxErr(err)
+	}
+	return p, nil
+}
+
+func readDMI(h *machine.Host, p *Platform) {
+	// ghw warns on stderr about every absent DMI file (VMs have few):
+	// WithDisableWarnings raises its log level to errors for this call
+	// (ghw's internal/config/log.go), where GHW_DISABLE_WARNINGS would
+	// change the environment of the whole process.
+	opts := []any{option.WithChroot(h.Root()), option.WithDisableTools(), option.WithNullAlerter(), ghw.WithDisableWarnings()}
+	set := func(dst *string, v, attr string) {
+		if v = known(v); v != "" {
+			*dst = v
+			p.Files[attr] = "/sys/class/dmi/id/" + attr
+		}
+	}
+	if prod, err := product.New(opts...); err == nil {
+		set(&p.Vendor, prod.Vendor, "sys_vendor")
+		set(&p.Product, prod.Name, "product_name")
+		set(&p.ProductVersion, prod.Version, "product_version")
+	}
+	var boardVendor string
+	if bb, err := baseboard.New(opts...); err == nil {
+		set(&p.Board, bb.Product, "board_name")
+		set(&boardVendor, bb.Vendor, "board_vendor")
+	}
+	if b, err := bios.New(opts...); err == nil {
+		set(&p.BIOSVendor, b.Vendor, "bios_vendor")
+		set(&p.BIOSVersion, b.Version, "bios_version")
+		set(&p.BIOSDate, b.Date, "bios_date")
+	}
+	if c, err := chassis.New(opts...); err == nil {
+		p.ChassisType, _ = strconv.Atoi(known(c.Type))
+		p.Chassis = known(c.TypeDescription)
+	}
+	// Desktop boards leave the system fields at placeholders; the board
+	// fields then name the machine.
+	if dmiPlaceholder(p.Vendor) && dmiPlaceholder(p.Product) && boardVendor != "" && p.Board != "" {
+		p.Vendor, p.Product = boardVendor, p.Board
+		p.Files["sys_vendor"], p.Files["product_name"] = p.Files["board_vendor"], p.Files["board_name"]
+	}
+}
+
+// known maps ghw's "unknown" (an absent or unreadable file) to "".
+func known(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "unknown" {
+		return ""
+	}
+	return s
+}
+
+// dmiPlaceholder reports the filler strings firmware leaves in DMI fields.
+func dmiPlaceholder(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "system manufacturer", "system product name", "to be filled by o.e.m.", "default string", "o.e.m.", "not applicable", "not specified":
+		return true
+	}
+	return false
+}
+
+// ParseOSRelease returns PRETTY_NAME (or NAME VERSION) of an os-release file.
+func ParseOSRelease(b []byte) string {
+	vals := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(strings.TrimSpace(sc.Text()), "=")
+		if !ok || strings.HasPrefix(k, "#") {
+			continue
+		}
+		if uq, err := strconv.Unquote(v); err == nil {
+			v = uq
+		} else {
+			v = strings.Trim(v, `"'`)
+		}
+		vals[k] = v
+	}
+	if v := vals["PRETTY_NAME"]; v != "" {
+		return v
+	}
+	return strings.TrimSpace(vals["NAME"] + " " + vals["VERSION"])
+}
+
+// CPUPower is the frequency scaling state of every CPU.
+type CPUPower struct {
+	CPUs         []sysfs.SystemCPUCpufreqStats
+	PstateStatus string // intel_pstate: active, passive, off; "" when absent
+	CmdLine      []string
+	MHz          []float64 // "cpu MHz" of /proc/cpuinfo
+	ModelName    string
+}
+
+// ReadCPUPower reads cpufreq through procfs' sysfs reader. A machine without
+// cpufreq (most VMs) returns ErrNotAvailable, with CmdLine and MHz filled.
+func ReadCPUPower(ctx context.Context, h *machine.Host) (*CPUPower, error) {
+	c := &CPUPower{}
+	if err := h.Uses("/proc/cmdline", "/proc/cpuinfo", "/sys/devices/system/cpu/*", "/sys/devices/system/cpu/cpu*/cpufreq",
+		"/sys/devices/system/cpu/cpu*/cpufreq/*", "/sys/devices/system/cpu/cpufreq/policy*/*"); err != nil {
+		return c, err
+	}
+	pfs, err := procfs.NewFS(h.Path("/proc"))
+	if err == nil {
+		c.CmdLine, _ = pfs.CmdLine()
+		if infos, err := pfs.CPUInfo(); err == nil {
+			for _, i := range infos {
+				c.MHz = append(c.MHz, i.CPUMHz)
+				c.ModelName = i.ModelName
+			}
+		}
+	}
+	c.PstateStatus, _ = h.ReadString(ctx, "/sys/devices/system/cpu/intel_pstate/status")
+	sfs, err := sysfs.NewFS(h.Path("/sys"))
+	if err != nil {
+		return c, fmt.Errorf("/sys: %w", machine.ErrNotAvailable)
+	}
+	stats, err := sfs.SystemCpufreq()
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return c, fmt.Errorf("/sys/devices/system/cpu/cpu*/cpufreq: %w", machine.ErrNotAvailable)
+		}
+		return c, fmt.Errorf("/sys/devices/system/cpu/cpu*/cpufreq: %w", err)
+	}
+	for _, s := range stats {
+		// procfs leaves a zero entry for a CPU without cpufreq.
+		if s.Name != "" {
+			c.CPUs = append(c.CPUs, s)
+		}
+	}
+	if len(c.CPUs) == 0 {
+		return c, fmt.Errorf("/sys/devices/system/cpu/cpu*/cpufreq: %w", machine.ErrNotAvailable)
+	}
+	return c, ctx.Err()
+}
+
+// Pressure is PSI for io, cpu and memory; nil where the kernel has none.
+type Pressure struct {
+	IO, CPU, Memory *procfs.PSIStats
+}
+
+// ReadPressure reads /proc/pressure/{io,cpu,memory}.
+func ReadPressure(ctx context.Context, h *machine.Host) (*Pressure, error) {
+	if err := h.Uses("/proc/pressure/*"); err != nil {
+		return nil, err
+	}
+	pfs, err := procfs.NewFS(h.Path("/proc"))
+	if err != nil {
+		return nil, fmt.Errorf("/proc: %w", machine.ErrNotAvailable)
+	}
+	p := &Pressure{}
+	var first error
+	for _, r := range []struct {
+		name string
+		dst  **procfs.PSIStats
+	}{{"io", &p.IO}, {"cpu", &p.CPU}, {"memory", &p.Memory}} {
+		st, err := pfs.PSIStatsForResource(r.name)
+		if err != nil {
+			if first == nil {
+				first = machine.FileErr("/proc/pressure/"+r.name, machine.UnwrapPathErr(err))
+			}
+			continue
+		}
+		*r.dst = &st
+	}
+	if p.IO == nil {
+		return p, first
+	}
+	return p, ctx.Err()
+}
+
+// MemTotalBytes reads MemTotal from /proc/meminfo.
+func MemTotalBytes(ctx context.Context, h *machine.Host) (uint64, error) {
+	if err := h.Uses("/proc/meminfo"); err != nil {
+		return 0, err
+	}
+	pfs, err := procfs.NewFS(h.Path("/proc"))
+	if err != nil {
+		return 0, fmt.Errorf("/proc: %w", machine.ErrNotAvailable)
+	}
+	mi, err := pfs.Meminfo()
+	if err != nil || mi.MemTotal == nil {
+		return 0, machine.FileErr("/proc/meminfo", machine.UnwrapPathErr(err))
+	}
+	return *mi.MemTotal * 1024, ctx.Err()
+}

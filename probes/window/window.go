@@ -1,0 +1,413 @@
+package window
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/system"
+	"github.com/prometheus/procfs"
+	"github.com/prometheus/procfs/blockdevice"
+	"gopkg.in/yaml.v3"
+)
+
+// Counters are the cumulative kernel counters that a sampling window
+// differences: /proc/diskstats, PSI totals, and per-process I/O.
+type Counters struct {
+	Disks map[string]blockdevice.IOStats
+	PSI   *system.Pressure
+	Procs map[int]ProcCounters
+	// ProcsDenied counts processes whose /proc/<pid>/io could not be read
+	// (other users' processes without root).
+	ProcsDenied int
+}
+
+// ProcCounters is one process's storage I/O so far (/proc/<pid>/io).
+type ProcCounters struct {
+	PID                   int
+	Comm, Cgroup          string
+	Cmdline               string // live only, never recorded: see fillCgroups
+	ReadBytes, WriteBytes uint64
+}
+
+// ReadCounters reads one set of counters, with every process's name and
+// cgroup.
+func ReadCounters(ctx context.Context, h *machine.Host) (*Counters, error) {
+	c, err := readCounters(ctx, h, true)
+	if err != nil {
+		return nil, err
+	}
+	fillCgroups(ctx, h, nil, c)
+	return c, nil
+}
+
+// readCounters reads the disks' and the processes' counters; comm adds each
+// process's name. A process's files are read through the Host like any
+// other (contained, bounded, non-blocking) rather than through procfs' Proc,
+// which costs twice the system calls: with 10,000 processes a window reads
+// 30,000 files.
+func readCounters(ctx context.Context, h *machine.Host, comm bool) (*Counters, error) {
+	if err := h.Uses("/proc/diskstats"); err != nil {
+		return nil, err
+	}
+	c := &Counters{Disks: map[string]blockdevice.IOStats{}, Procs: map[int]ProcCounters{}}
+	bfs, err := blockdevice.NewFS(h.Path("/proc"), h.Path("/"))
+	if err != nil {
+		return nil, fmt.Errorf("/proc: %w", machine.ErrNotAvailable)
+	}
+	stats, err := bfs.ProcDiskstats()
+	if err != nil {
+		return nil, machine.FileErr("/proc/diskstats", err)
+	}
+	for _, s := range stats {
+		c.Disks[s.DeviceName] = s.IOStats
+	}
+	c.PSI, _ = system.ReadPressure(ctx, h)
+	ents, err := h.ReadDir(ctx, "/proc")
+	if err != nil {
+		return c, nil
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid <= 0 {
+			continue
+		}
+		if ctx.Err() != nil {
+			return c, machine.CtxErr(ctx.Err())
+		}
+		dir := "/proc/" + e.Name()
+		b, err := h.ReadFileLimit(ctx, dir+"/io", procIOLimit)
+		if err != nil {
+			if errors.Is(err, machine.ErrPermission) {
+				c.ProcsDenied++
+			}
+			continue // gone since the listing, or not a process
+		}
+		pc, ok := parseProcIO(b)
+		if !ok {
+			continue
+		}
+		pc.PID = pid
+		if comm {
+			if b, err := h.ReadFileLimit(ctx, dir+"/comm", procCommLimit); err == nil {
+				pc.Comm = strings.TrimSuffix(string(b), "\n")
+			}
+		}
+		c.Procs[pid] = pc
+	}
+	return c, nil
+}
+
+// /proc/<pid>/io is seven "name: number" lines; comm is at most
+// TASK_COMM_LEN (16) bytes, longer in recordings of newer kernels.
+const (
+	procIOLimit   = 1 << 10
+	procCommLimit = 256
+)
+
+// parseProcIO reads read_bytes and write_bytes (Documentation/filesystems/
+// proc.rst: the bytes the process caused to be fetched from and sent to
+// the storage layer).
+func parseProcIO(b []byte) (ProcCounters, bool) {
+	var pc ProcCounters
+	var haveR, haveW bool
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			continue
+		}
+		switch k {
+		case "read_bytes":
+			pc.ReadBytes, haveR = n, true
+		case "write_bytes":
+			pc.WriteBytes, haveW = n, true
+		}
+	}
+	return pc, haveR && haveW
+}
+
+// fillCgroups reads the cgroup of each process that did I/O since start
+// (every process when start is nil): only those are named in a report.
+func fillCgroups(ctx context.Context, h *machine.Host, start, end *Counters) {
+	for pid, e := range end.Procs {
+		if start != nil {
+			s, ok := start.Procs[pid]
+			if ok && e.ReadBytes == s.ReadBytes && e.WriteBytes == s.WriteBytes {
+				continue
+			}
+			if !ok && e.ReadBytes == 0 && e.WriteBytes == 0 {
+				continue
+			}
+		}
+		b, err := h.ReadFileLimit(ctx, "/proc/"+strconv.Itoa(pid)+"/cgroup", machine.ReadLimit("/proc/"))
+		if err != nil {
+			continue
+		}
+		e.Cgroup = lastCgroup(b)
+		// The command line is for the person at the terminal (iotop shows
+		// it), and only on the live machine. It is read without the tracer:
+		// a command line can hold a password, and a snapshot is meant to be
+		// shared.
+		if h.IsLive() {
+			if b, err := h.WithTracer(nil).ReadFileLimit(ctx, "/proc/"+strconv.Itoa(pid)+"/cmdline", machine.ReadLimit("/proc/")); err == nil {
+				e.Cmdline = strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " "))
+			}
+		}
+		end.Procs[pid] = e
+	}
+}
+
+// lastCgroup is the path of the last line of /proc/<pid>/cgroup
+// ("hierarchy:controllers:path"; on cgroup v2 the one line "0::/path").
+func lastCgroup(b []byte) string {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if f := strings.SplitN(lines[i], ":", 3); len(f) == 3 {
+			return f[2]
+		}
+	}
+	return ""
+}
+
+// Window is two readings of the counters, Seconds apart.
+type Window struct {
+	Seconds    float64
+	Start, End *Counters
+	Source     string // "live" or the recorded samples directory
+}
+
+// windowFile describes a recorded window: the machine tree itself is the
+// first reading, samples/1/ the second, taken Seconds later.
+type windowFile struct {
+	Seconds float64 `yaml:"seconds"`
+}
+
+// A recorded window is as long as a person would sample: --sample takes
+// seconds to hours. Outside these bounds rates would be meaningless (and
+// 1e-300 s would make every rate infinite).
+const (
+	minWindowSeconds = 0.01
+	maxWindowSeconds = 31 * 24 * 3600
+)
+
+// parseWindowFile decodes samples/window.yaml strictly: a finite number of
+// seconds within the bounds, no unknown field.
+func parseWindowFile(b []byte) (windowFile, error) {
+	var wf windowFile
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&wf); err != nil {
+		return wf, fmt.Errorf("/samples/window.yaml: %w: %w", machine.ErrParse, err)
+	}
+	if math.IsNaN(wf.Seconds) || wf.Seconds < minWindowSeconds || wf.Seconds > maxWindowSeconds {
+		return wf, fmt.Errorf("/samples/window.yaml: %w: seconds must be a number from %g to %g, not %g", machine.ErrParse, float64(minWindowSeconds), float64(maxWindowSeconds), wf.Seconds)
+	}
+	return wf, nil
+}
+
+// HasRecordedWindow reports whether a recorded machine holds a sampling
+// window (samples/window.yaml, written by diskdoctor snapshot).
+func HasRecorded(h *machine.Host) bool {
+	return !h.IsLive() && h.Root() != "/" && h.Exists("/samples/window.yaml")
+}
+
+// SampleWindow reads the counters, waits d (telling progress how far it
+// is), and reads them again. A recorded machine replays its recorded window
+// (samples/window.yaml and samples/1/) whatever d is.
+func Sample(ctx context.Context, h *machine.Host, d time.Duration, progress func(elapsed time.Duration)) (*Window, error) {
+	if !h.IsLive() && h.Root() != "/" {
+		return recordedWindow(ctx, h)
+	}
+	// Names only at the end (where the report needs them) and cgroups only
+	// for the processes that did I/O: with 10,000 processes each file read
+	// costs some 20 ms. Without the first names a pid reused within the
+	// window is not told apart; pid_max is 2^22 on 64-bit systemd hosts,
+	// so reuse within seconds needs millions of process starts.
+	start, err := readCounters(ctx, h, false)
+	if err != nil {
+		return nil, err
+	}
+	began := time.Now()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+wait:
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, machine.CtxErr(ctx.Err())
+		case <-deadline.C:
+			break wait
+		case <-tick.C:
+			if progress != nil {
+				progress(time.Since(began))
+			}
+		}
+	}
+	end, err := readCounters(ctx, h, true)
+	if err != nil {
+		return nil, err
+	}
+	secs := time.Since(began).Seconds()
+	fillCgroups(ctx, h, start, end)
+	return &Window{Seconds: secs, Start: start, End: end, Source: "live"}, nil
+}
+
+func recordedWindow(ctx context.Context, h *machine.Host) (*Window, error) {
+	b, err := h.ReadFile(ctx, "/samples/window.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("recorded machine has no sampling window (samples/window.yaml): %w", machine.ErrNotAvailable)
+	}
+	wf, err := parseWindowFile(b)
+	if err != nil {
+		return nil, err
+	}
+	start, err := readCounters(ctx, h, true)
+	if err != nil {
+		return nil, err
+	}
+	// The second reading is a machine tree of its own, resolved (like any
+	// path) inside the first.
+	second, err := h.Within("/samples/1")
+	if err != nil {
+		return nil, err
+	}
+	end, err := readCounters(ctx, second, true)
+	if err != nil {
+		return nil, fmt.Errorf("second reading: %w", err)
+	}
+	fillCgroups(ctx, second, start, end)
+	return &Window{Seconds: wf.Seconds, Start: start, End: end, Source: "samples/window.yaml"}, nil
+}
+
+// DeviceRates are one device's figures over a window, with the definitions
+// of sysstat's `iostat -x`, except that MB/s are 10^6 bytes per second (the
+// unit of datasheets and fio), where iostat's kB/s are 1024 bytes.
+type DeviceRates struct {
+	Name     string  `json:"name"`
+	RS       float64 `json:"r_s"`
+	WS       float64 `json:"w_s"`
+	RMBs     float64 `json:"r_mbs"`
+	WMBs     float64 `json:"w_mbs"`
+	RAwaitMs float64 `json:"r_await_ms"`
+	WAwaitMs float64 `json:"w_await_ms"`
+	RareqKiB float64 `json:"rareq_sz_kib"`
+	WareqKiB float64 `json:"wareq_sz_kib"`
+	AquSz    float64 `json:"aqu_sz"`
+	UtilPct  float64 `json:"util_pct"`
+}
+
+// Rates computes iostat -x figures from two readings secs apart. A counter
+// that went backwards (the device was removed and re-added) counts as zero.
+func Rates(name string, a, b blockdevice.IOStats, secs float64) DeviceRates {
+	r := DeviceRates{Name: name}
+	if secs <= 0 {
+		return r
+	}
+	d := func(x, y uint64) float64 {
+		if y < x {
+			return 0
+		}
+		return float64(y - x)
+	}
+	rIOs, wIOs := d(a.ReadIOs, b.ReadIOs), d(a.WriteIOs, b.WriteIOs)
+	rSect, wSect := d(a.ReadSectors, b.ReadSectors), d(a.WriteSectors, b.WriteSectors)
+	r.RS, r.WS = rIOs/secs, wIOs/secs
+	r.RMBs, r.WMBs = rSect*512/secs/1e6, wSect*512/secs/1e6
+	if rIOs > 0 {
+		r.RAwaitMs = d(a.ReadTicks, b.ReadTicks) / rIOs
+		r.RareqKiB = rSect / 2 / rIOs
+	}
+	if wIOs > 0 {
+		r.WAwaitMs = d(a.WriteTicks, b.WriteTicks) / wIOs
+		r.WareqKiB = wSect / 2 / wIOs
+	}
+	r.AquSz = d(a.WeightedIOTicks, b.WeightedIOTicks) / secs / 1000
+	r.UtilPct = d(a.IOsTotalTicks, b.IOsTotalTicks) / secs / 10
+	if r.UtilPct > 100 {
+		r.UtilPct = 100
+	}
+	return r
+}
+
+// ProcRates is one process's I/O over a window, like `iotop -o`.
+type ProcRates struct {
+	PID            int     `json:"pid"`
+	Comm           string  `json:"comm"`
+	Cmdline        string  `json:"cmdline,omitempty"`
+	Cgroup         string  `json:"cgroup,omitempty"`
+	ReadBytesPerS  float64 `json:"read_bytes_s"`
+	WriteBytesPerS float64 `json:"write_bytes_s"`
+}
+
+// TopProcesses returns the processes that did storage I/O in the window,
+// top writers first (then top readers). A process that started during the
+// window counts from zero.
+func TopProcesses(w *Window, limit int) []ProcRates {
+	var out []ProcRates
+	for pid, e := range w.End.Procs {
+		s := w.Start.Procs[pid]
+		if s.Comm != "" && s.Comm != e.Comm {
+			s = ProcCounters{} // the pid was reused
+		}
+		var rd, wr float64
+		if e.ReadBytes >= s.ReadBytes {
+			rd = float64(e.ReadBytes - s.ReadBytes)
+		}
+		if e.WriteBytes >= s.WriteBytes {
+			wr = float64(e.WriteBytes - s.WriteBytes)
+		}
+		if rd == 0 && wr == 0 {
+			continue
+		}
+		out = append(out, ProcRates{PID: pid, Comm: e.Comm, Cmdline: e.Cmdline, Cgroup: e.Cgroup, ReadBytesPerS: rd / w.Seconds, WriteBytesPerS: wr / w.Seconds})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].WriteBytesPerS != out[j].WriteBytesPerS {
+			return out[i].WriteBytesPerS > out[j].WriteBytesPerS
+		}
+		if out[i].ReadBytesPerS != out[j].ReadBytesPerS {
+			return out[i].ReadBytesPerS > out[j].ReadBytesPerS
+		}
+		return out[i].PID < out[j].PID
+	})
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
+
+// StallPct is the share of the window (in %) that the PSI total grew by:
+// the pressure during the window, not the kernel's running averages.
+func StallPct(a, b *procfs.PSILine, secs float64) (float64, bool) {
+	if a == nil || b == nil || secs <= 0 || b.Total < a.Total {
+		return 0, false
+	}
+	pct := float64(b.Total-a.Total) / (secs * 1e6) * 100
+	if pct > 100 {
+		pct = 100
+	}
+	return pct, true
+}
+
+// FormatRates is the evidence line for one device, in iostat's terms.
+func FormatRates(r DeviceRates) string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+	return strings.Join([]string{
+		"r/s " + f(r.RS), "w/s " + f(r.WS), "rMB/s " + f(r.RMBs), "wMB/s " + f(r.WMBs),
+		"r_await " + f(r.RAwaitMs) + " ms", "w_await " + f(r.WAwaitMs) + " ms",
+		"aqu-sz " + f(r.AquSz), "%util " + f(r.UtilPct),
+	}, ", ")
+}

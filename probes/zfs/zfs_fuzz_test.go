@@ -1,0 +1,66 @@
+package zfs
+
+import (
+	"os"
+	"testing"
+
+	"github.com/diskdoctor/diskdoctor/internal/testutil"
+	"github.com/diskdoctor/diskdoctor/probes/md"
+)
+
+// Fuzz targets of the ZFS and md parsers; seeds are the fixtures' recorded
+// outputs and the shared samples where present. None may panic.
+
+func addFileSeeds(f *testing.F, paths ...string) {
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+}
+
+func FuzzParseZpoolStatus(f *testing.F) {
+	addFileSeeds(f, "../../fixtures/hpe-microserver-writethrough/commands/zpool-status-P-t.txt",
+		"../../fixtures/zfs-resilvering/commands/zpool-status-P-t.txt",
+		testutil.SharedSamples()+"/zpool/status-zol-degraded-spare-inuse.txt", testutil.SharedSamples()+"/zpool/status-illumos-degraded-with-log.txt")
+	f.Add([]byte("  pool: p\n state: ONLINE\n  scan: resilver in progress since x\n\t1% done\nconfig:\n\tp ONLINE 0 0 0\n\t  a ONLINE 1.2K 0 0  (5% trimmed, started at y)\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := ParseStatus(b)
+		if err == nil {
+			for _, p := range st.Pools {
+				_ = p.Leaves()
+			}
+		}
+	})
+}
+
+func FuzzParseZpoolIostat(f *testing.F) {
+	addFileSeeds(f, "../../fixtures/hpe-microserver-writethrough/commands/zpool-iostat-HpPvly-1-1.txt",
+		"../../fixtures/r630-optane-schedutil/commands/zpool-iostat-HpPvly-1-1.txt")
+	f.Add([]byte("tank\t1\t2\t3\t4\t5\t6\t-\t7\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rows, err := ParseIostat(b)
+		if err == nil {
+			AssignPools(rows, []string{"tank"})
+		}
+	})
+}
+
+func FuzzParseZfsGet(f *testing.F) {
+	addFileSeeds(f, "../../fixtures/r630-optane-schedutil/commands/zfs-get-write-props.txt")
+	f.Add([]byte("tank\tsync\talways\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_ = ParseGet(b).ByPool()
+		_ = ParseZpoolGet(b)
+		_, _ = ParseSize(string(b))
+	})
+}
+
+func FuzzParseMDStat(f *testing.F) {
+	addFileSeeds(f, "../../fixtures/md-raid1-degraded/proc/mdstat")
+	f.Add([]byte("Personalities : [raid1]\nmd6 : active raid1 sdb2[2](F) sdc[1](S) sda2[0]\n      195310144 blocks [2/1] [U_]\n      [=>...]  recovery =  8.5% (16775552/195310144) finish=17.0min speed=259783K/sec\n\n"))
+	f.Add([]byte("Personalities : x\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = md.Parse(b)
+	})
+}

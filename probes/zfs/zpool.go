@@ -1,0 +1,659 @@
+package zfs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/internal/parse"
+	"github.com/diskdoctor/diskdoctor/machine"
+)
+
+// The zpool and zfs commands the doctor runs, exact argv (docs/fixtures.md
+// lists them for people who record a machine by hand).
+var (
+	// ZpoolStatusArgv: -P full vdev paths (so members map to block devices),
+	// -t per-vdev TRIM state ("(2% trimmed, started at …)").
+	StatusArgv = []string{"zpool", "status", "-P", "-t"}
+	// ZpoolIostatArgv: one interval of latency statistics, scripted (-H:
+	// tab-separated, no headers), exact values (-p: bytes, ns), full paths
+	// (-P), every vdev (-v), latency columns (-l). -y drops the since-boot
+	// report, so the command takes the interval (1 s) to answer.
+	IostatArgv = []string{"zpool", "iostat", "-H", "-p", "-P", "-v", "-l", "-y", "1", "1"}
+	// ZpoolAutotrimArgv reads the autotrim property of every pool.
+	AutotrimArgv = []string{"zpool", "get", "-H", "-o", "name,value", "autotrim"}
+	// ZfsGetArgv reads the write-path properties of every filesystem and volume.
+	GetArgv = []string{"zfs", "get", "-H", "-p", "-t", "filesystem,volume", "-o", "name,property,value", "compression,sync,logbias,recordsize"}
+)
+
+// ZFSAutotrim runs `zpool get -H -o name,value autotrim` and returns the
+// value per pool.
+func Autotrim(ctx context.Context, h *machine.Host) (map[string]string, machine.CmdResult, error) {
+	res, err := h.Run(ctx, AutotrimArgv...)
+	if err != nil {
+		return nil, res, err
+	}
+	if res.Exit != 0 {
+		return nil, res, machine.ExitError(res)
+	}
+	return ParseZpoolGet(res.Stdout), res, nil
+}
+
+// ParseZpoolGet reads tab-separated "name<TAB>value" lines.
+func ParseZpoolGet(b []byte) map[string]string {
+	out := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), "\t")
+		if len(f) >= 2 && f[0] != "" && !strings.ContainsAny(f[0], " ") {
+			out[f[0]] = strings.TrimSpace(f[len(f)-1])
+		}
+	}
+	return out
+}
+
+// ZpoolStatus is the parsed output of `zpool status` (plain, -P and -t
+// forms; OpenZFS 0.8-2.x, ZFS on Linux, illumos and Solaris layouts).
+type Status struct {
+	Pools []*Pool
+}
+
+// ZPool is one pool of `zpool status`.
+type Pool struct {
+	Name   string
+	State  string // ONLINE, DEGRADED, FAULTED, UNAVAIL, SUSPENDED, …
+	Status string // the "status:" paragraph, joined
+	Action string
+	Scan   Scan
+	// Errors is the "errors:" line ("No known data errors", "3 data errors, use '-v' for a list").
+	Errors string
+	// DataErrors is the number of data errors; -1 when not stated.
+	DataErrors int
+	Vdevs      []*Vdev // every config row below the pool's own row, in order
+	// Lines are the raw lines of the pool's block, for evidence.
+	StateLine string
+}
+
+// ZScan is the "scan:" paragraph.
+type Scan struct {
+	Lines    []string // raw, trimmed
+	Function string   // scrub, resilver, rebuild, or "" (none requested)
+	// InProgress: a scrub or resilver is running now (paused counts as not running).
+	InProgress bool
+	Paused     bool
+	Canceled   bool
+	Since      string // "Sat Nov 29 18:40:12 2026" for one in progress
+	// Percent done, issue rate in bytes/s, "to go" estimate, bytes repaired
+	// or resilvered so far; zero/"" when not stated.
+	Percent     float64
+	HasPercent  bool
+	IssuedRate  float64
+	ScannedRate float64
+	RateText    string // "335M/s" as printed
+	ToGo        string
+	Done        string // "247G resilvered"
+}
+
+// ZVdev is one row of the config section below the pool row.
+type Vdev struct {
+	Name  string // as printed: "mirror-0", "/dev/disk/by-id/ata-…-part1", "sda", a GUID
+	Depth int    // 1 for top-level vdevs and class headers' children, 2 for their members, …
+	// Class is the allocation class of the section: data, logs, cache,
+	// spares, special, dedup.
+	Class string
+	// TopLevel is the name of the top-level vdev it belongs to ("raidz1-0",
+	// or its own name for a single-disk top-level vdev).
+	TopLevel string
+	// Leaf: no rows nested below it (a disk, partition or file).
+	Leaf  bool
+	State string
+	// Read, Write and Cksum error counters; -1 when not printed (spares, headers).
+	Read, Write, Cksum int64
+	// Was is the path of a missing device ("was /dev/sdb1").
+	Was string
+	// Note is what follows the counters: "cannot open", "(resilvering)", the
+	// trim state, "was …".
+	Note string
+	// Resilvering: "(resilvering)" or "(repairing)" is printed for it.
+	Resilvering bool
+	Trim        Trim
+	Line        string // the raw row, trimmed
+}
+
+// ZTrim is a leaf vdev's TRIM state as `zpool status -t` prints it.
+type Trim struct {
+	// State: active, suspended, complete, untrimmed, unsupported, or "" when
+	// not printed.
+	State   string
+	Percent int
+	Since   string // the "started at"/"completed at" time as printed
+	Text    string // "(2% trimmed, started at Sat Nov 29 17:21:04 2026)"
+}
+
+var (
+	statusPercentRE = regexp.MustCompile(`([0-9]+(?:\.[0-9]+)?)% done`)
+	statusIssuedRE  = regexp.MustCompile(`issued at ([0-9.]+[KMGTPE]?)(?:B)?/s`)
+	statusScannedRE = regexp.MustCompile(`scanned at ([0-9.]+[KMGTPE]?)(?:B)?/s`)
+	statusToGoRE    = regexp.MustCompile(`([0-9]+ days [0-9:]+|[0-9:]+[0-9]) to go|(no estimated completion time)`)
+	statusDoneRE    = regexp.MustCompile(`([0-9.]+[KMGTPE]?B?) (resilvered|repaired)`)
+	statusSinceRE   = regexp.MustCompile(`in progress since (.+)$`)
+	dataErrorsRE    = regexp.MustCompile(`^([0-9]+) data errors`)
+	trimRE          = regexp.MustCompile(`\(([0-9]+)% trimmed, (?:(suspended), )?(started|completed) at ([^)]*)\)`)
+)
+
+// ParseZpoolStatus reads `zpool status` text. Unknown lines are skipped; an
+// input with no "pool:" line is ErrParse ("no pools available" is a valid
+// answer with zero pools).
+func ParseStatus(b []byte) (*Status, error) {
+	st := &Status{}
+	text := string(b)
+	if strings.Contains(text, "no pools available") && !strings.Contains(text, "pool:") {
+		return st, nil
+	}
+	var p *Pool
+	section := "" // the header key being continued: status, action, scan, config
+	var stack []*Vdev
+	baseIndent := -1
+	class := "data"
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	for _, raw := range lines {
+		line := strings.TrimRight(raw, " \t")
+		trimmed := strings.TrimSpace(line)
+		if key, val, ok := headerLine(line); ok {
+			section = key
+			switch key {
+			case "pool":
+				p = &Pool{Name: val, DataErrors: -1}
+				st.Pools = append(st.Pools, p)
+				stack, baseIndent, class = nil, -1, "data"
+			case "state":
+				if p != nil {
+					p.State, p.StateLine = val, trimmed
+				}
+			case "status":
+				if p != nil {
+					p.Status = val
+				}
+			case "action":
+				if p != nil {
+					p.Action = val
+				}
+			case "scan", "scrub":
+				if p != nil {
+					p.Scan.Lines = append(p.Scan.Lines, val)
+				}
+			case "errors":
+				if p != nil {
+					p.Errors = val
+					if val == "No known data errors" {
+						p.DataErrors = 0
+					} else if m := dataErrorsRE.FindStringSubmatch(val); m != nil {
+						p.DataErrors, _ = strconv.Atoi(m[1])
+					}
+				}
+			}
+			continue
+		}
+		if p == nil || trimmed == "" {
+			continue
+		}
+		switch section {
+		case "status":
+			p.Status += " " + trimmed
+			continue
+		case "action":
+			p.Action += " " + trimmed
+			continue
+		case "scan", "scrub":
+			p.Scan.Lines = append(p.Scan.Lines, trimmed)
+			continue
+		case "config":
+		default:
+			continue
+		}
+		// The config table.
+		fields := strings.Fields(trimmed)
+		if fields[0] == "NAME" && len(fields) >= 2 && fields[1] == "STATE" {
+			continue
+		}
+		indent := indentOf(line)
+		if baseIndent < 0 {
+			if fields[0] != p.Name {
+				continue
+			}
+			baseIndent = indent
+			continue // the pool's own row
+		}
+		if indent <= baseIndent {
+			// A class header (logs, cache, spares, special, dedup) sits at
+			// the pool's indent.
+			class = fields[0] // logs, cache, spares, special, dedup
+			stack = stack[:0]
+			continue
+		}
+		v := parseVdevRow(fields)
+		v.Line = trimmed
+		v.Class = class
+		v.Depth = (indent - baseIndent + 1) / 2
+		if v.Depth < 1 {
+			v.Depth = 1
+		}
+		for len(stack) > 0 && stack[len(stack)-1].Depth >= v.Depth {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 {
+			stack[len(stack)-1].Leaf = false
+			v.TopLevel = stack[0].Name
+		} else {
+			v.TopLevel = v.Name
+		}
+		v.Leaf = true
+		stack = append(stack, v)
+		p.Vdevs = append(p.Vdevs, v)
+	}
+	if len(st.Pools) == 0 {
+		return nil, fmt.Errorf("%w: no pool in zpool status output", machine.ErrParse)
+	}
+	for _, p := range st.Pools {
+		p.Scan.parse()
+	}
+	return st, nil
+}
+
+// headerLine recognises "  pool: tank", " state: ONLINE", "config:" and
+// the other "key: value" lines of the status header.
+func headerLine(line string) (string, string, bool) {
+	t := strings.TrimSpace(line)
+	k, v, ok := strings.Cut(t, ":")
+	if !ok {
+		return "", "", false
+	}
+	switch k {
+	case "pool", "state", "status", "action", "see", "scan", "scrub", "config", "errors", "remove", "checkpoint", "comment":
+	default:
+		return "", "", false
+	}
+	// A header line starts within the first few columns; a vdev row never
+	// has "key:" as its first word.
+	if indentOf(line) > 3 {
+		return "", "", false
+	}
+	return k, strings.TrimSpace(v), true
+}
+
+func indentOf(line string) int {
+	n := 0
+	for _, c := range line {
+		switch c {
+		case ' ':
+			n++
+		case '\t':
+			n += 8 - n%8
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+var vdevStates = map[string]bool{"ONLINE": true, "DEGRADED": true, "FAULTED": true, "OFFLINE": true, "UNAVAIL": true, "REMOVED": true, "AVAIL": true, "INUSE": true, "SPLIT": true, "SUSPENDED": true}
+
+func parseVdevRow(fields []string) *Vdev {
+	v := &Vdev{Name: fields[0], Read: -1, Write: -1, Cksum: -1}
+	rest := fields[1:]
+	if len(rest) > 0 && vdevStates[rest[0]] {
+		v.State = rest[0]
+		rest = rest[1:]
+	}
+	if len(rest) >= 3 {
+		r, ok1 := parseCount(rest[0])
+		w, ok2 := parseCount(rest[1])
+		c, ok3 := parseCount(rest[2])
+		if ok1 && ok2 && ok3 {
+			v.Read, v.Write, v.Cksum = r, w, c
+			rest = rest[3:]
+		}
+	}
+	v.Note = strings.Join(rest, " ")
+	if i := strings.Index(v.Note, "was "); i >= 0 {
+		w := strings.Fields(v.Note[i+4:])
+		if len(w) > 0 {
+			v.Was = w[0]
+		}
+	}
+	v.Resilvering = strings.Contains(v.Note, "(resilvering)") || strings.Contains(v.Note, "(repairing)")
+	switch {
+	case strings.Contains(v.Note, "(untrimmed)"):
+		v.Trim = Trim{State: "untrimmed", Text: "(untrimmed)"}
+	case strings.Contains(v.Note, "(trim unsupported)"):
+		v.Trim = Trim{State: "unsupported", Text: "(trim unsupported)"}
+	default:
+		if m := trimRE.FindStringSubmatch(v.Note); m != nil {
+			pct, _ := strconv.Atoi(m[1])
+			state := "active"
+			switch {
+			case m[2] == "suspended":
+				state = "suspended"
+			case m[3] == "completed":
+				state = "complete"
+			}
+			v.Trim = Trim{State: state, Percent: pct, Since: strings.TrimSpace(m[4]), Text: m[0]}
+		}
+	}
+	return v
+}
+
+// parseCount reads an error counter: "0", "12", or a human number "1.2K"
+// (without -p).
+func parseCount(s string) (int64, bool) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n >= 0 {
+		return n, true
+	}
+	if f, ok := ParseSize(s); ok {
+		return int64(f), true
+	}
+	return 0, false
+}
+
+// ParseZFSSize reads a zfs_nicenum value ("370M", "1.84T", "512", "4.5K",
+// "247GB" as some versions print) as bytes (powers of 1024).
+func ParseSize(s string) (float64, bool) {
+	s = strings.TrimSuffix(strings.TrimSpace(s), "B")
+	if s == "" {
+		return 0, false
+	}
+	mult := 1.0
+	switch s[len(s)-1] {
+	case 'K':
+		mult = 1 << 10
+	case 'M':
+		mult = 1 << 20
+	case 'G':
+		mult = 1 << 30
+	case 'T':
+		mult = 1 << 40
+	case 'P':
+		mult = 1 << 50
+	case 'E':
+		mult = 1 << 60
+	}
+	if mult != 1 {
+		s = s[:len(s)-1]
+	}
+	f, err := parse.Finite(s)
+	if err != nil || f < 0 || math.IsInf(f*mult, 0) {
+		return 0, false
+	}
+	return f * mult, true
+}
+
+func (s *Scan) parse() {
+	if len(s.Lines) == 0 {
+		return
+	}
+	first := s.Lines[0]
+	all := strings.Join(s.Lines, " ")
+	for _, fn := range []string{"resilver", "scrub", "rebuild"} {
+		if strings.HasPrefix(first, fn) {
+			s.Function = fn
+		}
+	}
+	switch {
+	case strings.Contains(first, "in progress"):
+		s.InProgress = true
+	case strings.Contains(first, "paused"):
+		s.Paused = true
+	case strings.Contains(first, "canceled"):
+		s.Canceled = true
+	}
+	if strings.HasPrefix(first, "none requested") {
+		s.Function = ""
+	}
+	if m := statusSinceRE.FindStringSubmatch(first); m != nil {
+		s.Since = strings.TrimSpace(m[1])
+	}
+	if !s.InProgress {
+		return
+	}
+	if m := statusPercentRE.FindStringSubmatch(all); m != nil {
+		s.Percent, _ = strconv.ParseFloat(m[1], 64)
+		s.HasPercent = true
+	}
+	if m := statusIssuedRE.FindStringSubmatch(all); m != nil {
+		s.IssuedRate, _ = ParseSize(m[1])
+		s.RateText = m[1] + "/s"
+	}
+	if m := statusScannedRE.FindStringSubmatch(all); m != nil {
+		s.ScannedRate, _ = ParseSize(m[1])
+		if s.RateText == "" {
+			s.RateText = m[1] + "/s"
+		}
+	}
+	if m := statusToGoRE.FindStringSubmatch(all); m != nil {
+		s.ToGo = m[1]
+		if m[2] != "" {
+			s.ToGo = m[2]
+		}
+	}
+	if m := statusDoneRE.FindStringSubmatch(all); m != nil {
+		s.Done = m[0]
+	}
+}
+
+// Leaves returns the pool's leaf vdevs (disks, partitions, files).
+func (p *Pool) Leaves() []*Vdev {
+	var out []*Vdev
+	for _, v := range p.Vdevs {
+		if v.Leaf {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Pool returns the pool with that name, or nil.
+func (s *Status) Pool(name string) *Pool {
+	if s == nil {
+		return nil
+	}
+	for _, p := range s.Pools {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// ReadZpoolStatus runs ZpoolStatusArgv.
+func ReadStatus(ctx context.Context, h *machine.Host) (*Status, machine.CmdResult, error) {
+	res, err := h.Run(ctx, StatusArgv...)
+	if err != nil {
+		return nil, res, err
+	}
+	if res.Exit != 0 {
+		return nil, res, machine.ExitError(res)
+	}
+	st, err := ParseStatus(res.Stdout)
+	return st, res, err
+}
+
+// ZIostatRow is one line of `zpool iostat -H -p -v -l`: a pool, a vdev or a
+// class header, with exact values. Latencies are in nanoseconds; nil where
+// the tool printed "-" (not applicable).
+type IostatRow struct {
+	Name                            string
+	Pool                            string // filled by AssignPools
+	Alloc, Free                     *float64
+	ReadOps, WriteOps               *float64 // per second over the interval
+	ReadBytes, WriteBytes           *float64 // bytes per second
+	TotalWaitRead, TotalWaitWrite   *float64
+	DiskWaitRead, DiskWaitWrite     *float64
+	SyncqWaitRead, SyncqWaitWrite   *float64
+	AsyncqWaitRead, AsyncqWaitWrite *float64
+	Line                            string
+}
+
+// ParseZpoolIostat reads the scripted output of ZpoolIostatArgv: one row
+// per pool and vdev, tab-separated, name then alloc, free, read/write ops,
+// read/write bandwidth, then latency pairs (total_wait, disk_wait,
+// syncq_wait, asyncq_wait, scrub, trim, [rebuild]). Rows with fewer than 7
+// columns or non-numeric values where numbers belong are ErrParse.
+func ParseIostat(b []byte) ([]*IostatRow, error) {
+	var rows []*IostatRow
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimRight(sc.Text(), "\r\n")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) == 1 {
+			f = strings.Fields(line)
+		}
+		if len(f) < 7 {
+			return nil, fmt.Errorf("%w: zpool iostat line %d: %d columns, want at least 7", machine.ErrParse, n, len(f))
+		}
+		r := &IostatRow{Name: strings.TrimSpace(f[0]), Line: line}
+		if r.Name == "" {
+			return nil, fmt.Errorf("%w: zpool iostat line %d: no name", machine.ErrParse, n)
+		}
+		vals := make([]*float64, len(f)-1)
+		for i, s := range f[1:] {
+			s = strings.TrimSpace(s)
+			if s == "-" || s == "" {
+				continue
+			}
+			v, err := parse.Finite(s)
+			if err != nil || v < 0 {
+				return nil, fmt.Errorf("%w: zpool iostat line %d column %d: %q is not a number (run with -p)", machine.ErrParse, n, i+2, s)
+			}
+			vals[i] = &v
+		}
+		get := func(i int) *float64 {
+			if i < len(vals) {
+				return vals[i]
+			}
+			return nil
+		}
+		r.Alloc, r.Free = get(0), get(1)
+		r.ReadOps, r.WriteOps = get(2), get(3)
+		r.ReadBytes, r.WriteBytes = get(4), get(5)
+		r.TotalWaitRead, r.TotalWaitWrite = get(6), get(7)
+		r.DiskWaitRead, r.DiskWaitWrite = get(8), get(9)
+		r.SyncqWaitRead, r.SyncqWaitWrite = get(10), get(11)
+		r.AsyncqWaitRead, r.AsyncqWaitWrite = get(12), get(13)
+		rows = append(rows, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %w", machine.ErrParse, err)
+	}
+	return rows, nil
+}
+
+// AssignPools sets each row's pool: scripted output has no indentation, so
+// a row whose name is a pool starts that pool's block.
+func AssignPools(rows []*IostatRow, pools []string) {
+	known := map[string]bool{}
+	for _, p := range pools {
+		known[p] = true
+	}
+	cur := ""
+	for _, r := range rows {
+		if known[r.Name] {
+			cur = r.Name
+		}
+		r.Pool = cur
+	}
+}
+
+// ReadZpoolIostat runs ZpoolIostatArgv.
+func ReadIostat(ctx context.Context, h *machine.Host) ([]*IostatRow, machine.CmdResult, error) {
+	res, err := h.Run(ctx, IostatArgv...)
+	if err != nil {
+		return nil, res, err
+	}
+	if res.Exit != 0 {
+		return nil, res, machine.ExitError(res)
+	}
+	rows, err := ParseIostat(res.Stdout)
+	return rows, res, err
+}
+
+// ZFSProps is the output of ZfsGetArgv: property values by dataset.
+type Props map[string]map[string]string
+
+// ParseZfsGet reads "name<TAB>property<TAB>value" lines (zfs get -H -o
+// name,property,value). Lines of another shape are skipped.
+func ParseGet(b []byte) Props {
+	out := Props{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), "\t")
+		if len(f) != 3 && len(f) != 4 {
+			continue
+		}
+		name, prop, val := strings.TrimSpace(f[0]), strings.TrimSpace(f[1]), strings.TrimSpace(f[2])
+		if name == "" || prop == "" || strings.ContainsAny(name, " ") {
+			continue
+		}
+		if out[name] == nil {
+			out[name] = map[string]string{}
+		}
+		out[name][prop] = val
+	}
+	return out
+}
+
+// Pool is the pool a dataset belongs to.
+func datasetPool(ds string) string {
+	p, _, _ := strings.Cut(ds, "/")
+	return p
+}
+
+// ByPool groups datasets by pool, names sorted.
+func (z Props) ByPool() map[string][]string {
+	out := map[string][]string{}
+	for ds := range z {
+		out[datasetPool(ds)] = append(out[datasetPool(ds)], ds)
+	}
+	for _, l := range out {
+		sort.Strings(l)
+	}
+	return out
+}
+
+// ReadZfsGet runs ZfsGetArgv.
+func ReadGet(ctx context.Context, h *machine.Host) (Props, machine.CmdResult, error) {
+	res, err := h.Run(ctx, GetArgv...)
+	if err != nil {
+		return nil, res, err
+	}
+	if res.Exit != 0 {
+		return nil, res, machine.ExitError(res)
+	}
+	return ParseGet(res.Stdout), res, nil
+}
+
+// ZFSModuleParam reads /sys/module/zfs/parameters/<name> as a number.
+func ModuleParam(ctx context.Context, h *machine.Host, name string) (float64, string, error) {
+	p := "/sys/module/zfs/parameters/" + name
+	v, err := h.ReadString(ctx, p)
+	if err != nil {
+		return 0, p, err
+	}
+	f, err := parse.Finite(v)
+	if err != nil {
+		return 0, p, fmt.Errorf("%s: %w", p, machine.ErrParse)
+	}
+	return f, p, nil
+}
