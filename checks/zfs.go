@@ -202,11 +202,11 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 
 	st, err := env.ZpoolStatus(ctx)
 	if err != nil {
-		hangs.note(zfs.StatusArgv, err)
+		hangs.note(zfs.StatusArgv(), err)
 		// A pool that hangs `zpool status` hangs `zpool get` too; the
 		// trim check asked already, and the answer is memoised.
 		if _, err := env.ZFSAutotrim(ctx); err != nil {
-			hangs.note(zfs.AutotrimArgv, err)
+			hangs.note(zfs.AutotrimArgv(), err)
 		}
 		return out
 	}
@@ -215,15 +215,15 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 		names = append(names, p.Name)
 	}
 	rows, ioErr := env.ZpoolIostat(ctx)
-	hangs.note(zfs.IostatArgv, ioErr)
+	hangs.note(zfs.IostatArgv(), ioErr)
 	zfs.AssignPools(rows, names)
 	props, propErr := env.ZFSProps(ctx)
-	hangs.note(zfs.GetArgv, propErr)
+	hangs.note(zfs.GetArgv(), propErr)
 	autotrim, _ := env.ZFSAutotrim(ctx)
 
 	z := &zfsRun{
 		env: env, devs: devs,
-		statusCmd: argvString(zfs.StatusArgv), iostatCmd: argvString(zfs.IostatArgv),
+		statusCmd: argvString(zfs.StatusArgv()), iostatCmd: argvString(zfs.IostatArgv()),
 		byDisk: map[string][]*member{},
 	}
 	for _, p := range st.Pools {
@@ -368,7 +368,7 @@ func poolMemberFacts(o *Observation, p *zfs.Pool, members []*member, autotrim ma
 	}
 	o.Set("zfs_log_devices", nonNil(logs))
 	if v, ok := autotrim[p.Name]; ok {
-		o.Set("zfs_autotrim", v, Evidence{argvString(zfs.AutotrimArgv), p.Name + "\t" + v})
+		o.Set("zfs_autotrim", v, Evidence{argvString(zfs.AutotrimArgv()), p.Name + "\t" + v})
 	} else {
 		o.Set("zfs_autotrim", nil)
 	}
@@ -384,11 +384,11 @@ func poolDatasetFacts(o *Observation, p *zfs.Pool, props zfs.Props) {
 		pr := props[ds]
 		if pr["sync"] == "always" {
 			syncAlways = append(syncAlways, ds)
-			dsEv = append(dsEv, Evidence{argvString(zfs.GetArgv), ds + "\tsync\talways"})
+			dsEv = append(dsEv, Evidence{argvString(zfs.GetArgv()), ds + "\tsync\talways"})
 		}
 		if pr["logbias"] == "throughput" {
 			throughput = append(throughput, ds)
-			dsEv = append(dsEv, Evidence{argvString(zfs.GetArgv), ds + "\tlogbias\tthroughput"})
+			dsEv = append(dsEv, Evidence{argvString(zfs.GetArgv()), ds + "\tlogbias\tthroughput"})
 		}
 		if rs, err := strconv.ParseFloat(pr["recordsize"], 64); err == nil && rs > maxRecord {
 			maxRecord = rs

@@ -121,7 +121,7 @@ func argvKey(argv []string) string { return strings.Join(argv, "\x00") }
 const manifestPath = manifest.Path
 
 // manifestLimit bounds the manifest file: a 10,000-device machine records
-// about 20,000 commands in some 2 MB.
+// about 20,000 commands, far below it.
 const manifestLimit = 16 << 20
 
 // newRecordedRunner returns the runner of fs's manifest and the function

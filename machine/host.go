@@ -1,7 +1,7 @@
-// Package probes reads raw machine state — sysfs, procfs, udev's database,
-// the kernel log and external tools — through one Host, which is either the
-// live machine or a recorded one (a fixture directory or an unpacked
-// snapshot). Probes read and parse; they never judge.
+// Package machine is the one boundary to the machine: every file read and
+// every command run goes through one Host, which is either the live machine
+// or a recorded one (a fixture directory or an unpacked snapshot), resolved
+// inside its root. The parsers of probes/ read through it; they never judge.
 package machine
 
 import (
@@ -144,8 +144,8 @@ func Recorded(dir string) (*Host, error) {
 }
 
 // RecordedAsync is Recorded with the command manifest parsed while the
-// caller goes on: nothing before the first command needs it, and a
-// 1,000-disk machine's manifest is 13 ms of YAML. A command waits for it.
+// caller goes on: nothing before the first command needs it, and a big
+// machine's manifest takes a while to parse. A command waits for it.
 // The caller must call Wait before it trusts what it read: a manifest
 // Recorded would have refused is refused there.
 func RecordedAsync(dir string) (*Host, error) {
@@ -247,7 +247,7 @@ func (h *Host) readFileInto(ctx context.Context, p string, limit int64, buf []by
 // change during it: links (every disk below one controller asks for the
 // same driver links) and resolved device paths. Copies of a Host share it.
 // (Udev records are not kept: on a 10,000-device machine they would hold
-// some 25 MB for a few hundred repeated reads.)
+// far more than the few hundred repeated reads they would save.)
 type hostMemo struct {
 	links, resolved sync.Map
 	// pciIDs holds vendor:device per PCI function directory: a controller
@@ -256,8 +256,7 @@ type hostMemo struct {
 	// reads hold what ReadString reads before it copies out the trimmed
 	// value: a live sysfs attribute reports a size of 4 KiB whatever it
 	// holds, so reading each into its own buffer cost 4 KiB per attribute
-	// (90 MB of allocation on a 1,000-disk machine) for values of a few
-	// bytes.
+	// for values of a few bytes.
 	reads sync.Pool
 }
 

@@ -17,7 +17,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 //go:embed defs/*.yaml

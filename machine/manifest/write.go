@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Write writes entries as commands/manifest.yaml, in the form Parse reads.
@@ -42,8 +42,9 @@ func writeManifest(buf *bytes.Buffer, manifest []Entry) error {
 		b, err := yaml.Marshal(struct {
 			A []string `yaml:"a,flow"`
 		}{[]string{v}})
-		q, ok := strings.CutPrefix(string(b), "a: [")
-		if q, ok = strings.CutSuffix(q, "]\n"); err != nil || !ok {
+		q, pre := strings.CutPrefix(string(b), "a: [")
+		q, suf := strings.CutSuffix(q, "]\n")
+		if err != nil || !pre || !suf {
 			return "", fmt.Errorf("manifest: %q: %v", v, err)
 		}
 		quoted[v] = q

@@ -15,7 +15,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/probes/udev"
 )
 
-// BlockDevice is what sysfs and udev say about one entry of /sys/block.
+// Device is what sysfs and udev say about one entry of /sys/block.
 type Device struct {
 	Name    string // sda, nvme0n1
 	SysPath string // resolved machine path, /sys/devices/.../block/sda
@@ -120,7 +120,7 @@ var (
 	nvmeCtrlName = regexp.MustCompile(`^nvme\d+$`)
 )
 
-// ReadBlockDevices inventories /sys/block: sysfs for the device, its queue,
+// Read inventories /sys/block: sysfs for the device, its queue,
 // bus, drivers and partitions, udev's record for identity and links. (ghw's
 // block listing was measured at 3 s on a 1,000-disk machine: it rereads the
 // udev record per attribute and rescans the mount table per partition, and
@@ -543,7 +543,7 @@ func NormalizeSpaces(s string) string {
 // '/'); DISK_NAME_LEN is 32.
 var kernelName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!._:+-]{0,31}$`)
 
-// ValidDeviceName reports whether the kernel could have created a block
+// ValidName reports whether the kernel could have created a block
 // device of this name. Names that fail are refused as subjects: they come
 // from a crafted recording, and would end up in printed commands.
 func ValidName(name string) bool { return kernelName.MatchString(name) }
@@ -570,7 +570,7 @@ func ParseScheduler(s string) (string, []string) {
 	return active, all
 }
 
-// RefusedDeviceNames lists entries of /sys/block whose names no kernel
+// RefusedNames lists entries of /sys/block whose names no kernel
 // would create (ReadBlockDevices leaves them out).
 func RefusedNames(ctx context.Context, h *machine.Host) []string {
 	ents, err := h.ReadDir(ctx, "/sys/block")

@@ -7,7 +7,7 @@ package block
 // ceiling. A recorded machine has no live tree to stat, so there a path is
 // a directory on the mount whose mount point contains it.
 
-// DeviceMap relates the block devices of an inventory: device numbers to
+// Map relates the block devices of an inventory: device numbers to
 // names, partitions to their disks, stacked devices (dm, md) to the devices
 // under them.
 type Map struct {
@@ -18,7 +18,7 @@ type Map struct {
 	devs    map[string]*Device
 }
 
-// NewDeviceMap builds the map from an inventory (ReadBlockDevices).
+// NewMap builds the map from an inventory (ReadBlockDevices).
 func NewMap(devs []*Device) *Map {
 	m := &Map{byDevNo: map[string]string{}, devNo: map[string]string{}, parent: map[string]string{}, under: map[string][]string{}, devs: map[string]*Device{}}
 	for _, d := range devs {

@@ -16,7 +16,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/probes/block"
 )
 
-// ConfigLine is a line of a configuration file that does something the
+// Line is a line of a configuration file that does something the
 // doctor cares about.
 type Line struct {
 	File string
@@ -74,9 +74,7 @@ func unitFiles(ctx context.Context, h *machine.Host, suffix string) []string {
 			if strings.HasSuffix(e.Name(), suffix) {
 				out = append(out, p)
 			} else if e.IsDir() || e.Type()&fs.ModeSymlink != 0 && strings.HasSuffix(e.Name(), ".wants") {
-				for _, f := range h.Glob(p + "/*" + suffix) {
-					out = append(out, f)
-				}
+				out = append(out, h.Glob(p+"/*"+suffix)...)
 			}
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/machine"
 )
 
-// DriveCache is the drive's own write-cache state, as the drive reports it.
+// Cache is the drive's own write-cache state, as the drive reports it.
 type Cache struct {
 	Supported *bool // nil: not reported
 	Enabled   *bool
@@ -47,8 +47,8 @@ func ReadHdparmW(ctx context.Context, h *machine.Host, dev string) (*Cache, erro
 // ParseHdparmW reads " write-caching =  1 (on)". A drive without the
 // feature prints "not supported".
 func ParseHdparmW(b []byte) (*Cache, error) {
-	// Lines, not a bufio.Scanner: its 4 KiB buffer per call was 2 MB of
-	// garbage on a 1,000-disk machine, for outputs of a few lines.
+	// Lines, not a bufio.Scanner: its 4 KiB buffer per call is garbage
+	// once per disk, for outputs of a few lines.
 	for line := range strings.Lines(string(b)) {
 		line = strings.TrimRight(line, "\r\n")
 		if m := hdparmW.FindStringSubmatch(line); m != nil {

@@ -18,12 +18,12 @@ import (
 // and the parser of fio's --output-format=json. fio's text output is never
 // scraped.
 
-// FioOption is one "key=value" line of a job; Value "" renders a bare key.
+// Option is one "key=value" line of a job; Value "" renders a bare key.
 type Option struct {
 	Key, Value string
 }
 
-// FioJob is one fio job: a section of an ini file, or --name=… and its
+// Job is one fio job: a section of an ini file, or --name=… and its
 // options on the command line. Options keep their order.
 type Job struct {
 	Name    string
@@ -79,14 +79,14 @@ func (j *Job) Argv() []string {
 	return argv
 }
 
-// FioOutput is fio's JSON report (the fields the bench reads).
+// Output is fio's JSON report (the fields the bench reads).
 type Output struct {
 	Version string   `json:"fio version"`
 	Jobs    []JobOut `json:"jobs"`
 	Disks   []Disk   `json:"disk_util"`
 }
 
-// FioJobOut is one job (or one group with group_reporting) of the report.
+// JobOut is one job (or one group with group_reporting) of the report.
 type JobOut struct {
 	Name     string            `json:"jobname"`
 	Error    int               `json:"error"`
@@ -104,7 +104,7 @@ type JobOut struct {
 	SteadyState  *SteadyState       `json:"steadystate,omitempty"`
 }
 
-// FioIO is one direction of a job.
+// IO is one direction of a job.
 type IO struct {
 	IOBytes  int64   `json:"io_bytes"`
 	BWBytes  float64 `json:"bw_bytes"` // bytes/s
@@ -115,13 +115,13 @@ type IO struct {
 	Lat      Latency `json:"lat_ns"`
 }
 
-// FioSync is the fsync/fdatasync section.
+// Sync is the fsync/fdatasync section.
 type Sync struct {
 	TotalIOs int64   `json:"total_ios"`
 	Lat      Latency `json:"lat_ns"`
 }
 
-// FioLatency is a latency distribution in nanoseconds; Percentile keys are
+// Latency is a latency distribution in nanoseconds; Percentile keys are
 // fio's "99.900000" strings.
 type Latency struct {
 	Min        float64            `json:"min"`
@@ -131,7 +131,7 @@ type Latency struct {
 	Percentile map[string]float64 `json:"percentile"`
 }
 
-// FioSteadyState is the steady-state detector's verdict (--steadystate).
+// SteadyState is the steady-state detector's verdict (--steadystate).
 type SteadyState struct {
 	Criterion string  `json:"ss"`
 	Duration  float64 `json:"duration"`
@@ -143,13 +143,13 @@ type SteadyState struct {
 	} `json:"data"`
 }
 
-// FioDisk is one device of the disk_util section.
+// Disk is one device of the disk_util section.
 type Disk struct {
 	Name string  `json:"name"`
 	Util float64 `json:"util"`
 }
 
-// ParseFio reads fio's --output-format=json. fio may print notes before the
+// Parse reads fio's --output-format=json. fio may print notes before the
 // JSON object ("note: both iodepth >= 1 and synchronous I/O engine are
 // selected, queue depth will be capped at 1"); they are returned as notes.
 // A report without jobs, or whose numbers are negative or not finite, is a

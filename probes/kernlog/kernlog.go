@@ -12,13 +12,13 @@ import (
 	"github.com/diskdoctor/diskdoctor/machine"
 )
 
-// KernelLog is the kernel ring buffer as dmesg prints it.
+// Log is the kernel ring buffer as dmesg prints it.
 type Log struct {
 	Source string // the command it came from
 	Lines  []Line
 }
 
-// LogLine is one kernel message with its timestamp (seconds since boot; -1
+// Line is one kernel message with its timestamp (seconds since boot; -1
 // when the line carries none).
 type Line struct {
 	Num  int // 1-based line number in the output
@@ -36,7 +36,7 @@ type Line struct {
 	Raw         string
 }
 
-// ReadKernelLog runs dmesg. Reading the ring buffer needs root or
+// Read runs dmesg. Reading the ring buffer needs root or
 // kernel.dmesg_restrict=0: a refusal wraps ErrPermission.
 func Read(ctx context.Context, h *machine.Host) (*Log, error) {
 	res, err := h.Run(ctx, "dmesg")
@@ -53,7 +53,7 @@ func Read(ctx context.Context, h *machine.Host) (*Log, error) {
 	return &Log{Source: res.String(), Lines: Parse(res.Stdout)}, nil
 }
 
-// ParseKernelLog splits kernel log output into lines, taking every form of
+// Parse splits kernel log output into lines, taking every form of
 // time prefix off each (see splitKernelStamp): raw dmesg, dmesg -T and
 // --time-format iso, syslog files and journalctl -k in its short,
 // short-precise, short-iso and short-monotonic forms.

@@ -42,7 +42,7 @@ const (
 	RefHost  = "host"  // not about one device
 )
 
-// KlogPattern is one kind of kernel message.
+// Pattern is one kind of kernel message.
 type Pattern struct {
 	Name     string
 	Needles  []string // one of them is in every line the pattern matches: a cheap test before the regexp
@@ -69,7 +69,7 @@ const (
 	// adds "tag#N " in 4.x and later. 2.6 and 3.x kernels put two spaces
 	// after the name on some sense lines ("[sdc]  Sense Key : …"), and some
 	// 3.x kernels printed the prefix on a line of its own (see
-	// ClassifyKernelLog's sdAlone).
+	// Classify's sdAlone).
 	sdPrefix = `^sd \d+:\d+:\d+:\d+: \[(?P<dev>[\w-]+)\]\s+(?:tag#\d+ )?`
 	// ata_port_printk "ata3: ", ata_link_printk "ata3: " (host link) or
 	// "ata3.01: " (a port multiplier link), ata_dev_printk "ata3.00: "
@@ -214,7 +214,7 @@ var patterns = []Pattern{
 // 489 (d1e9) opcode 0x1 (I/O Cmd) QID 3 ".
 const nvmeTimeoutCmd = `I/O (?:tag )?\d+ (?:\([0-9a-f]{4}\) )?(?:opcode 0x[0-9a-f]+ )?(?:\([^)]*\) )?QID \d+ `
 
-// KlogEvent is one kernel message that matched a pattern.
+// Event is one kernel message that matched a pattern.
 type Event struct {
 	Pattern  string
 	Category string
@@ -233,7 +233,7 @@ type Event struct {
 // device probing.
 const BootWindow = 120.0
 
-// ClassifyKernelLog matches every line against the library and attributes
+// Classify matches every line against the library and attributes
 // it to disks. A continuation line (indented, e.g. the "res …" line under
 // an ATA command) inherits the device of the line above it. uptime is
 // /proc/uptime's first field, or a negative number when unknown.
@@ -327,7 +327,7 @@ var (
 
 var ataLinePrefix = regexp.MustCompile(`^(ata\d+(?:\.\d+)?): `)
 
-// KlogTopology maps what kernel messages name to disks: libata ports,
+// Topology maps what kernel messages name to disks: libata ports,
 // SCSI addresses, NVMe controllers, PCI functions, partitions and stacked
 // devices. It comes from sysfs (NewKlogTopology) and, where sysfs is not
 // there (a log read on its own), from the log's own probe messages
@@ -362,7 +362,7 @@ type Topology struct {
 
 var ataInPath = regexp.MustCompile(`/(ata\d+)/`)
 
-// NewKlogTopology builds the map from the inventory. pci maps NVMe
+// NewTopology builds the map from the inventory. pci maps NVMe
 // controllers to their PCI function addresses.
 func NewTopology(devs []*block.Device, pci map[string]string) *Topology {
 	t := &Topology{}
@@ -732,7 +732,7 @@ func appendUnique(s []string, v string) []string {
 	return append(s, v)
 }
 
-// KlogGroup is every occurrence of one message (same category, device and
+// Group is every occurrence of one message (same category, device and
 // text once numbers are set aside): 5,000 identical resets are one group.
 type Group struct {
 	Category    string
@@ -746,7 +746,7 @@ type Group struct {
 	Age         *float64 // age of the newest occurrence, when known
 }
 
-// KlogKey is a message with its numbers set aside: sectors, tags, ages.
+// Key is a message with its numbers set aside: sectors, tags, ages.
 // Each number (numberRun) becomes "#" and each run of white space (\s+)
 // one space. It is the two regular expressions' replacement, written as
 // one pass over the bytes: on a large log the two ReplaceAllString calls
@@ -824,7 +824,7 @@ func isSpaceRE(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
-// GroupKlogEvents groups events per disk (an event about two disks counts
+// GroupEvents groups events per disk (an event about two disks counts
 // for both), host-wide ones under "". Groups keep log order of their first
 // line.
 func GroupEvents(events []Event) []Group {

@@ -13,7 +13,7 @@ import (
 	"github.com/prometheus/procfs"
 )
 
-// MDArray is one Linux software RAID array of /proc/mdstat.
+// Array is one Linux software RAID array of /proc/mdstat.
 type Array struct {
 	Name  string // md0
 	Level string // raid1, raid5, …
@@ -47,13 +47,13 @@ type Array struct {
 	Lines []string
 }
 
-// MDMember is a component device (sdb1) with its flags.
+// Member is a component device (sdb1) with its flags.
 type Member struct {
 	Name                  string
 	Faulty, Spare, Replac bool
 }
 
-// ReadMDStat reads /proc/mdstat through procfs. A machine without the md
+// Read reads /proc/mdstat through procfs. A machine without the md
 // driver has no /proc/mdstat: ErrNotAvailable.
 func Read(ctx context.Context, h *machine.Host) ([]Array, error) {
 	if err := ctx.Err(); err != nil {
@@ -73,7 +73,7 @@ func Read(ctx context.Context, h *machine.Host) ([]Array, error) {
 	return mdFromProcfs(pfs, raw)
 }
 
-// ParseMDStat parses /proc/mdstat content with procfs' parser (which reads
+// Parse parses /proc/mdstat content with procfs' parser (which reads
 // a file: the bytes go through a private temporary directory).
 func Parse(b []byte) ([]Array, error) {
 	dir, err := os.MkdirTemp("", "diskdoctor-mdstat")

@@ -14,7 +14,7 @@ type Mount struct {
 	Options                           map[string]string
 }
 
-// ReadMounts reads /proc/self/mountinfo through procfs.
+// Read reads /proc/self/mountinfo through procfs.
 func Read(ctx context.Context, h *machine.Host) ([]Mount, error) {
 	if err := h.Uses("/proc/self", "/proc/self/mountinfo", "/proc/mounts"); err != nil {
 		return nil, err

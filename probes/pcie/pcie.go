@@ -9,7 +9,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/machine"
 )
 
-// PCILink is the PCIe link state of a PCI function.
+// Link is the PCIe link state of a PCI function.
 type Link struct {
 	Address            string // 0000:01:00.0
 	Dir                string // its machine path
@@ -30,7 +30,7 @@ func ReadNVMeLink(ctx context.Context, h *machine.Host, ctrl string) (*Link, err
 	return ReadLink(ctx, h, dir)
 }
 
-// ReadPCILink reads the PCIe link of the PCI function at dir, a resolved
+// ReadLink reads the PCIe link of the PCI function at dir, a resolved
 // machine path (BlockDevice.ControllerFunction, ReadNVMeLink).
 func ReadLink(ctx context.Context, h *machine.Host, dir string) (*Link, error) {
 	l := &Link{Address: path.Base(dir), Dir: dir, Files: map[string]string{}}
@@ -57,7 +57,7 @@ func ReadLink(ctx context.Context, h *machine.Host, dir string) (*Link, error) {
 	return l, nil
 }
 
-// ParseLinkSpeed reads "16.0 GT/s PCIe" (or older "5 GT/s") as GT/s; 0 when
+// ParseSpeed reads "16.0 GT/s PCIe" (or older "5 GT/s") as GT/s; 0 when
 // unknown ("Unknown", "255 GT/s" placeholders are not speeds).
 func ParseSpeed(s string) float64 {
 	f := strings.Fields(s)

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ProcessCmdline is a process's command line (/proc/PID/cmdline), its
+// Cmdline is a process's command line (/proc/PID/cmdline), its
 // arguments joined by spaces and bounded; "" when the process is gone or
 // unreadable.
 func Cmdline(ctx context.Context, h *machine.Host, pid int) string {
@@ -39,7 +39,7 @@ func Cmdline(ctx context.Context, h *machine.Host, pid int) string {
 	return s
 }
 
-// ProcessFilesOn says whether a process has an open file (or its working
+// FilesOn says whether a process has an open file (or its working
 // directory) on one of these devices ("major:minor", as st_dev of the
 // file). Live machine only: a recording holds no open files, so there the
 // answer is an ErrNotAvailable error.

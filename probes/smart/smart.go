@@ -12,7 +12,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/probes/drive"
 )
 
-// SmartctlArgv is the one command the doctor runs per drive for its health:
+// Argv is the one command the doctor runs per drive for its health:
 // everything smartctl knows (-x), as JSON. It reads only: no self-test, no
 // SMART enable, nothing that adds an entry to the drive's error log. "-n
 // standby" leaves a spun-down disk asleep (smartctl asks CHECK POWER MODE
@@ -42,7 +42,7 @@ func ReadSmartctl(ctx context.Context, h *machine.Host, dev string) (*Info, erro
 	return s, nil
 }
 
-// ReadSMART reads a drive's health once: smartctl where it is installed (or
+// Read reads a drive's health once: smartctl where it is installed (or
 // recorded), else, on the live machine, smart.go's ioctls. nvme says which
 // protocol smart.go should speak.
 func Read(ctx context.Context, h *machine.Host, dev string, nvme bool) (*Info, error) {
@@ -53,7 +53,7 @@ func Read(ctx context.Context, h *machine.Host, dev string, nvme bool) (*Info, e
 	return ReadLive(ctx, h, dev, nvme)
 }
 
-// ReadSMARTLive asks the drive through smart.go (SG_IO / NVMe admin
+// ReadLive asks the drive through smart.go (SG_IO / NVMe admin
 // passthrough: IDENTIFY, SMART READ DATA and THRESHOLDS, or the NVMe
 // SMART/Health log page). Live machines only.
 func ReadLive(ctx context.Context, h *machine.Host, dev string, nvme bool) (*Info, error) {
@@ -146,7 +146,7 @@ type ATAAttrRaw struct {
 	Temp         *int
 }
 
-// SMARTInfoFromATA combines attributes and thresholds into a SMARTInfo.
+// FromATA combines attributes and thresholds into a SMARTInfo.
 // smart.go cannot send SMART RETURN STATUS, so the overall verdict is the
 // attribute check smartctl falls back to: no pre-failure attribute at or
 // below its threshold.
@@ -199,7 +199,7 @@ func readNVMeSMART(path string) (*Info, error) {
 	return s, nil
 }
 
-// SMARTInfoFromNVMe converts the NVMe SMART/Health log and Identify
+// FromNVMe converts the NVMe SMART/Health log and Identify
 // Controller's temperature thresholds (Kelvin; 0: not reported) and VWC bit.
 func FromNVMe(l *smart.NvmeSMARTLog, wctempK, cctempK uint16, vwc bool) *Info {
 	h := &NVMeHealth{

@@ -12,7 +12,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/machine"
 )
 
-// SMARTInfo is a drive's own health report: the overall verdict, the ATA
+// Info is a drive's own health report: the overall verdict, the ATA
 // attribute table, the NVMe SMART/health log or the SCSI error counters,
 // whichever the drive speaks. It comes from `smartctl -x -j` (recordable,
 // and what a user may already have) or, on a live machine without
@@ -53,7 +53,7 @@ type Info struct {
 	LinkMax, LinkCur         string
 }
 
-// SMARTAttr is one row of the ATA SMART attribute table.
+// Attr is one row of the ATA SMART attribute table.
 type Attr struct {
 	ID         int
 	Name       string
@@ -246,11 +246,11 @@ type scsiCounters struct {
 
 var leadingInt = regexp.MustCompile(`^\s*(-?\d+)`)
 
-// ParseSmartctlJSON reads `smartctl -j` output (any of -x, -a, -i -H -A;
+// ParseJSON reads `smartctl -j` output (any of -x, -a, -i -H -A;
 // smartmontools 7.x). A run that could not open the device (exit bit 1) or
 // output that is not smartctl JSON is an error wrapping ErrParse or
 // ErrNotAvailable. A drive that `-n standby` left asleep is no error: its
-// SMARTInfo has Standby set and no health data.
+// Info has Standby set and no health data.
 func ParseJSON(b []byte) (*Info, error) {
 	var j smartctlJSON
 	dec := json.NewDecoder(bytes.NewReader(b))

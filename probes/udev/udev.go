@@ -7,7 +7,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/machine"
 )
 
-// UdevRecord is one entry of udev's runtime database,
+// Record is one entry of udev's runtime database,
 // /run/udev/data/b<major>:<minor>: the properties (E:) and the device links
 // (S:, relative to /dev). It is readable without root and was written when
 // the device appeared, so it also records the drive state at that moment
@@ -17,13 +17,13 @@ type Record struct {
 	Links []string
 	// props in the record's order. A list, not a map: a record has a
 	// few dozen, a lookup reads them in a few dozen comparisons, and a
-	// map per record was 3.6 MB of a 1,000-disk run's allocation.
+	// map per record was a large part of a big machine's allocation.
 	props []udevProp
 }
 
 type udevProp struct{ name, value string }
 
-// ReadUdev reads the udev record of a block device number ("8:0").
+// Read reads the udev record of a block device number ("8:0").
 func Read(ctx context.Context, h *machine.Host, devno string) (*Record, error) {
 	p := "/run/udev/data/b" + strings.TrimSpace(devno)
 	var rec *Record

@@ -15,7 +15,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/probes/system"
 	"github.com/prometheus/procfs"
 	"github.com/prometheus/procfs/blockdevice"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Counters are the cumulative kernel counters that a sampling window
@@ -216,13 +216,13 @@ func parseWindowFile(b []byte) (windowFile, error) {
 	return wf, nil
 }
 
-// HasRecordedWindow reports whether a recorded machine holds a sampling
+// HasRecorded reports whether a recorded machine holds a sampling
 // window (samples/window.yaml, written by diskdoctor snapshot).
 func HasRecorded(h *machine.Host) bool {
 	return !h.IsLive() && h.Root() != "/" && h.Exists("/samples/window.yaml")
 }
 
-// SampleWindow reads the counters, waits d (telling progress how far it
+// Sample reads the counters, waits d (telling progress how far it
 // is), and reads them again. A recorded machine replays its recorded window
 // (samples/window.yaml and samples/1/) whatever d is.
 func Sample(ctx context.Context, h *machine.Host, d time.Duration, progress func(elapsed time.Duration)) (*Window, error) {
@@ -231,7 +231,7 @@ func Sample(ctx context.Context, h *machine.Host, d time.Duration, progress func
 	}
 	// Names only at the end (where the report needs them) and cgroups only
 	// for the processes that did I/O: with 10,000 processes each file read
-	// costs some 20 ms. Without the first names a pid reused within the
+	// is a long pass over /proc. Without the first names a pid reused within the
 	// window is not told apart; pid_max is 2^22 on 64-bit systemd hosts,
 	// so reuse within seconds needs millions of process starts.
 	start, err := readCounters(ctx, h, false)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,24 +19,39 @@ import (
 // The zpool and zfs commands the doctor runs, exact argv (docs/fixtures.md
 // lists them for people who record a machine by hand).
 var (
-	// ZpoolStatusArgv: -P full vdev paths (so members map to block devices),
+	// statusArgv: -P full vdev paths (so members map to block devices),
 	// -t per-vdev TRIM state ("(2% trimmed, started at …)").
-	StatusArgv = []string{"zpool", "status", "-P", "-t"}
-	// ZpoolIostatArgv: one interval of latency statistics, scripted (-H:
+	statusArgv = []string{"zpool", "status", "-P", "-t"}
+	// iostatArgv: one interval of latency statistics, scripted (-H:
 	// tab-separated, no headers), exact values (-p: bytes, ns), full paths
 	// (-P), every vdev (-v), latency columns (-l). -y drops the since-boot
 	// report, so the command takes the interval (1 s) to answer.
-	IostatArgv = []string{"zpool", "iostat", "-H", "-p", "-P", "-v", "-l", "-y", "1", "1"}
-	// ZpoolAutotrimArgv reads the autotrim property of every pool.
-	AutotrimArgv = []string{"zpool", "get", "-H", "-o", "name,value", "autotrim"}
-	// ZfsGetArgv reads the write-path properties of every filesystem and volume.
-	GetArgv = []string{"zfs", "get", "-H", "-p", "-t", "filesystem,volume", "-o", "name,property,value", "compression,sync,logbias,recordsize"}
+	iostatArgv = []string{"zpool", "iostat", "-H", "-p", "-P", "-v", "-l", "-y", "1", "1"}
+	// autotrimArgv reads the autotrim property of every pool.
+	autotrimArgv = []string{"zpool", "get", "-H", "-o", "name,value", "autotrim"}
+	// getArgv reads the write-path properties of every filesystem and volume.
+	getArgv = []string{"zfs", "get", "-H", "-p", "-t", "filesystem,volume", "-o", "name,property,value", "compression,sync,logbias,recordsize"}
 )
 
-// ZFSAutotrim runs `zpool get -H -o name,value autotrim` and returns the
+// StatusArgv is `zpool status -P -t` as the doctor runs it (a copy).
+func StatusArgv() []string { return slices.Clone(statusArgv) }
+
+// IostatArgv is `zpool iostat -H -p -P -v -l -y 1 1` as the doctor runs it
+// (a copy).
+func IostatArgv() []string { return slices.Clone(iostatArgv) }
+
+// AutotrimArgv is `zpool get -H -o name,value autotrim` as the doctor runs
+// it (a copy).
+func AutotrimArgv() []string { return slices.Clone(autotrimArgv) }
+
+// GetArgv is the `zfs get` of the write-path properties as the doctor runs
+// it (a copy).
+func GetArgv() []string { return slices.Clone(getArgv) }
+
+// Autotrim runs `zpool get -H -o name,value autotrim` and returns the
 // value per pool.
 func Autotrim(ctx context.Context, h *machine.Host) (map[string]string, machine.CmdResult, error) {
-	res, err := h.Run(ctx, AutotrimArgv...)
+	res, err := h.Run(ctx, autotrimArgv...)
 	if err != nil {
 		return nil, res, err
 	}
@@ -58,13 +74,13 @@ func ParseZpoolGet(b []byte) map[string]string {
 	return out
 }
 
-// ZpoolStatus is the parsed output of `zpool status` (plain, -P and -t
+// Status is the parsed output of `zpool status` (plain, -P and -t
 // forms; OpenZFS 0.8-2.x, ZFS on Linux, illumos and Solaris layouts).
 type Status struct {
 	Pools []*Pool
 }
 
-// ZPool is one pool of `zpool status`.
+// Pool is one pool of `zpool status`.
 type Pool struct {
 	Name   string
 	State  string // ONLINE, DEGRADED, FAULTED, UNAVAIL, SUSPENDED, …
@@ -80,7 +96,7 @@ type Pool struct {
 	StateLine string
 }
 
-// ZScan is the "scan:" paragraph.
+// Scan is the "scan:" paragraph.
 type Scan struct {
 	Lines    []string // raw, trimmed
 	Function string   // scrub, resilver, rebuild, or "" (none requested)
@@ -100,7 +116,7 @@ type Scan struct {
 	Done        string // "247G resilvered"
 }
 
-// ZVdev is one row of the config section below the pool row.
+// Vdev is one row of the config section below the pool row.
 type Vdev struct {
 	Name  string // as printed: "mirror-0", "/dev/disk/by-id/ata-…-part1", "sda", a GUID
 	Depth int    // 1 for top-level vdevs and class headers' children, 2 for their members, …
@@ -126,7 +142,7 @@ type Vdev struct {
 	Line        string // the raw row, trimmed
 }
 
-// ZTrim is a leaf vdev's TRIM state as `zpool status -t` prints it.
+// Trim is a leaf vdev's TRIM state as `zpool status -t` prints it.
 type Trim struct {
 	// State: active, suspended, complete, untrimmed, unsupported, or "" when
 	// not printed.
@@ -147,7 +163,7 @@ var (
 	trimRE          = regexp.MustCompile(`\(([0-9]+)% trimmed, (?:(suspended), )?(started|completed) at ([^)]*)\)`)
 )
 
-// ParseZpoolStatus reads `zpool status` text. Unknown lines are skipped; an
+// ParseStatus reads `zpool status` text. Unknown lines are skipped; an
 // input with no "pool:" line is ErrParse ("no pools available" is a valid
 // answer with zero pools).
 func ParseStatus(b []byte) (*Status, error) {
@@ -361,7 +377,7 @@ func parseCount(s string) (int64, bool) {
 	return 0, false
 }
 
-// ParseZFSSize reads a zfs_nicenum value ("370M", "1.84T", "512", "4.5K",
+// ParseSize reads a zfs_nicenum value ("370M", "1.84T", "512", "4.5K",
 // "247GB" as some versions print) as bytes (powers of 1024).
 func ParseSize(s string) (float64, bool) {
 	s = strings.TrimSuffix(strings.TrimSpace(s), "B")
@@ -470,9 +486,9 @@ func (s *Status) Pool(name string) *Pool {
 	return nil
 }
 
-// ReadZpoolStatus runs ZpoolStatusArgv.
+// ReadStatus runs ZpoolStatusArgv.
 func ReadStatus(ctx context.Context, h *machine.Host) (*Status, machine.CmdResult, error) {
-	res, err := h.Run(ctx, StatusArgv...)
+	res, err := h.Run(ctx, statusArgv...)
 	if err != nil {
 		return nil, res, err
 	}
@@ -483,7 +499,7 @@ func ReadStatus(ctx context.Context, h *machine.Host) (*Status, machine.CmdResul
 	return st, res, err
 }
 
-// ZIostatRow is one line of `zpool iostat -H -p -v -l`: a pool, a vdev or a
+// IostatRow is one line of `zpool iostat -H -p -v -l`: a pool, a vdev or a
 // class header, with exact values. Latencies are in nanoseconds; nil where
 // the tool printed "-" (not applicable).
 type IostatRow struct {
@@ -499,7 +515,7 @@ type IostatRow struct {
 	Line                            string
 }
 
-// ParseZpoolIostat reads the scripted output of ZpoolIostatArgv: one row
+// ParseIostat reads the scripted output of ZpoolIostatArgv: one row
 // per pool and vdev, tab-separated, name then alloc, free, read/write ops,
 // read/write bandwidth, then latency pairs (total_wait, disk_wait,
 // syncq_wait, asyncq_wait, scrub, trim, [rebuild]). Rows with fewer than 7
@@ -575,9 +591,9 @@ func AssignPools(rows []*IostatRow, pools []string) {
 	}
 }
 
-// ReadZpoolIostat runs ZpoolIostatArgv.
+// ReadIostat runs ZpoolIostatArgv.
 func ReadIostat(ctx context.Context, h *machine.Host) ([]*IostatRow, machine.CmdResult, error) {
-	res, err := h.Run(ctx, IostatArgv...)
+	res, err := h.Run(ctx, iostatArgv...)
 	if err != nil {
 		return nil, res, err
 	}
@@ -588,10 +604,10 @@ func ReadIostat(ctx context.Context, h *machine.Host) ([]*IostatRow, machine.Cmd
 	return rows, res, err
 }
 
-// ZFSProps is the output of ZfsGetArgv: property values by dataset.
+// Props is the output of ZfsGetArgv: property values by dataset.
 type Props map[string]map[string]string
 
-// ParseZfsGet reads "name<TAB>property<TAB>value" lines (zfs get -H -o
+// ParseGet reads "name<TAB>property<TAB>value" lines (zfs get -H -o
 // name,property,value). Lines of another shape are skipped.
 func ParseGet(b []byte) Props {
 	out := Props{}
@@ -632,9 +648,9 @@ func (z Props) ByPool() map[string][]string {
 	return out
 }
 
-// ReadZfsGet runs ZfsGetArgv.
+// ReadGet runs ZfsGetArgv.
 func ReadGet(ctx context.Context, h *machine.Host) (Props, machine.CmdResult, error) {
-	res, err := h.Run(ctx, GetArgv...)
+	res, err := h.Run(ctx, getArgv...)
 	if err != nil {
 		return nil, res, err
 	}
@@ -644,7 +660,7 @@ func ReadGet(ctx context.Context, h *machine.Host) (Props, machine.CmdResult, er
 	return ParseGet(res.Stdout), res, nil
 }
 
-// ZFSModuleParam reads /sys/module/zfs/parameters/<name> as a number.
+// ModuleParam reads /sys/module/zfs/parameters/<name> as a number.
 func ModuleParam(ctx context.Context, h *machine.Host, name string) (float64, string, error) {
 	p := "/sys/module/zfs/parameters/" + name
 	v, err := h.ReadString(ctx, p)

@@ -1,0 +1,98 @@
+package archtest
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/diskdoctor/diskdoctor"
+
+// floors orders the packages from the machine up (issue #22): a package
+// imports only packages on its own floor or below, so that reading the
+// machine, parsing it, judging it and presenting it stay in that order.
+// internal/ support packages are below all of them.
+var floors = []string{"internal", "machine", "probes", "checks", "rules", "doctor", "snapshot bench", "report", "cmd"}
+
+// floorExceptions are imports across a floor upwards, each with its reason
+// and the work that removes it.
+var floorExceptions = map[string]string{
+	"doctor -> snapshot": "doctor opens a --snapshot archive with snapshot.Open; the unpacker moves below doctor when snapshot is split (issue #22, next)",
+}
+
+// floorOf is the floor of a package directory relative to the module root,
+// -1 for one the layout does not place.
+func floorOf(dir string) int {
+	top, _, _ := strings.Cut(dir, "/")
+	for i, f := range floors {
+		for _, name := range strings.Fields(f) {
+			if top == name {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// TestFloors fails on a non-test import of a package above the importer's
+// floor: machine < probes/* < checks < rules < doctor < snapshot, bench <
+// report < cmd.
+func TestFloors(t *testing.T) {
+	fset := token.NewFileSet()
+	seen := 0
+	err := filepath.WalkDir(moduleRoot, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(moduleRoot, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if d.Name() == "testdata" || d.Name() == "fixtures" || strings.HasPrefix(d.Name(), ".") && rel != "." {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+			return nil
+		}
+		dir := path.Dir(rel)
+		from := floorOf(dir)
+		if from < 0 {
+			t.Errorf("%s: package %s has no floor: place it in floors", rel, dir)
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		seen++
+		for _, im := range f.Imports {
+			ip, _ := strconv.Unquote(im.Path.Value)
+			target, ok := strings.CutPrefix(ip, module+"/")
+			if !ok {
+				continue
+			}
+			to := floorOf(target)
+			if to <= from {
+				continue
+			}
+			key := strings.SplitN(dir, "/", 2)[0] + " -> " + strings.SplitN(target, "/", 2)[0]
+			if floorExceptions[key] != "" {
+				continue
+			}
+			t.Errorf("%s imports %s: %s is above %s (floors: %s)", rel, target, target, dir, strings.Join(floors, " < "))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen < 20 {
+		t.Fatalf("walked only %d files: is moduleRoot right?", seen)
+	}
+}

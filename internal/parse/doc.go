@@ -1,0 +1,3 @@
+// Package parse holds the small number and ordering helpers every parser
+// shares: decimal and finite float parsing, natural ordering.
+package parse

@@ -1,0 +1,2 @@
+// Package md reads Linux software RAID state from /proc/mdstat.
+package md

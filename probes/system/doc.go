@@ -1,0 +1,3 @@
+// Package system reads the system facts: DMI platform, os-release, CPU
+// frequency governor, pressure stall information, memory and uptime.
+package system
