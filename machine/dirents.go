@@ -128,29 +128,20 @@ type dirEntry struct {
 	mode fs.FileMode
 }
 
-func (d dirEntry) Name() string { return d.name }
-
-func (d dirEntry) IsDir() bool { return d.mode.IsDir() }
-
-func (d dirEntry) Type() fs.FileMode { return d.mode.Type() }
-
+func (d dirEntry) Name() string               { return d.name }
+func (d dirEntry) IsDir() bool                { return d.mode.IsDir() }
+func (d dirEntry) Type() fs.FileMode          { return d.mode.Type() }
 func (d dirEntry) Info() (fs.FileInfo, error) { return dirInfo(d), nil }
-
-func (d dirEntry) String() string { return fs.FormatDirEntry(d) }
+func (d dirEntry) String() string             { return fs.FormatDirEntry(d) }
 
 type dirInfo dirEntry
 
-func (i dirInfo) Name() string { return i.name }
-
-func (i dirInfo) Size() int64 { return 0 }
-
-func (i dirInfo) Mode() fs.FileMode { return i.mode }
-
+func (i dirInfo) Name() string       { return i.name }
+func (i dirInfo) Size() int64        { return 0 }
+func (i dirInfo) Mode() fs.FileMode  { return i.mode }
 func (i dirInfo) ModTime() time.Time { return time.Time{} }
-
-func (i dirInfo) IsDir() bool { return i.mode.IsDir() }
-
-func (i dirInfo) Sys() any { return nil }
+func (i dirInfo) IsDir() bool        { return i.mode.IsDir() }
+func (i dirInfo) Sys() any           { return nil }
 
 func sortDirEntries(es []fs.DirEntry) {
 	slices.SortFunc(es, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })

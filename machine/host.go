@@ -411,8 +411,7 @@ func (h *Host) Run(ctx context.Context, argv ...string) (CmdResult, error) {
 // ToolError says which program is not installed; it matches ErrToolMissing.
 type ToolError struct{ Tool string }
 
-func (e *ToolError) Error() string { return e.Tool + ": " + ErrToolMissing.Error() }
-
+func (e *ToolError) Error() string        { return e.Tool + ": " + ErrToolMissing.Error() }
 func (e *ToolError) Is(target error) bool { return target == ErrToolMissing }
 
 // FileErr maps a failed read of machine path p to the sentinel errors

@@ -4,6 +4,7 @@ import (
 	"strconv"
 )
 
+// FirstNonEmpty is the first of vs that is not empty, "" when none is.
 func FirstNonEmpty(vs ...string) string {
 	for _, v := range vs {
 		if v != "" {

@@ -7,6 +7,7 @@ import (
 	"strings"
 )
 
+// Itoa is strconv.Itoa.
 func Itoa(n int) string { return strconv.Itoa(n) }
 
 // atoi returns 0 for anything that is not a non-negative decimal.
