@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/machine/archive"
 	"github.com/diskdoctor/diskdoctor/probes"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -154,7 +155,7 @@ func (s *state) open(ctx context.Context, spec string) (*probes.Host, func(), er
 		s.readMeta(ctx, h)
 		return h, nothing, nil
 	}
-	dir, cleanup, err := Open(ctx, spec)
+	dir, cleanup, err := archive.Open(ctx, spec)
 	if err != nil {
 		return nil, nil, err
 	}
