@@ -70,13 +70,15 @@ func Write(w io.Writer, members Members, mtime time.Time) (Stats, error) {
 		return st, err
 	}
 	bw := bufio.NewWriterSize(gz, bufSize)
-	tw := tar.NewWriter(bw)
 	// Whole seconds fit the ustar header's mtime field; a fraction would
 	// cost every member a PAX record (POSIX pax, "pax Extended Header":
-	// mtime with a fraction is only in an extended header).
+	// mtime with a fraction is only in an extended header), and leave
+	// every member to archive/tar (newMemberWriter).
 	mtime = mtime.Truncate(time.Second)
+	mw := newMemberWriter(bw, mtime)
+	h := new(tar.Header) // one for all: archive/tar copies what it keeps
 	err = members(func(m Member) error {
-		if err := writeMember(tw, m, mtime); err != nil {
+		if err := writeMember(mw, h, m, mtime); err != nil {
 			return fmt.Errorf("%s: %w", m.Name, err)
 		}
 		switch m.Type {
@@ -91,7 +93,7 @@ func Write(w io.Writer, members Members, mtime time.Time) (Stats, error) {
 		return nil
 	})
 	if err == nil {
-		err = tw.Close() // the two zero blocks that end the archive
+		err = mw.tw.Close() // the two zero blocks that end the archive
 	}
 	if err == nil {
 		err = bw.Flush()
@@ -110,8 +112,9 @@ func Write(w io.Writer, members Members, mtime time.Time) (Stats, error) {
 // or target too long or not ASCII for the ustar fields goes in a PAX
 // record, never in a GNU extension (the POSIX format, which every tar
 // reads).
-func writeMember(tw *tar.Writer, m Member, mtime time.Time) error {
-	h := tar.Header{Name: m.Name, ModTime: mtime, Format: tar.FormatPAX}
+func writeMember(mw *memberWriter, h *tar.Header, m Member, mtime time.Time) error {
+	*h = tar.Header{Name: m.Name, ModTime: mtime, Format: tar.FormatPAX}
+	var data []byte
 	switch m.Type {
 	case Dir:
 		h.Typeflag, h.Mode, h.Name = tar.TypeDir, 0o755, m.Name+"/"
@@ -119,15 +122,9 @@ func writeMember(tw *tar.Writer, m Member, mtime time.Time) error {
 		h.Typeflag, h.Mode, h.Linkname = tar.TypeSymlink, 0o777, m.Link
 	case File:
 		h.Typeflag, h.Mode, h.Size = tar.TypeReg, 0o644, int64(len(m.Data))
+		data = m.Data
 	default:
 		return fmt.Errorf("member type %d", m.Type)
 	}
-	if err := tw.WriteHeader(&h); err != nil {
-		return err
-	}
-	if m.Type != File {
-		return nil
-	}
-	_, err := tw.Write(m.Data)
-	return err
+	return mw.member(h, data)
 }
