@@ -17,9 +17,9 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/machine/archive"
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/rules"
-	"github.com/diskdoctor/diskdoctor/snapshot"
 )
 
 // Options say what to examine and how.
@@ -256,7 +256,7 @@ func (o Options) host(ctx context.Context) (*machine.Host, string, func(), error
 		}
 		return o.Host, label, nothing, nil
 	case o.Snapshot != "":
-		dir, cleanup, err := snapshot.Open(ctx, o.Snapshot)
+		dir, cleanup, err := archive.Open(ctx, o.Snapshot)
 		if err != nil {
 			return nil, "", nil, err
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/internal/parse"
 	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/machine/archive"
 	"github.com/diskdoctor/diskdoctor/probes/mount"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -156,7 +157,7 @@ func (s *state) open(ctx context.Context, spec string) (*machine.Host, func(), e
 		s.readMeta(ctx, h)
 		return h, nothing, nil
 	}
-	dir, cleanup, err := Open(ctx, spec)
+	dir, cleanup, err := archive.Open(ctx, spec)
 	if err != nil {
 		return nil, nil, err
 	}

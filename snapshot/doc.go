@@ -2,9 +2,9 @@
 // read on a machine (Recorder, a probes.Tracer, and Record, which runs the
 // checks with one attached), redacts serial numbers, WWNs, MAC addresses
 // and the host name, lays the recording out in the fixture format, writes
-// it as a gzip-compressed tar, reads such an archive back safely whatever
-// it holds (Open, ReadArchive, Verify), and compares two states of a
-// machine (DiffSides).
+// it as a gzip-compressed tar (WriteArchive, through machine/archive, which
+// also reads such an archive back safely whatever it holds), and compares
+// two states of a machine (DiffSides).
 //
 // It reads the machine only through probes.Host, so that the Host's
 // containment of a recorded root applies to snapshots too; the only files

@@ -17,6 +17,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/machine/archive"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -42,7 +43,7 @@ func examineDir(t *testing.T, dir string, strict bool) *rules.Report {
 // examineArchive unpacks a snapshot as --snapshot does and examines it.
 func examineArchive(t *testing.T, file string, strict bool) *rules.Report {
 	t.Helper()
-	dir, cleanup, err := Open(t.Context(), file)
+	dir, cleanup, err := archive.Open(t.Context(), file)
 	if err != nil {
 		t.Fatal(err)
 	}

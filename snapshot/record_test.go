@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/machine/archive"
 	"github.com/diskdoctor/diskdoctor/probes/udev"
 )
 
@@ -134,7 +135,7 @@ func TestCollectKeepsLinksAndCommands(t *testing.T) {
 	if _, err := WriteArchive(&buf, rec, []byte("format: x\n"), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if err := ReadArchive(t.Context(), &buf, t.TempDir(), ArchiveLimits{}); err != nil {
+	if err := archive.Read(t.Context(), &buf, t.TempDir(), archive.Limits{}); err != nil {
 		t.Errorf("own archive refused: %v", err)
 	}
 	if !r.Exists("/etc/systemd/system/timers.target.wants/fstrim.timer") {
@@ -356,7 +357,7 @@ func TestCollectStaysInsideRoot(t *testing.T) {
 	if _, err := WriteArchive(&buf, got, nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if err := ReadArchive(t.Context(), &buf, t.TempDir(), ArchiveLimits{}); err != nil {
+	if err := archive.Read(t.Context(), &buf, t.TempDir(), archive.Limits{}); err != nil {
 		t.Errorf("the recording's own archive is refused: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
+	"github.com/diskdoctor/diskdoctor/machine/archive"
 )
 
 // TestSnapshotRoundTripFixtures replays every fixture with a recorder,
@@ -26,7 +27,7 @@ func TestSnapshotRoundTripFixtures(t *testing.T) {
 			}
 			// The snapshot of the snapshot is the same recording: nothing
 			// is lost or added by a second round.
-			dir2, cleanup, err := Open(t.Context(), file)
+			dir2, cleanup, err := archive.Open(t.Context(), file)
 			if err != nil {
 				t.Fatal(err)
 			}

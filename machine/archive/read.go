@@ -1,9 +1,7 @@
-package snapshot
+package archive
 
 import (
 	"archive/tar"
-	"bufio"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -11,53 +9,16 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 )
-
-// Bounds of a tar stream's own metadata, checked on the raw 512-byte
-// headers before archive/tar reads what they announce: archive/tar reads
-// a PAX or GNU long-name record (up to 1 MiB) and a chain of them in one
-// Next call, so a 4,096-long chain of 1 MiB names is 4 GB of work that
-// neither the member caps nor a cancelled context would interrupt.
-const (
-	maxMetaRecord = 64 << 10 // one PAX or GNU long-name/long-link record
-	maxMetaChain  = 8        // such records in a row before a member
-	maxQuoted     = 96       // bytes of a bad name quoted in a refusal
-)
-
-// ArchiveError is a refused archive member.
-type ArchiveError struct {
-	Member string // at most maxQuoted bytes of the member's name
-	Reason string
-}
-
-func (e *ArchiveError) Error() string {
-	if e.Member == "" {
-		return "snapshot archive: " + e.Reason
-	}
-	return fmt.Sprintf("snapshot archive: member %q: %s", e.Member, e.Reason)
-}
-
-func refuse(member, format string, args ...any) error {
-	return &ArchiveError{Member: short(member), Reason: fmt.Sprintf(format, args...)}
-}
-
-// short is at most maxQuoted bytes of s (a hostile name can be megabytes).
-func short(s string) string {
-	if len(s) <= maxQuoted {
-		return s
-	}
-	return s[:maxQuoted] + "…"
-}
 
 // Open unpacks a snapshot archive into a private temporary directory (mode
 // 0700) and returns it with the function that removes it. Nothing is
 // written outside that directory; a refused archive leaves nothing behind.
 // Only a regular file is read: a fifo or a device would block the open or
 // the read forever.
-func Open(ctx context.Context, file string) (string, func(), error) {
+func Open(ctx context.Context, file string) (dir string, cleanup func(), err error) {
 	st, err := os.Stat(file)
 	if err != nil {
 		return "", nil, fmt.Errorf("snapshot %s: %w", file, err)
@@ -81,29 +42,29 @@ func Open(ctx context.Context, file string) (string, func(), error) {
 	// First the whole stream, checksums included, without writing
 	// anything: a corrupt archive costs one decompression, not an
 	// unpacked tree to remove.
-	if err := Verify(ctx, f, ArchiveLimits{}); err != nil {
+	if err := Verify(ctx, f, Limits{}); err != nil {
 		return "", nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return "", nil, fmt.Errorf("snapshot %s: %w", file, err)
 	}
-	dir, err := os.MkdirTemp("", "diskdoctor-snapshot-")
+	dir, err = os.MkdirTemp("", "diskdoctor-snapshot-")
 	if err != nil {
 		return "", nil, err
 	}
-	cleanup := func() { _ = os.RemoveAll(dir) }
-	if err := ReadArchive(ctx, f, dir, ArchiveLimits{}); err != nil {
+	cleanup = func() { _ = os.RemoveAll(dir) }
+	if err := Read(ctx, f, dir, Limits{}); err != nil {
 		cleanup()
 		return "", nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return dir, cleanup, nil
 }
 
-// Verify reads a whole archive as ReadArchive does, writing nothing: the
+// Verify reads a whole archive as Read does, writing nothing: the
 // gzip stream to its end (CRC-32 and length), the raw tar headers (their
 // checksums, the bounds of PAX and GNU long-name records, the member caps
 // from the sizes they announce), the bomb ratio.
-func Verify(ctx context.Context, r io.Reader, lim ArchiveLimits) error {
+func Verify(ctx context.Context, r io.Reader, lim Limits) error {
 	_, finish, err := openStream(ctx, r, lim.withDefaults())
 	if err != nil {
 		return err
@@ -111,7 +72,7 @@ func Verify(ctx context.Context, r io.Reader, lim ArchiveLimits) error {
 	return finish() // the whole stream, through the guard
 }
 
-// ReadArchive unpacks a snapshot (a tar, gzip-compressed or not) into dir,
+// Read unpacks a snapshot (a tar, gzip-compressed or not) into dir,
 // an existing directory that the caller owns and removes when this fails.
 // It refuses, naming the member: absolute names and names with "..",
 // members beneath a link, duplicates, hard links, device nodes, fifos and
@@ -121,7 +82,7 @@ func Verify(ctx context.Context, r io.Reader, lim ArchiveLimits) error {
 // and a gzip stream that is not intact to its end (CRC-32 and length): a
 // flipped bit anywhere fails the whole archive, so no member of a corrupt
 // archive is ever used. A cancelled ctx stops it between two reads.
-func ReadArchive(ctx context.Context, r io.Reader, dir string, lim ArchiveLimits) error {
+func Read(ctx context.Context, r io.Reader, dir string, lim Limits) error {
 	lim = lim.withDefaults()
 	src, finish, err := openStream(ctx, r, lim)
 	if err != nil {
@@ -166,237 +127,10 @@ func ReadArchive(ctx context.Context, r io.Reader, dir string, lim ArchiveLimits
 	return nil
 }
 
-// openStream returns the tar stream of r, decompressed when it is gzip and
-// guarded (bomb ratio, cancellation, bounds of the tar metadata), and the
-// function that reads the rest of the stream after the tar's end marker
-// through the same guard, so that gzip verifies the CRC-32 and length at
-// the end of each of its members: a corrupt archive is refused whole.
-func openStream(ctx context.Context, r io.Reader, lim ArchiveLimits) (io.Reader, func() error, error) {
-	in := &countReader{r: r}
-	br := bufio.NewReader(in)
-	var src io.Reader = br
-	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, nil, refuse("", "not a gzip stream: %v", err)
-		}
-		src = gz
-	}
-	guard := &guardReader{ctx: ctx, r: src, in: in, lim: lim}
-	finish := func() error {
-		if _, err := io.Copy(io.Discard, guard); err != nil {
-			var ae *ArchiveError
-			if errors.As(err, &ae) || ctx.Err() != nil {
-				return err
-			}
-			return refuse("", "corrupt stream: %v", err)
-		}
-		return nil
-	}
-	return guard, finish, nil
-}
-
-type countReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
-// guardReader passes the tar stream through, stopping it at the first
-// read past the bomb ratio or after ctx is cancelled, and checking each
-// raw 512-byte tar header as it passes: a PAX or GNU long-name record over
-// maxMetaRecord bytes, or more than maxMetaChain in a row, is refused
-// before archive/tar reads it.
-type guardReader struct {
-	ctx context.Context
-	r   io.Reader
-	in  *countReader // the compressed input, for the ratio
-	lim ArchiveLimits
-	out int64 // tar bytes passed
-	err error
-
-	// Tar block structure: the offset of the next header, the header
-	// being assembled, and special records in a row.
-	next  int64
-	hdr   [512]byte
-	hlen  int
-	chain int
-	ended bool // two zero blocks or the first one: end of archive
-
-	// The member caps, from the raw headers: so that Verify refuses an
-	// archive over them without reading all of it.
-	members int
-	total   int64
-}
-
-func (g *guardReader) Read(p []byte) (int, error) {
-	if g.err != nil {
-		return 0, g.err
-	}
-	if err := g.ctx.Err(); err != nil {
-		g.err = err
-		return 0, err
-	}
-	n, err := g.r.Read(p)
-	if n > 0 {
-		if herr := g.scan(p[:n]); herr != nil {
-			g.err = herr
-			return 0, herr
-		}
-		g.out += int64(n)
-		if g.out > ratioFloor && float64(g.out) > g.lim.MaxRatio*float64(max(g.in.n, 1)) {
-			g.err = refuse("", "archive bomb: %d bytes unpacked from %d compressed (more than %.0f:1)", g.out, g.in.n, g.lim.MaxRatio)
-			return 0, g.err
-		}
-	}
-	return n, err
-}
-
-// scan follows the tar block structure through b, which starts at offset
-// g.out of the stream, and checks every header it completes.
-func (g *guardReader) scan(b []byte) error {
-	off := g.out
-	for len(b) > 0 && !g.ended {
-		if off < g.next { // inside a member's data
-			skip := min(g.next-off, int64(len(b)))
-			b, off = b[skip:], off+skip
-			continue
-		}
-		k := copy(g.hdr[g.hlen:], b)
-		g.hlen += k
-		b, off = b[k:], off+int64(k)
-		if g.hlen < len(g.hdr) {
-			return nil
-		}
-		g.hlen = 0
-		size, err := g.header()
-		if err != nil {
-			return err
-		}
-		g.next = off + (size+511)/512*512
-	}
-	return nil
-}
-
-// header checks one complete raw header and returns the size of the data
-// that follows it.
-func (g *guardReader) header() (int64, error) {
-	h := g.hdr[:]
-	if allZero(h) {
-		g.ended = true // archive/tar stops here too; padding follows
-		return 0, nil
-	}
-	if !headerSumOK(h) {
-		return 0, refuse("", "not a tar header at byte %d (checksum)", g.next)
-	}
-	size, ok := octalSize(h[124:136])
-	typ := h[156]
-	switch typ {
-	case tar.TypeXHeader, tar.TypeXGlobalHeader, tar.TypeGNULongName, tar.TypeGNULongLink:
-		if !ok || size > maxMetaRecord {
-			return 0, refuse(cString(h[:100]), "a %s record of %s bytes, more than the %d a snapshot's names need", metaKind(typ), sizeText(size, ok), maxMetaRecord)
-		}
-		if g.chain++; g.chain > maxMetaChain {
-			return 0, refuse(cString(h[:100]), "more than %d PAX or GNU long-name records in a row", maxMetaChain)
-		}
-	default:
-		g.chain = 0
-		name := cString(h[:100])
-		if string(h[257:263]) == "ustar\x00" && h[345] != 0 { // POSIX ustar: a prefix
-			name = cString(h[345:500]) + "/" + name
-		}
-		if !ok {
-			// A base-256 size (over 8 GiB): archive/tar would wait for it;
-			// the member caps would refuse it from its header anyway.
-			return 0, refuse(name, "a member of more than 8 GiB")
-		}
-		if g.members++; g.members > g.lim.MaxMembers {
-			return 0, refuse(name, "more than %d members", g.lim.MaxMembers)
-		}
-		if typ == tar.TypeReg || typ == '\x00' {
-			if size > g.lim.MaxMember {
-				return 0, refuse(name, "%d bytes, more than the %d a member may hold", size, g.lim.MaxMember)
-			}
-			if g.total += size; g.total > g.lim.MaxTotal {
-				return 0, refuse(name, "the archive holds more than %d bytes", g.lim.MaxTotal)
-			}
-		}
-	}
-	return size, nil
-}
-
-// headerSumOK checks a header's checksum as archive/tar does: the sum of
-// its bytes, the checksum field counted as spaces, unsigned or signed.
-func headerSumOK(h []byte) bool {
-	want, ok := octalSize(h[148:156])
-	if !ok {
-		return false
-	}
-	var unsigned, signed int64
-	for i, c := range h {
-		if i >= 148 && i < 156 {
-			c = ' '
-		}
-		unsigned += int64(c)
-		signed += int64(int8(c))
-	}
-	return want == unsigned || want == signed
-}
-
-func metaKind(typ byte) string {
-	switch typ {
-	case tar.TypeGNULongName, tar.TypeGNULongLink:
-		return "GNU long-name"
-	}
-	return "PAX header"
-}
-
-func sizeText(n int64, ok bool) string {
-	if !ok {
-		return "more than 8 GiB of"
-	}
-	return strconv.FormatInt(n, 10)
-}
-
-// octalSize parses a tar size field in octal (NUL or space terminated);
-// ok is false for a base-256 or malformed field.
-func octalSize(f []byte) (int64, bool) {
-	s := strings.Trim(string(f), " \x00")
-	if s == "" {
-		return 0, true
-	}
-	if f[0]&0x80 != 0 {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(s, 8, 64)
-	return n, err == nil && n >= 0
-}
-
-func cString(b []byte) string {
-	if i := strings.IndexByte(string(b), 0); i >= 0 {
-		b = b[:i]
-	}
-	return string(b)
-}
-
-func allZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // unpacker writes the members of one archive under root.
 type unpacker struct {
 	root    *os.Root
-	lim     ArchiveLimits
+	lim     Limits
 	members int
 	total   int64
 	links   []string
@@ -406,7 +140,7 @@ type unpacker struct {
 // streamError describes a failed tar.Next: the guard's own refusal or a
 // cancellation as they are, anything else as a corrupt archive.
 func (u *unpacker) streamError(ctx context.Context, err error) error {
-	var ae *ArchiveError
+	var ae *Error
 	switch {
 	case errors.As(err, &ae):
 		return err
@@ -486,7 +220,7 @@ func (u *unpacker) file(name string, h *tar.Header, tr io.Reader) error {
 	}
 	n, err := io.Copy(f, io.LimitReader(tr, u.lim.MaxMember+1))
 	cerr := f.Close()
-	var ae *ArchiveError
+	var ae *Error
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
@@ -632,4 +366,18 @@ func linkStaysInside(dir, name string) error {
 		cur = next
 	}
 	return nil
+}
+
+// maxLinkHops is the kernel's limit of links followed in one resolution
+// (MAXSYMLINKS, path_resolution(7)).
+const maxLinkHops = 40
+
+func splitPath(p string) []string {
+	var out []string
+	for _, s := range strings.Split(p, "/") {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

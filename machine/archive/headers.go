@@ -1,199 +1,31 @@
-package snapshot
+package archive
 
 import (
 	"archive/tar"
 	"bufio"
 	"bytes"
-	"fmt"
-	"io"
 	"strings"
 	"time"
-
-	"github.com/klauspost/compress/gzip"
 )
-
-// Limits of what a snapshot archive may hold. A real snapshot is a few
-// megabytes; the caps only stop hostile or broken archives.
-const (
-	MaxMemberBytes = 64 << 20  // one member's content
-	MaxTotalBytes  = 512 << 20 // all members' content
-	MaxMembers     = 1_000_000 // members of one archive
-	// MaxRatio is the largest expansion of the compressed input tolerated
-	// once more than ratioFloor bytes have been unpacked: a real snapshot
-	// (small text files, tar headers) expands 20-40 times, an archive bomb
-	// (zeros) a thousand.
-	MaxRatio   = 200
-	ratioFloor = 16 << 20
-)
-
-// ArchiveLimits cap what ReadArchive accepts; zero fields take the defaults.
-type ArchiveLimits struct {
-	MaxMember  int64
-	MaxTotal   int64
-	MaxMembers int
-	MaxRatio   float64
-}
-
-func (l ArchiveLimits) withDefaults() ArchiveLimits {
-	if l.MaxMember <= 0 {
-		l.MaxMember = MaxMemberBytes
-	}
-	if l.MaxTotal <= 0 {
-		l.MaxTotal = MaxTotalBytes
-	}
-	if l.MaxMembers <= 0 {
-		l.MaxMembers = MaxMembers
-	}
-	if l.MaxRatio <= 0 {
-		l.MaxRatio = MaxRatio
-	}
-	return l
-}
-
-// ArchiveStats describes a written archive.
-type ArchiveStats struct {
-	Files, Dirs, Links int
-	Bytes              int64 // content bytes before compression
-	Compressed         int64 // bytes written
-}
-
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
-}
-
-// WriteArchive writes the recording as a gzip-compressed tar in the fixture
-// layout, with meta as diskdoctor-snapshot.yaml at its root. Links are
-// written as links, never followed.
-func WriteArchive(w io.Writer, rec *Recording, meta []byte, mtime time.Time) (ArchiveStats, error) {
-	var st ArchiveStats
-	// Whole seconds fit the ustar header; a fraction would cost every
-	// member a PAX record (twice the blocks, a third of the writing time).
-	mtime = mtime.Truncate(time.Second)
-	type member struct {
-		e    *Entry
-		size int64 // in the tar stream
-	}
-	var ms []member
-	var total int64
-	err := rec.walk(meta, func(e *Entry) error {
-		switch e.Type {
-		case EntryDir:
-			st.Dirs++
-		case EntryLink:
-			st.Links++
-		default:
-			st.Files++
-			st.Bytes += int64(len(e.Data))
-		}
-		size := int64(blockSize)
-		if e.Type == EntryFile {
-			size += (int64(len(e.Data)) + blockSize - 1) &^ (blockSize - 1)
-		}
-		ms = append(ms, member{e, size})
-		total += size
-		return nil
-	})
-	if err != nil {
-		return st, err
-	}
-	// The members are written in two halves of the tar stream at once,
-	// each deflated as a gzip member of its own (gzip readers read the
-	// members of a file one after the other): one stream, its headers
-	// formatted on one goroutine and deflated on another, used the two
-	// cores two thirds of its time. The second half waits in memory (half
-	// of the compressed archive) until the first is written.
-	k, half := 0, int64(0)
-	for k < len(ms) && half < total/2 {
-		half += ms[k].size
-		k++
-	}
-	write := func(out io.Writer, ms []member, last bool) error {
-		// klauspost/compress's deflate at its fastest level. On the
-		// 1,000-disk machine's 33 MB of tar (mostly headers and padding)
-		// its default level took 50 ms for 0.85 MB (compress/flate 115
-		// ms for 0.74 MB), longer than the tar side once headers were
-		// written from blocks (20 ms): BestSpeed takes 35 ms for 1.05
-		// MB, a fifth larger, still a fifth of what a snapshot may weigh
-		// (issue #14: under 5 MB).
-		gz, err := gzip.NewWriterLevel(out, gzip.BestSpeed)
-		if err != nil {
-			return err
-		}
-		bw := bufio.NewWriterSize(gz, pipeBlock)
-		tw := newMemberWriter(bw, mtime)
-		h := new(tar.Header) // one for all: a header is copied where it is kept
-		for _, m := range ms {
-			e := m.e
-			*h = tar.Header{Name: e.Path, ModTime: mtime, Format: tar.FormatPAX}
-			var data []byte
-			switch e.Type {
-			case EntryDir:
-				h.Typeflag, h.Mode, h.Name = tar.TypeDir, 0o755, e.Path+"/"
-			case EntryLink:
-				h.Typeflag, h.Mode, h.Linkname = tar.TypeSymlink, 0o777, e.Target
-			default:
-				h.Typeflag, h.Mode, h.Size = tar.TypeReg, 0o644, int64(len(e.Data))
-				data = e.Data
-			}
-			if err := tw.member(h, data); err != nil {
-				return fmt.Errorf("%s: %w", e.Path, err)
-			}
-		}
-		if last {
-			err = tw.tw.Close() // the end of the archive
-		} else {
-			err = tw.tw.Flush()
-		}
-		if err == nil {
-			err = bw.Flush()
-		}
-		if cerr := gz.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	}
-	cw := &countWriter{w: w}
-	var second bytes.Buffer
-	done := make(chan error, 1)
-	go func() { done <- write(&second, ms[k:], true) }()
-	err = write(cw, ms[:k], false)
-	if serr := <-done; err == nil {
-		err = serr
-	}
-	if err == nil {
-		_, err = cw.Write(second.Bytes())
-	}
-	if err != nil {
-		return st, err
-	}
-	st.Compressed = cw.n
-	return st, nil
-}
-
-// pipeBlock is what the tar writer hands the compressor at once.
-const pipeBlock = 256 << 10
 
 // memberWriter writes tar members as archive/tar does, byte for byte: a
 // member whose header archive/tar writes as plain ustar (an ASCII name of
 // at most 100 bytes, or one it splits into prefix and name, an ASCII link
 // target of at most 100) is its header block for the member's type with
 // the name, target, size and checksum put in; any other goes through
-// archive/tar. Its WriteHeader (validation, PAX checks, the formatting of
-// every field) was the tar side's cost: some 40,000 members on a
-// 1,000-disk machine.
+// archive/tar. archive/tar's WriteHeader validates and formats every field
+// of every member, and a recorded machine is tens of thousands of small
+// members: that, not the compression, was the writer's cost, and the
+// snapshot command's budget (issue #22: at most twice the check's wall
+// time) is missed without this. TestMembersAreArchiveTars holds it to
+// archive/tar's output. The field offsets are the ustar header's (POSIX
+// pax, "ustar Interchange Format").
 type memberWriter struct {
 	w    *bufio.Writer
 	tw   *tar.Writer // over w: members written here are padded before the next
 	tmpl map[byte]*[blockSize]byte
 	// base is the checksum of each header block without the fields put
-	// in (their bytes are added to it: a fifth of the block to sum).
+	// in (their bytes are added to it, instead of summing the block).
 	base map[byte]int64
 	// The block being written, and zeros to pad with: kept here, since a
 	// block on the stack escapes to the heap through Write.

@@ -1,4 +1,4 @@
-package snapshot
+package archive
 
 import (
 	"archive/tar"
@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // member is one tar member of a test archive.
@@ -20,7 +18,6 @@ type member struct {
 	name, link string
 	typ        byte
 	data       []byte
-	size       int64 // header size when it differs from len(data) (never written)
 }
 
 func file(name, data string) member { return member{name: name, typ: tar.TypeReg, data: []byte(data)} }
@@ -65,14 +62,14 @@ func buildArchive(t testing.TB, ms ...member) []byte {
 
 // unpackInto unpacks into a fresh directory inside a parent directory, so
 // that anything written beside it can be seen.
-func unpackInto(t *testing.T, b []byte, lim ArchiveLimits) (string, error) {
+func unpackInto(t *testing.T, b []byte, lim Limits) (string, error) {
 	t.Helper()
 	parent := t.TempDir()
 	dst := filepath.Join(parent, "dst")
 	if err := os.Mkdir(dst, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	err := ReadArchive(t.Context(), bytes.NewReader(b), dst, lim)
+	err := Read(t.Context(), bytes.NewReader(b), dst, lim)
 	ents, _ := os.ReadDir(parent)
 	if len(ents) != 1 {
 		t.Errorf("something was written beside the destination: %v", ents)
@@ -85,36 +82,36 @@ func TestReadArchiveRefuses(t *testing.T) {
 	cases := []struct {
 		name    string
 		members []member
-		lim     ArchiveLimits
+		lim     Limits
 		member  string // the member the error must name
 		reason  string
 	}{
-		{"absolute path", []member{dir("sys"), file("/etc/evil", "x")}, ArchiveLimits{}, "/etc/evil", "absolute"},
-		{"dot-dot", []member{dir("sys"), file("../evil", "x")}, ArchiveLimits{}, "../evil", `".."`},
-		{"dot-dot inside", []member{file("sys/../../evil", "x")}, ArchiveLimits{}, "sys/../../evil", `".."`},
-		{"absolute link", []member{dir("sys"), symlink("sys/passwd", "/etc/passwd")}, ArchiveLimits{}, "sys/passwd", "absolute"},
-		{"escaping link", []member{dir("sys"), symlink("sys/up", "../../etc")}, ArchiveLimits{}, "sys/up", "outside"},
-		{"escape through a link to .", []member{dir("sys"), symlink("a", "."), symlink("b", "a/..")}, ArchiveLimits{}, "b", "outside"},
-		{"escape made by a later link", []member{dir("sys"), symlink("x", "y/.."), symlink("y", ".")}, ArchiveLimits{}, "x", "outside"},
-		{"chain leaving the root", []member{dir("sys"), dir("sys/d"), symlink("sys/d/l", "../.."), symlink("sys/m", "d/l/..")}, ArchiveLimits{}, "sys/m", "outside"},
-		{"member beneath a link", []member{dir("sys"), symlink("l", "sys"), file("l/x", "x")}, ArchiveLimits{}, "l/x", "beneath the link"},
-		{"character device", []member{dir("sys"), {name: "dev/sda", typ: tar.TypeChar}}, ArchiveLimits{}, "dev/sda", "device node"},
-		{"block device", []member{dir("sys"), {name: "dev/sda", typ: tar.TypeBlock}}, ArchiveLimits{}, "dev/sda", "device node"},
-		{"fifo", []member{dir("sys"), {name: "sys/fifo", typ: tar.TypeFifo}}, ArchiveLimits{}, "sys/fifo", "fifo"},
-		{"hard link", []member{file("sys/a", "x"), {name: "sys/b", typ: tar.TypeLink, link: "sys/a"}}, ArchiveLimits{}, "sys/b", "hard link"},
-		{"hard link out", []member{dir("sys"), {name: "sys/shadow", typ: tar.TypeLink, link: "/etc/shadow"}}, ArchiveLimits{}, "sys/shadow", "hard link"},
-		{"huge member", []member{dir("sys"), {name: "sys/big", typ: tar.TypeReg, data: zeros(2048)}}, ArchiveLimits{MaxMember: 1024}, "sys/big", "more than the 1024"},
-		{"total size", []member{file("sys/a", strings.Repeat("a", 600)), file("sys/b", strings.Repeat("b", 600))}, ArchiveLimits{MaxTotal: 1000}, "sys/b", "more than 1000 bytes"},
-		{"too many members", []member{dir("sys"), file("sys/1", ""), file("sys/2", ""), file("sys/3", "")}, ArchiveLimits{MaxMembers: 3}, "sys/3", "more than 3 members"},
-		{"duplicate", []member{file("sys/a", "1"), file("sys/a", "2")}, ArchiveLimits{}, "sys/a", "duplicate"},
-		{"file over directory", []member{file("sys", "1"), file("sys/a", "2")}, ArchiveLimits{}, "sys/a", "beneath the file"},
+		{"absolute path", []member{dir("sys"), file("/etc/evil", "x")}, Limits{}, "/etc/evil", "absolute"},
+		{"dot-dot", []member{dir("sys"), file("../evil", "x")}, Limits{}, "../evil", `".."`},
+		{"dot-dot inside", []member{file("sys/../../evil", "x")}, Limits{}, "sys/../../evil", `".."`},
+		{"absolute link", []member{dir("sys"), symlink("sys/passwd", "/etc/passwd")}, Limits{}, "sys/passwd", "absolute"},
+		{"escaping link", []member{dir("sys"), symlink("sys/up", "../../etc")}, Limits{}, "sys/up", "outside"},
+		{"escape through a link to .", []member{dir("sys"), symlink("a", "."), symlink("b", "a/..")}, Limits{}, "b", "outside"},
+		{"escape made by a later link", []member{dir("sys"), symlink("x", "y/.."), symlink("y", ".")}, Limits{}, "x", "outside"},
+		{"chain leaving the root", []member{dir("sys"), dir("sys/d"), symlink("sys/d/l", "../.."), symlink("sys/m", "d/l/..")}, Limits{}, "sys/m", "outside"},
+		{"member beneath a link", []member{dir("sys"), symlink("l", "sys"), file("l/x", "x")}, Limits{}, "l/x", "beneath the link"},
+		{"character device", []member{dir("sys"), {name: "dev/sda", typ: tar.TypeChar}}, Limits{}, "dev/sda", "device node"},
+		{"block device", []member{dir("sys"), {name: "dev/sda", typ: tar.TypeBlock}}, Limits{}, "dev/sda", "device node"},
+		{"fifo", []member{dir("sys"), {name: "sys/fifo", typ: tar.TypeFifo}}, Limits{}, "sys/fifo", "fifo"},
+		{"hard link", []member{file("sys/a", "x"), {name: "sys/b", typ: tar.TypeLink, link: "sys/a"}}, Limits{}, "sys/b", "hard link"},
+		{"hard link out", []member{dir("sys"), {name: "sys/shadow", typ: tar.TypeLink, link: "/etc/shadow"}}, Limits{}, "sys/shadow", "hard link"},
+		{"huge member", []member{dir("sys"), {name: "sys/big", typ: tar.TypeReg, data: zeros(2048)}}, Limits{MaxMember: 1024}, "sys/big", "more than the 1024"},
+		{"total size", []member{file("sys/a", strings.Repeat("a", 600)), file("sys/b", strings.Repeat("b", 600))}, Limits{MaxTotal: 1000}, "sys/b", "more than 1000 bytes"},
+		{"too many members", []member{dir("sys"), file("sys/1", ""), file("sys/2", ""), file("sys/3", "")}, Limits{MaxMembers: 3}, "sys/3", "more than 3 members"},
+		{"duplicate", []member{file("sys/a", "1"), file("sys/a", "2")}, Limits{}, "sys/a", "duplicate"},
+		{"file over directory", []member{file("sys", "1"), file("sys/a", "2")}, Limits{}, "sys/a", "beneath the file"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := unpackInto(t, buildArchive(t, c.members...), c.lim)
-			var ae *ArchiveError
+			var ae *Error
 			if !errors.As(err, &ae) {
-				t.Fatalf("accepted, or not an ArchiveError: %v", err)
+				t.Fatalf("accepted, or not an *Error: %v", err)
 			}
 			if ae.Member != c.member || !strings.Contains(ae.Reason, c.reason) {
 				t.Errorf("error %q, want member %q and %q", err, c.member, c.reason)
@@ -131,7 +128,7 @@ func TestReadArchiveRefuses(t *testing.T) {
 func TestReadArchiveDefaultCaps(t *testing.T) {
 	t.Run("member over 64 MiB", func(t *testing.T) {
 		b := buildArchive(t, dir("sys"), member{name: "sys/huge", typ: tar.TypeReg, data: make([]byte, MaxMemberBytes+1)})
-		_, err := unpackInto(t, b, ArchiveLimits{})
+		_, err := unpackInto(t, b, Limits{})
 		if err == nil || !strings.Contains(err.Error(), "sys/huge") {
 			t.Fatalf("want a refusal naming sys/huge, got %v", err)
 		}
@@ -143,7 +140,7 @@ func TestReadArchiveDefaultCaps(t *testing.T) {
 		}
 		b := buildArchive(t, ms...)
 		t.Logf("bomb: %d compressed bytes for 32 MiB", len(b))
-		dst, err := unpackInto(t, b, ArchiveLimits{})
+		dst, err := unpackInto(t, b, Limits{})
 		if err == nil || !strings.Contains(err.Error(), "archive bomb") {
 			t.Fatalf("want an archive bomb refusal, got %v", err)
 		}
@@ -160,7 +157,7 @@ func TestReadArchiveDefaultCaps(t *testing.T) {
 	})
 	t.Run("garbage", func(t *testing.T) {
 		for _, b := range [][]byte{[]byte("not an archive at all, just text"), {0x1f, 0x8b, 0, 1, 2}, {}} {
-			if _, err := unpackInto(t, b, ArchiveLimits{}); err == nil {
+			if _, err := unpackInto(t, b, Limits{}); err == nil {
 				t.Errorf("%q accepted", b)
 			}
 		}
@@ -174,7 +171,7 @@ func TestReadArchiveAccepts(t *testing.T) {
 		symlink("sys/devices/pci/block/sda/bdi", "../../../virtual/bdi/8:0"), // dangling, as in real sysfs snapshots
 		symlink("sys/devices/pci/block/sda/subsystem", "../../../../class/block"),
 		file("./commands/manifest.yaml", "[]\n"))
-	dst, err := unpackInto(t, b, ArchiveLimits{})
+	dst, err := unpackInto(t, b, Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,16 +179,16 @@ func TestReadArchiveAccepts(t *testing.T) {
 	if err != nil || string(got) != "100\n" {
 		t.Fatalf("read through the link: %q %v", got, err)
 	}
-	h, err := machine.Recorded(dst)
+	real, err := filepath.EvalSymlinks(dst)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, err := h.Resolve("/sys/block/sda"); err != nil || r != "/sys/devices/pci/block/sda" {
+	if r, err := filepath.EvalSymlinks(filepath.Join(dst, "sys/block/sda")); err != nil || r != filepath.Join(real, "sys/devices/pci/block/sda") {
 		t.Errorf("resolve: %q %v", r, err)
 	}
 }
 
-// OpenSnapshot unpacks into a private 0700 directory and leaves nothing
+// Open unpacks into a private 0700 directory and leaves nothing
 // behind when it refuses.
 func TestOpenPrivateAndCleaned(t *testing.T) {
 	tmp := t.TempDir()
@@ -237,7 +234,7 @@ func FuzzReadArchive(f *testing.F) {
 		if err := os.Mkdir(dst, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		err := ReadArchive(t.Context(), bytes.NewReader(b), dst, ArchiveLimits{MaxMember: 1 << 16, MaxTotal: 1 << 20, MaxMembers: 256})
+		err := Read(t.Context(), bytes.NewReader(b), dst, Limits{MaxMember: 1 << 16, MaxTotal: 1 << 20, MaxMembers: 256})
 		if ents, _ := os.ReadDir(parent); len(ents) != 1 {
 			t.Fatalf("wrote beside the destination: %v", ents)
 		}

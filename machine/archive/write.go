@@ -1,0 +1,130 @@
+package archive
+
+import (
+	"archive/tar"
+	"bufio"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// Type is the kind of a member: the three a recorded machine holds.
+type Type uint8
+
+const (
+	File Type = iota
+	Dir
+	Symlink
+)
+
+// Member is one member of an archive to write.
+type Member struct {
+	Name string // slash-separated, relative to the archive's root
+	Type Type
+	Data []byte // a File's content
+	Link string // a Symlink's target, as it is (never followed)
+}
+
+// Members hands the members to write, in order, to yield, and stops at
+// the first error yield returns, returning it.
+type Members func(yield func(Member) error) error
+
+// Stats describes a written archive.
+type Stats struct {
+	Files, Dirs, Links int
+	Bytes              int64 // content bytes before compression
+	Compressed         int64 // bytes written
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// bufSize is what the tar writer hands the compressor at once: archive/tar
+// writes a member as a header block, its data and its padding, three
+// small writes that the compressor would otherwise take one by one.
+const bufSize = 256 << 10
+
+// Write writes the members as a gzip-compressed tar, one gzip member (RFC
+// 1952) holding the whole tar stream. Links are written as links, never
+// followed; directories get mode 0755, files 0644, links 0777 (the reader
+// applies none of them, and owners are never written).
+func Write(w io.Writer, members Members, mtime time.Time) (Stats, error) {
+	var st Stats
+	cw := &countWriter{w: w}
+	// klauspost/compress's deflate at its fastest level: a snapshot is
+	// mostly tar headers and padding, which compress well at any level,
+	// and the snapshot command must not cost much more than the check it
+	// records (issue #14).
+	gz, err := gzip.NewWriterLevel(cw, gzip.BestSpeed)
+	if err != nil {
+		return st, err
+	}
+	bw := bufio.NewWriterSize(gz, bufSize)
+	// Whole seconds fit the ustar header's mtime field; a fraction would
+	// cost every member a PAX record (POSIX pax, "pax Extended Header":
+	// mtime with a fraction is only in an extended header), and leave
+	// every member to archive/tar (newMemberWriter).
+	mtime = mtime.Truncate(time.Second)
+	mw := newMemberWriter(bw, mtime)
+	h := new(tar.Header) // one for all: archive/tar copies what it keeps
+	err = members(func(m Member) error {
+		if err := writeMember(mw, h, m, mtime); err != nil {
+			return fmt.Errorf("%s: %w", m.Name, err)
+		}
+		switch m.Type {
+		case Dir:
+			st.Dirs++
+		case Symlink:
+			st.Links++
+		default:
+			st.Files++
+			st.Bytes += int64(len(m.Data))
+		}
+		return nil
+	})
+	if err == nil {
+		err = mw.tw.Close() // the two zero blocks that end the archive
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := gz.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return st, err
+	}
+	st.Compressed = cw.n
+	return st, nil
+}
+
+// writeMember writes one member's header and content. FormatPAX: a name
+// or target too long or not ASCII for the ustar fields goes in a PAX
+// record, never in a GNU extension (the POSIX format, which every tar
+// reads).
+func writeMember(mw *memberWriter, h *tar.Header, m Member, mtime time.Time) error {
+	*h = tar.Header{Name: m.Name, ModTime: mtime, Format: tar.FormatPAX}
+	var data []byte
+	switch m.Type {
+	case Dir:
+		h.Typeflag, h.Mode, h.Name = tar.TypeDir, 0o755, m.Name+"/"
+	case Symlink:
+		h.Typeflag, h.Mode, h.Linkname = tar.TypeSymlink, 0o777, m.Link
+	case File:
+		h.Typeflag, h.Mode, h.Size = tar.TypeReg, 0o644, int64(len(m.Data))
+		data = m.Data
+	default:
+		return fmt.Errorf("member type %d", m.Type)
+	}
+	return mw.member(h, data)
+}
