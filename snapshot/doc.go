@@ -4,7 +4,7 @@
 // and the host name, lays the recording out in the fixture format, writes
 // it as a gzip-compressed tar, reads such an archive back safely whatever
 // it holds (Open, ReadArchive, Verify), and compares two states of a
-// machine (DiffSides).
+// machine (the diff package compares two).
 //
 // It reads the machine only through probes.Host, so that the Host's
 // containment of a recorded root applies to snapshots too; the only files
