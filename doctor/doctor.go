@@ -50,8 +50,10 @@ type Options struct {
 	Inventoried func(devices int)
 }
 
-// Contexts are the values Options.Context may take.
-var Contexts = []string{"auto", "server", "desktop", "laptop", "vm", "benchmark"}
+// Contexts are the values Options.Context may take (a new slice each call).
+func Contexts() []string {
+	return []string{"auto", "server", "desktop", "laptop", "vm", "benchmark"}
+}
 
 // DefaultProbeTimeout is a probe's timeout when Options leave it at zero.
 const DefaultProbeTimeout = 5 * time.Second
@@ -75,6 +77,21 @@ func (o Options) RunDeadline() time.Duration {
 	return o.Sample + runProbeTimeouts*pt + time.Minute
 }
 
+// withDefaults fills what a zero Options leaves open.
+func (o Options) withDefaults() Options {
+	if o.Context == "" {
+		o.Context = "auto"
+	}
+	return o
+}
+
+// withDeadline bounds ctx by the run's deadline, with ErrDeadline as its
+// cause.
+func (o Options) withDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	d := o.RunDeadline()
+	return context.WithTimeoutCause(ctx, d, fmt.Errorf("%w (%s)", ErrDeadline, d))
+}
+
 // runProbeTimeouts: see RunDeadline (6 minutes with the default 5 s).
 const runProbeTimeouts = 60
 
@@ -82,7 +99,7 @@ const runProbeTimeouts = 60
 // check, a window or timeout that is not positive. It is the one place
 // these are checked; the CLI reports its error as is.
 func (o Options) Validate() error {
-	if err := OneOf("--context", o.Context, Contexts); err != nil {
+	if err := OneOf("--context", o.Context, Contexts()); err != nil {
 		return err
 	}
 	// Zero is "the default" (no window, the default timeouts); a negative
@@ -142,26 +159,73 @@ func CheckNames(names []string) error {
 	return nil
 }
 
-// Examine runs the pipeline: Host → checks → rules.
+// Result is one run of the pipeline: the judged report, and the checks'
+// observations it was judged from (diff compares their host facts).
+type Result struct {
+	Report *rules.Report
+	Checks *checks.Result
+}
+
+// Examine opens the machine the options name (Host, Root, Snapshot, or
+// this machine) and runs the pipeline on it.
 func Examine(ctx context.Context, o Options) (*rules.Report, error) {
-	if o.Context == "" {
-		o.Context = "auto"
-	}
+	o = o.withDefaults()
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, o.RunDeadline(), fmt.Errorf("%w (%s)", ErrDeadline, o.RunDeadline()))
+	// The deadline covers unpacking a snapshot too; Run's own, the same
+	// length and started later, never ends first.
+	ctx, cancel := o.withDeadline(ctx)
 	defer cancel()
-
-	host, label, cleanup, err := o.host(ctx)
+	host, label, cleanup, err := Open(ctx, o)
 	if err != nil {
 		return nil, err
 	}
 	defer cleanup()
-	// The rules and datasheets load while the checks run (on 1,000 disks
-	// they are 15 ms of a run that spends most of its time waiting on the
-	// inventory's reads); an error there ends the checks and is the run's
-	// error, as when it came first.
+	if o.Label == "" {
+		o.Label = label
+	}
+	res, err := Run(ctx, host, o)
+	if err != nil {
+		if o.Snapshot != "" && errors.Is(err, errManifest) {
+			return nil, fmt.Errorf("snapshot %s: %w", o.Snapshot, err)
+		}
+		return nil, err
+	}
+	return res.Report, nil
+}
+
+// errManifest marks a recorded machine whose command manifest could not be
+// read.
+var errManifest = errors.New("command manifest")
+
+// manifestError keeps the manifest's own message and lets Examine name the
+// snapshot it came from.
+type manifestError struct{ err error }
+
+func (e manifestError) Error() string   { return e.err.Error() }
+func (e manifestError) Unwrap() []error { return []error{e.err, errManifest} }
+
+// Run is the pipeline, the only one: the checks on host, then the rules
+// with the datasheets built in, the host's own (/etc/diskdoctor/
+// datasheets.d) and the user's file. Options.Host, Root and Snapshot are
+// not used: the caller opened host (Open). snapshot, diff and bench call
+// Run, so that a recorded, compared or benchmarked machine is judged as
+// the doctor judges it.
+func Run(ctx context.Context, host *machine.Host, o Options) (*Result, error) {
+	o = o.withDefaults()
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := o.withDeadline(ctx)
+	defer cancel()
+	label := o.Label
+	if label == "" {
+		label = "/"
+	}
+	// The rules and datasheets load while the checks run: the datasheets
+	// are read through the same Host. An error there ends the checks and
+	// is the run's error, as when it came first.
 	engc := make(chan loadedEngine, 1)
 	checksCtx, cancelChecks := context.WithCancelCause(ctx)
 	defer cancelChecks(nil)
@@ -179,14 +243,11 @@ func Examine(ctx context.Context, o Options) (*rules.Report, error) {
 	// A recorded machine's command manifest was parsed while the checks
 	// ran; one that cannot be read ends the run as if it had come first.
 	if werr := host.Wait(ctx); werr != nil && Interrupted(ctx) == nil {
-		if o.Snapshot != "" {
-			return nil, fmt.Errorf("snapshot %s: %w", o.Snapshot, werr)
-		}
-		return nil, werr
+		return nil, manifestError{werr}
 	}
 	l := <-engc
 	if l.panicV != nil {
-		panic(l.panicV) // in the caller's goroutine, as before
+		panic(l.panicV) // in the caller's goroutine
 	}
 	if l.err != nil {
 		return nil, l.err
@@ -202,7 +263,11 @@ func Examine(ctx context.Context, o Options) (*rules.Report, error) {
 	if err := namedDevicesExist(o.Devices, res.Devices); err != nil {
 		return nil, err
 	}
-	return engine.Build(res, label)
+	rep, err := engine.Build(res, label)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Report: rep, Checks: res}, nil
 }
 
 // loadedEngine is the rules engine with the run's datasheets, or why it
@@ -245,8 +310,12 @@ func Interrupted(ctx context.Context) error {
 // ErrInterrupted is a run stopped before it could judge (Ctrl-C, SIGTERM).
 var ErrInterrupted = errors.New("interrupted before the examination was complete")
 
-// host opens the machine the options name.
-func (o Options) host(ctx context.Context) (*machine.Host, string, func(), error) {
+// Open opens the machine the options name, with the label a report gives
+// it and the function that releases it: Host as given (labelled Label, or
+// "/"), the snapshot archive Snapshot unpacked into a private directory,
+// the recorded machine Root, or else this machine. A recorded machine's
+// command manifest is parsed in the background; Run waits for it.
+func Open(ctx context.Context, o Options) (*machine.Host, string, func(), error) {
 	nothing := func() {}
 	switch {
 	case o.Host != nil:

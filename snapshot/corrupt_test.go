@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -62,41 +60,4 @@ func TestOpenRefusesCorruptBits(t *testing.T) {
 		same++
 	}
 	t.Logf("%d single-bit flips of a %d-byte snapshot: %d refused, %d accepted with the identical report", len(positions), len(orig), refused, same)
-}
-
-// TestOpenRefusesFifo (#16 item 5): --snapshot or a diff side given a fifo
-// (or a device) is refused at once instead of waiting for a writer.
-func TestOpenRefusesFifo(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "snap.tar.gz")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	for _, p := range []string{fifo, "/dev/null"} {
-		done := make(chan error, 1)
-		go func() {
-			_, _, err := archive.Open(t.Context(), p)
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
-				t.Errorf("%s: %v, want a refusal", p, err)
-			}
-		case <-time.After(3 * time.Second):
-			t.Fatalf("%s: Open blocks", p)
-		}
-		done2 := make(chan error, 1)
-		go func() {
-			_, err := DiffSides(t.Context(), p, filepath.Join(fixturesDir, "upgrade-before"), diffOpts)
-			done2 <- err
-		}()
-		select {
-		case err := <-done2:
-			if err == nil {
-				t.Errorf("diff with %s as a side: accepted", p)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("diff with %s as a side blocks", p)
-		}
-	}
 }

@@ -3,8 +3,8 @@
 // checks with one attached), redacts serial numbers, WWNs, MAC addresses
 // and the host name, lays the recording out in the fixture format, writes
 // it as a gzip-compressed tar (WriteArchive, through machine/archive, which
-// also reads such an archive back safely whatever it holds), and compares
-// two states of a machine (DiffSides).
+// also reads such an archive back safely whatever it holds). The diff
+// package compares two states of a machine.
 //
 // It reads the machine only through probes.Host, so that the Host's
 // containment of a recorded root applies to snapshots too; the only files

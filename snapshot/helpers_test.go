@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/machine/archive"
@@ -33,11 +33,11 @@ func examineDir(t *testing.T, dir string, strict bool) *rules.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rep, err := examine(t.Context(), h, dir, checks.Options{ProbeTimeout: time.Second, Context: "auto"}, "", strict)
+	run, err := doctor.Run(t.Context(), h, doctor.Options{Label: dir, ProbeTimeout: time.Second, Strict: strict})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rep
+	return run.Report
 }
 
 // examineArchive unpacks a snapshot as --snapshot does and examines it.

@@ -20,7 +20,7 @@ func TestRecordRefusesAnUnreadableManifest(t *testing.T) {
 	if want == nil {
 		t.Fatal("Recorded reads the manifest")
 	}
-	src, _, err := Source(root)
+	src, _, err := Source(t.Context(), root)
 	if err != nil {
 		t.Fatalf("Source: %v", err)
 	}
@@ -34,7 +34,7 @@ func TestRecordRefusesAnUnreadableManifest(t *testing.T) {
 		"commands/manifest.yaml": "- argv: [dmesg]\n  stdout: dmesg.txt\n",
 		"commands/dmesg.txt":     "[    1.0] hello\n",
 	})
-	src, _, err = Source(good)
+	src, _, err = Source(t.Context(), good)
 	if err != nil {
 		t.Fatal(err)
 	}

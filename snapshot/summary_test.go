@@ -35,14 +35,14 @@ func TestWriteSummary(t *testing.T) {
 }
 
 func TestSource(t *testing.T) {
-	if h, label, err := Source(""); err != nil || !h.IsLive() || label != "live" {
+	if h, label, err := Source(t.Context(), ""); err != nil || !h.IsLive() || label != "live" {
 		t.Errorf("no root: %v %q %v, want this machine", h, label, err)
 	}
 	dir := "../fixtures/hpe-microserver-writethrough"
-	if h, label, err := Source(dir); err != nil || h.IsLive() || label != dir {
+	if h, label, err := Source(t.Context(), dir); err != nil || h.IsLive() || label != dir {
 		t.Errorf("a fixture: %v %q %v", h, label, err)
 	}
-	if _, _, err := Source(t.TempDir() + "/missing"); err == nil {
+	if _, _, err := Source(t.Context(), t.TempDir()+"/missing"); err == nil {
 		t.Error("a root that does not exist must be an error")
 	}
 }

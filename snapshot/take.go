@@ -9,23 +9,23 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // Source is the machine a snapshot records, and the label its meta file
 // gives it: this one ("live"), or the recorded machine at root (a fixture
-// or an unpacked snapshot), labelled with root. A recorded machine's
-// command manifest is parsed while Record's checks run (13 ms of YAML on
-// a 1,000-disk machine, as for the check); Record waits for it.
-func Source(root string) (*machine.Host, string, error) {
-	if root == "" {
-		return machine.Live(), "live", nil
-	}
-	h, err := machine.RecordedAsync(root)
+// or an unpacked snapshot), labelled with root, opened as the doctor opens
+// it (doctor.Open).
+func Source(ctx context.Context, root string) (*machine.Host, string, error) {
+	h, label, _, err := doctor.Open(ctx, doctor.Options{Root: root})
 	if err != nil {
 		return nil, "", err
 	}
-	return h, root, nil
+	if root == "" {
+		label = "live"
+	}
+	return h, label, nil
 }
 
 // RecordOptions tune Record.
@@ -39,40 +39,42 @@ type RecordOptions struct {
 	Inventoried func(devices int)
 }
 
-// Record runs every check on src with a recorder attached and collects what
-// the probes read: the list of what to capture is derived from the probes
-// themselves. src is read only through its Host methods.
+// Record runs the doctor (doctor.Run) on src with a recorder attached and
+// collects what it read: the list of what to capture is derived from the
+// probes themselves, and includes what the rules read (the machine's own
+// datasheets), so that a replay judges as the doctor judged. src is read
+// only through its Host methods.
 func Record(ctx context.Context, src *machine.Host, o RecordOptions) (*Recording, error) {
 	rec := NewRecorder()
 	h := rec.Attach(src) // src.WithTracer(rec), counting commands in flight
-	opts := checks.Options{ProbeTimeout: o.ProbeTimeout, Context: "auto", Inventoried: o.Inventoried}
+	opts := doctor.Options{ProbeTimeout: o.ProbeTimeout, Context: "auto", Inventoried: o.Inventoried}
 	if o.Progress != nil {
 		o.Progress("examining the machine")
 	}
-	res, err := checks.Run(ctx, h, opts)
+	run, err := doctor.Run(ctx, h, opts)
 	if err != nil {
 		return nil, err
 	}
-	// A command manifest that could not be read (Source parses it while
-	// the checks run) ends the snapshot as if it had come first.
+	// The recorder's Host runs commands through its own runner, so Run's
+	// wait for a recorded machine's command manifest is src's: one that
+	// could not be read ends the snapshot as if it had come first.
 	if err := src.Wait(ctx); err != nil {
 		return nil, err
 	}
 	// A second pass judges the devices a default run leaves out (virtual
 	// ones, NVMe multipath paths), so that a replay with --device NAME finds
 	// what that reads too. Judging is per device and the host-wide reads
-	// are the same, so the devices of the first pass need no second one
-	// (on a 1,000-disk machine that halves the work).
+	// are the same, so the devices of the first pass need no second one.
 	var names []string
 	byDefault := &checks.Env{} // its IsJudged with no --device: the default set
-	for _, d := range res.Devices {
+	for _, d := range run.Checks.Devices {
 		if !byDefault.IsJudged(d) {
 			names = append(names, d.Name)
 		}
 	}
 	if len(names) > 0 {
 		opts.Devices = names
-		if _, err := checks.Run(ctx, h, opts); err != nil {
+		if _, err := doctor.Run(ctx, h, opts); err != nil {
 			return nil, err
 		}
 	}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/diskdoctor/diskdoctor/diff"
 	"github.com/diskdoctor/diskdoctor/rules"
-	"github.com/diskdoctor/diskdoctor/snapshot"
 )
 
 func init() {
@@ -17,7 +17,7 @@ func init() {
 
 func newDiffCmd() *cobra.Command {
 	var (
-		o      snapshot.DiffOptions
+		o      diff.Options
 		format string
 	)
 	cmd := &cobra.Command{
@@ -43,7 +43,7 @@ higher severity), 3 a side could not be examined.`,
 			// The first side's report is kept while the second is
 			// examined: room for two machines of that size.
 			o.Inventoried = func(devices int) { sizeMemory(2 * devices) }
-			d, err := snapshot.DiffSides(cmd.Context(), args[0], args[1], o)
+			d, err := diff.Sides(cmd.Context(), args[0], args[1], o)
 			if err != nil {
 				return err
 			}

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/snapshot"
+	"github.com/diskdoctor/diskdoctor/diff"
 )
 
 // changeKeys identifies each fact change with its values as JSON has them,
 // so that the binary's output compares with the package's own diff.
-func changeKeys(d *snapshot.Diff) []string {
+func changeKeys(d *diff.Diff) []string {
 	var out []string
 	for _, c := range d.Changes {
 		old, _ := json.Marshal(c.Old)
@@ -24,7 +24,7 @@ func changeKeys(d *snapshot.Diff) []string {
 	return out
 }
 
-func findingRefs(fs []snapshot.FindingRef) []string {
+func findingRefs(fs []diff.FindingRef) []string {
 	var out []string
 	for _, f := range fs {
 		out = append(out, f.Rule+" "+f.Severity+" "+f.Subject)
@@ -37,13 +37,13 @@ func findingRefs(fs []snapshot.FindingRef) []string {
 // content is TestDiffUpgradePair's business): what the binary must print.
 func upgradeDiff(t *testing.T) (changes, appeared []string) {
 	t.Helper()
-	d, err := snapshot.DiffSides(t.Context(), filepath.Join(fixturesDir, "upgrade-before"), filepath.Join(fixturesDir, "upgrade-after"),
-		snapshot.DiffOptions{ProbeTimeout: time.Second, Context: "auto"})
+	d, err := diff.Sides(t.Context(), filepath.Join(fixturesDir, "upgrade-before"), filepath.Join(fixturesDir, "upgrade-after"),
+		diff.Options{ProbeTimeout: time.Second, Context: "auto"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Through JSON, as the binary's output is read back.
-	var back snapshot.Diff
+	var back diff.Diff
 	if err := json.Unmarshal(mustJSON(t, d), &back); err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +62,8 @@ func TestDiffBinary(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (worse): %s", code, stderr)
 	}
-	var d snapshot.Diff
-	if err := json.Unmarshal(stdout, &d); err != nil || d.Schema != snapshot.DiffSchema {
+	var d diff.Diff
+	if err := json.Unmarshal(stdout, &d); err != nil || d.Schema != diff.Schema {
 		t.Fatalf("not diff JSON: %v\n%s", err, stdout)
 	}
 	if got := changeKeys(&d); !equalStrings(got, want) {
@@ -91,7 +91,7 @@ func TestDiffBinary(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("snapshot vs directory: exit %d: %s", code, stderr)
 	}
-	d = snapshot.Diff{}
+	d = diff.Diff{}
 	if err := json.Unmarshal(stdout, &d); err != nil {
 		t.Fatal(err)
 	}

@@ -81,13 +81,13 @@ labelled by risk. It never changes the machine.`,
 	f.DurationVar(&o.deadline, "deadline", 0, "how long the whole run may take (default: the sampling window plus 60 probe timeouts plus 1m)")
 	f.DurationVar(&o.sample, "sample", 0, "watch the machine for this long (e.g. 5s) like iostat -x, iotop and PSI together, and judge what the devices do against their datasheets; a recorded machine replays its recorded window")
 	f.StringVar(&o.datasheets, "datasheets", "", "a YAML file of your own drive datasheets (same format as rules/datasheets.yaml); its models take precedence")
-	f.StringVar(&o.context, "context", "auto", "what the machine is for: "+strings.Join(doctor.Contexts, ", ")+" (decides how much a power-saving governor matters)")
+	f.StringVar(&o.context, "context", "auto", "what the machine is for: "+strings.Join(doctor.Contexts(), ", ")+" (decides how much a power-saving governor matters)")
 	f.StringSliceVar(&o.disable, "disable-check", nil, "checks not to run (see 'diskdoctor checks')")
 	f.StringVar(&o.color, "color", "auto", "colour: auto (terminal and no NO_COLOR), always, never")
 	f.IntVar(&o.width, "width", 0, "lay the text report out for this many columns (default: the terminal's, 80 when not a terminal)")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "text: every finding in full (evidence, notes, every fix)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(report.Formats(), cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("context", cobra.FixedCompletions(doctor.Contexts, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("context", cobra.FixedCompletions(doctor.Contexts(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions(report.ColorModes, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("disable-check", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var names []string

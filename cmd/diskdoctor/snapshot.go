@@ -56,7 +56,7 @@ compare two with 'diskdoctor diff OLD NEW'.`,
 
 func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) error {
 	start := time.Now()
-	src, label, err := snapshot.Source(o.root)
+	src, label, err := snapshot.Source(ctx, o.root)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ const moduleRoot = "../.."
 var allowed = map[string]string{
 	"report/write.go":                     "the one atomic writer: reports and snapshots become files only here",
 	"machine/archive/read.go":             "opens the archive file the user names (regular files only) and unpacks it, contained and bounded, into a private temporary directory: the user's input, not the examined machine",
-	"snapshot/diff.go":                    "tells whether a side the user names is a recorded directory or an archive (one stat of the argument)",
+	"diff/diff.go":                        "tells whether a side the user names is a recorded directory or an archive (one stat of the argument)",
 	"internal/fixturetest/fixturetest.go": "test support: lists the recorded machines under fixtures/ for the tests of several packages; only tests import it, never the binary",
 	"bench/runner.go":                     "bench's one runner: it starts fio and dd, creates and removes the test file, and opens a raw device O_EXCL; a test replaces it with recorded fio output",
 	"internal/clidoc/manpages.go":         "the build's man pages and completions, written into the directory the packaging script names; it reads nothing of the machine",

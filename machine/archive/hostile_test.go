@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -209,5 +211,29 @@ func TestVerifyRefusesFromHeaders(t *testing.T) {
 	}
 	if src.read > 1<<20 {
 		t.Errorf("read %d compressed bytes before refusing", src.read)
+	}
+}
+
+// TestOpenRefusesFifo (#16 item 5): --snapshot given a fifo
+// (or a device) is refused at once instead of waiting for a writer.
+func TestOpenRefusesFifo(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "snap.tar.gz")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, p := range []string{fifo, "/dev/null"} {
+		done := make(chan error, 1)
+		go func() {
+			_, _, err := Open(t.Context(), p)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("%s: %v, want a refusal", p, err)
+			}
+		case <-time.After(3 * time.Second):
+			t.Fatalf("%s: Open blocks", p)
+		}
 	}
 }

@@ -1,4 +1,8 @@
-package snapshot
+// Package diff compares two states of a machine: each side (a snapshot
+// archive, a recorded machine directory, or "live") is examined by
+// doctor.Run exactly as the doctor examines a machine, and the facts that
+// matter for storage and the findings are compared.
+package diff
 
 import (
 	"context"
@@ -13,37 +17,35 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/internal/parse"
 	"github.com/diskdoctor/diskdoctor/machine"
-	"github.com/diskdoctor/diskdoctor/machine/archive"
 	"github.com/diskdoctor/diskdoctor/probes/mount"
 	"github.com/diskdoctor/diskdoctor/rules"
+	"github.com/diskdoctor/diskdoctor/snapshot"
 )
 
-// DiffOptions tune DiffSides: how each side is examined.
-type DiffOptions struct {
-	ProbeTimeout time.Duration
-	Datasheets   string            // a YAML file of the user's own datasheets
-	Context      string            // what the machine is for (checks.Options.Context)
-	Inventoried  func(devices int) // checks.Options.Inventoried, for each side
-}
+// Options say how each side is examined: ProbeTimeout, Datasheets,
+// Context and Inventoried as for the doctor itself (Host, Root and
+// Snapshot are ignored: the sides name the machines).
+type Options = doctor.Options
 
-// DiffSchema identifies diff's JSON.
-const DiffSchema = "diskdoctor-diff/v1"
+// Schema identifies diff's JSON.
+const Schema = "diskdoctor-diff/v1"
 
 // Diff is what changed between two states of a machine.
 type Diff struct {
 	Schema   string         `json:"schema"`
-	Old      DiffSide       `json:"old"`
-	New      DiffSide       `json:"new"`
+	Old      Side           `json:"old"`
+	New      Side           `json:"new"`
 	Changes  []FactChange   `json:"changes"`
 	Findings FindingChanges `json:"findings"`
 	// Worse: a finding appeared or got more severe.
 	Worse bool `json:"worse"`
 }
 
-// DiffSide names one side.
-type DiffSide struct {
+// Side names one side.
+type Side struct {
 	Source   string `json:"source"`
 	Kernel   string `json:"kernel"`
 	Verdict  string `json:"verdict"`
@@ -89,15 +91,15 @@ type SeverityChanged struct {
 
 // state is one examined side.
 type state struct {
-	side   DiffSide
+	side   Side
 	report *rules.Report
 	host   map[string]any // host observations' facts
 	mounts []mount.Mount
 }
 
-// DiffSides examines two states of a machine, each a snapshot archive, a
+// Sides examines two states of a machine, each a snapshot archive, a
 // recorded machine directory or "live", and compares them.
-func DiffSides(ctx context.Context, oldSpec, newSpec string, o DiffOptions) (*Diff, error) {
+func Sides(ctx context.Context, oldSpec, newSpec string, o Options) (*Diff, error) {
 	a, err := examineSide(ctx, oldSpec, o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", oldSpec, err)
@@ -110,91 +112,66 @@ func DiffSides(ctx context.Context, oldSpec, newSpec string, o DiffOptions) (*Di
 }
 
 // examineSide opens a side (live, a directory, or a snapshot archive) and
-// runs every check and rule on it.
-func examineSide(ctx context.Context, spec string, o DiffOptions) (*state, error) {
-	s := &state{side: DiffSide{Source: spec}}
+// runs the doctor on it.
+func examineSide(ctx context.Context, spec string, o Options) (*state, error) {
+	s := &state{side: Side{Source: spec}}
 	host, cleanup, err := s.open(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
 	defer cleanup()
-	res, report, err := examine(ctx, host, spec, checks.Options{ProbeTimeout: o.ProbeTimeout, Context: o.Context, Inventoried: o.Inventoried}, o.Datasheets, false)
+	o.Label = spec
+	run, err := doctor.Run(ctx, host, o)
 	if err != nil {
 		return nil, err
 	}
-	s.report = report
+	s.report = run.Report
 	s.host = map[string]any{}
-	for _, ob := range res.Observations {
+	for _, ob := range run.Checks.Observations {
 		if ob.Kind == checks.KindHost {
 			for _, f := range ob.Facts() {
 				s.host[f.Name] = f.Value
 			}
 		}
 	}
-	mctx, cancel := context.WithTimeout(ctx, o.ProbeTimeout)
+	mctx, cancel := context.WithTimeout(ctx, probeTimeout(o))
 	s.mounts, _ = mount.Read(mctx, host)
 	cancel()
 	s.side.Kernel, s.side.Verdict = s.report.Host.Kernel, s.report.Verdict
 	return s, nil
 }
 
+func probeTimeout(o Options) time.Duration {
+	if o.ProbeTimeout > 0 {
+		return o.ProbeTimeout
+	}
+	return doctor.DefaultProbeTimeout
+}
+
 // open makes a Host of a side: the live machine, a recorded directory, or
-// a snapshot archive unpacked into a private directory that cleanup removes.
+// a snapshot archive unpacked into a private directory that cleanup
+// removes (doctor.Open), with the recording's meta file read.
 func (s *state) open(ctx context.Context, spec string) (*machine.Host, func(), error) {
-	nothing := func() {}
+	o := doctor.Options{Root: spec}
 	if spec == "live" {
-		return machine.Live(), nothing, nil
+		o.Root = ""
+	} else if st, err := os.Stat(spec); err != nil {
+		return nil, nil, err
+	} else if !st.IsDir() {
+		o = doctor.Options{Snapshot: spec}
 	}
-	st, err := os.Stat(spec)
+	h, _, cleanup, err := doctor.Open(ctx, o)
 	if err != nil {
 		return nil, nil, err
 	}
-	if st.IsDir() {
-		h, err := machine.Recorded(spec)
-		if err != nil {
-			return nil, nil, err
-		}
+	if spec != "live" {
 		s.readMeta(ctx, h)
-		return h, nothing, nil
 	}
-	dir, cleanup, err := archive.Open(ctx, spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	h, err := machine.Recorded(dir)
-	if err != nil {
-		cleanup()
-		return nil, nil, err
-	}
-	s.readMeta(ctx, h)
 	return h, cleanup, nil
 }
 
-// examine runs the checks and the rules on a host: the doctor's pipeline,
-// as the diff and the round-trip tests need it.
-func examine(ctx context.Context, host *machine.Host, label string, opts checks.Options, datasheets string, strict bool) (*checks.Result, *rules.Report, error) {
-	ds, err := rules.LoadDatasheets(datasheets)
-	if err != nil {
-		return nil, nil, err
-	}
-	engine, err := rules.NewEngine(ds)
-	if err != nil {
-		return nil, nil, err
-	}
-	engine.Strict = strict
-	res, err := checks.Run(ctx, host, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	report, err := engine.Build(res, label)
-	if err != nil {
-		return nil, nil, err
-	}
-	return res, report, nil
-}
-
 func (s *state) readMeta(ctx context.Context, h *machine.Host) {
-	if m, err := ReadMeta(ctx, h); err == nil && m != nil {
+	if m, err := snapshot.ReadMeta(ctx, h); err == nil && m != nil {
 		s.side.Redacted, s.side.Created = m.Redacted, m.Created
 	}
 }
@@ -249,7 +226,7 @@ var deviceFacts = []fact{
 }
 
 func compare(a, b *state) *Diff {
-	d := &Diff{Schema: DiffSchema, Old: a.side, New: b.side, Changes: []FactChange{}}
+	d := &Diff{Schema: Schema, Old: a.side, New: b.side, Changes: []FactChange{}}
 	ah, bh := hostView(a), hostView(b)
 	for _, f := range hostFacts {
 		d.change("host", f, ah[f.key], bh[f.key])
@@ -384,8 +361,6 @@ func mountOptions(m mount.Mount) string {
 	}
 	return strings.Join(keys, ",")
 }
-
-var severityRank = map[string]int{"info": 1, "warning": 2, "critical": 3}
 
 func (d *Diff) compareFindings(a, b *rules.Report) {
 	type key struct{ rule, subject string }

@@ -1,16 +1,22 @@
-package snapshot
+package diff
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
-var diffOpts = DiffOptions{ProbeTimeout: time.Second, Context: "auto"}
+const fixturesDir = "../fixtures"
+
+var diffOpts = Options{ProbeTimeout: time.Second, Context: "auto"}
 
 func changeKeys(d *Diff) []string {
 	var out []string
@@ -51,29 +57,29 @@ var (
 
 func TestDiffUpgradePair(t *testing.T) {
 	before, after := filepath.Join(fixturesDir, "upgrade-before"), filepath.Join(fixturesDir, "upgrade-after")
-	d, err := DiffSides(t.Context(), before, after, diffOpts)
+	d, err := Sides(t.Context(), before, after, diffOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := changeKeys(d); !equalStrings(got, upgradeChanges) {
+	if got := changeKeys(d); !slices.Equal(got, upgradeChanges) {
 		t.Errorf("changes:\n  got  %q\n  want %q", got, upgradeChanges)
 	}
-	if got := findingRefs(d.Findings.Appeared); !equalStrings(got, upgradeFindings) {
+	if got := findingRefs(d.Findings.Appeared); !slices.Equal(got, upgradeFindings) {
 		t.Errorf("appeared:\n  got  %q\n  want %q", got, upgradeFindings)
 	}
 	if len(d.Findings.Resolved) != 0 || len(d.Findings.Changed) != 0 || !d.Worse {
 		t.Errorf("resolved %v, changed %v, worse %v", d.Findings.Resolved, d.Findings.Changed, d.Worse)
 	}
 
-	back, err := DiffSides(t.Context(), after, before, diffOpts)
+	back, err := Sides(t.Context(), after, before, diffOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Worse || len(back.Findings.Appeared) != 0 || !equalStrings(findingRefs(back.Findings.Resolved), upgradeFindings) || len(back.Changes) != len(upgradeChanges) {
+	if back.Worse || len(back.Findings.Appeared) != 0 || !slices.Equal(findingRefs(back.Findings.Resolved), upgradeFindings) || len(back.Changes) != len(upgradeChanges) {
 		t.Errorf("the way back: worse %v, appeared %v, resolved %v, %d changes", back.Worse, back.Findings.Appeared, back.Findings.Resolved, len(back.Changes))
 	}
 
-	same, err := DiffSides(t.Context(), before, before, diffOpts)
+	same, err := Sides(t.Context(), before, before, diffOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +90,7 @@ func TestDiffUpgradePair(t *testing.T) {
 
 // The text report names every change and finding.
 func TestDiffText(t *testing.T) {
-	d, err := DiffSides(t.Context(), filepath.Join(fixturesDir, "upgrade-before"), filepath.Join(fixturesDir, "upgrade-after"), diffOpts)
+	d, err := Sides(t.Context(), filepath.Join(fixturesDir, "upgrade-before"), filepath.Join(fixturesDir, "upgrade-after"), diffOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +119,59 @@ func TestDiffSmartCounters(t *testing.T) {
 		got = append(got, c.Subject+" "+c.Fact+" "+c.Kind)
 	}
 	want := []string{"nvme0n1 smart_nvme_media_errors grew", "nvme0n1 smart_nvme_spare changed", "sdz device removed"}
-	if !equalStrings(got, want) {
+	if !slices.Equal(got, want) {
 		t.Errorf("changes %q, want %q", got, want)
+	}
+}
+
+// A side that is a fifo or a device is refused at once, not waited on.
+func TestDiffRefusesASideThatIsNotARegularFile(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, "/dev/null"} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := Sides(t.Context(), p, filepath.Join(fixturesDir, "upgrade-before"), diffOpts)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("diff with %s as a side: %v, want a refusal", p, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("diff with %s as a side blocks", p)
+		}
+	}
+}
+
+// diff judges each side with the machine's own datasheets
+// (etc/diskdoctor/datasheets.d of a recorded machine), as the doctor does:
+// the expectation a finding names is the admin's entry.
+func TestDiffUsesTheMachinesDatasheets(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "root")
+	if out, err := exec.Command("cp", "-a", filepath.Join(fixturesDir, "hpe-microserver-writethrough"), root).CombinedOutput(); err != nil {
+		t.Fatalf("copy: %v\n%s", err, out)
+	}
+	dir := filepath.Join(root, rules.DatasheetsDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lab := "models:\n  - match: '^WDC WDS200T1R0A'\n    product: WD Red SA500 2TB (lab figure)\n    class: sata-ssd\n    interface: sata\n    seq_write_mbs: 410\n    volatile_cache: true\n    source: lab fio runs, datasheets.d\n"
+	if err := os.WriteFile(filepath.Join(dir, "50-lab.yaml"), []byte(lab), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := examineSide(t.Context(), root, diffOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range s.report.Findings {
+		found = found || strings.Contains(f.Expected, "lab fio runs, datasheets.d")
+	}
+	if !found {
+		t.Errorf("no finding of diff's side names the machine's own datasheet")
 	}
 }
