@@ -2,7 +2,7 @@
 #   make run       install what the doctor uses (Debian packages), build it, examine this machine
 #   make test      install what the tests use, then gofmt and vet, every test (-count=1: the test
 #                  cache hides nothing), and a short fuzz run of every fuzz target (FUZZTIME each);
-#                  under 6 minutes on two cores (4.5 with a warm Go build cache)
+#                  4.5 minutes on two cores with a warm Go build cache (the budget is 6)
 #   make test-all  make test, then deb-test: the Debian package built twice and compared, linted,
 #                  installed, used and purged (about two minutes more, and it installs and removes
 #                  a package on this machine: CI runs it, .ci/run)
