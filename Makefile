@@ -1,10 +1,15 @@
 # diskdoctor — build, run, test.
-#   make run    install what the doctor uses (Debian packages), build it, examine this machine
-#   make test   install what the tests use, then vet, test, and fuzz each parser briefly
-#   make bench  synthetic machines of 1,000 disks and 10,000 block devices against the tar floor,
-#               and the live check: wall, CPU and peak memory (docs/performance.md)
-#   make fuzz-long  every fuzz target for FUZZ_LONG executions (10^6 by default)
-#   make deb    dist/diskdoctor_<version>_{amd64,arm64}.deb (see packaging/)
+#   make run       install what the doctor uses (Debian packages), build it, examine this machine
+#   make test      install what the tests use, then gofmt and vet, every test (-count=1: the test
+#                  cache hides nothing), and a short fuzz run of every fuzz target (FUZZTIME each);
+#                  4.5 minutes on two cores with a warm Go build cache (the budget is 6)
+#   make test-all  make test, then deb-test: the Debian package built twice and compared, linted,
+#                  installed, used and purged (about two minutes more, and it installs and removes
+#                  a package on this machine: CI runs it, .ci/run)
+#   make bench     synthetic machines of 1,000 disks and 10,000 block devices against the tar floor,
+#                  and the live check: wall, CPU and peak memory (docs/performance.md)
+#   make fuzz-long every fuzz target for FUZZ_LONG executions (10^6 by default)
+#   make deb       dist/diskdoctor_<version>_{amd64,arm64}.deb (packaging/README.md)
 
 export PATH := $(PATH):/usr/local/go/bin
 GO      ?= go
@@ -19,7 +24,7 @@ DEBIAN_PACKAGES := hdparm smartmontools util-linux pciutils fio
 # sysstat's iostat for the live sampling test, udev for udevadm test of the
 # generated rules, tmux for the real-terminal test.
 TEST_PACKAGES := prometheus prometheus-node-exporter systemd sysstat udev tmux
-FUZZTIME ?= 3s
+FUZZTIME ?= 2s
 # Go counts executions with an "x" suffix: each target runs at least this many.
 FUZZ_LONG ?= 1000000x
 # The Debian package: the architectures built, and what its test uses
@@ -28,7 +33,7 @@ FUZZ_LONG ?= 1000000x
 DEB_ARCHES ?= amd64 arm64
 DEB_TEST_PACKAGES := lintian man-db bash-completion
 
-.PHONY: all deps test-deps install-packages build run test vet fuzz fuzz-long bench bench-fio docs clean deb deb-test
+.PHONY: all deps test-deps install-packages build run test test-all vet fuzz fuzz-long bench bench-fio docs clean deb deb-test
 
 all: build
 
@@ -61,41 +66,53 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt wants to change:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
 
-test: test-deps vet deb-test
+test: test-deps vet
 	$(GO) test -count=1 ./...
 	@$(MAKE) --no-print-directory fuzz
 
-# Each fuzz target runs briefly on its seed corpus and whatever it finds in
-# FUZZTIME; a crash fails the run. Go's fuzzer on a loaded machine sometimes
-# ends a run with "context deadline exceeded" and no failing input (the
-# coordinator's own deadline, not a finding): such a run is tried once more.
+# deb-test is not in make test: it builds the packages twice for two
+# architectures (about 100 s of the 6-minute budget on two cores) and
+# installs and purges a package on this machine, which a developer's
+# edit-test loop should not do. CI runs test-all (.ci/run).
+test-all: test deb-test
+
+# Each package with fuzz targets is built once, instrumented for fuzzing
+# (go test -c -fuzz), and its binary runs each target in turn for FUZZTIME
+# on its seed corpus and what go test -fuzz would have cached
+# (-test.fuzzcachedir, the directory go test passes); a crash fails the run
+# and leaves its input in the package's testdata/fuzz, as go test -fuzz
+# does. Packages and targets are found, not listed: a package is built if
+# one of its _test.go files declares a Fuzz function, and its binary lists
+# its targets (-test.list). Go's fuzzer on a loaded machine sometimes ends
+# a run with "context deadline exceeded" and no failing input (the
+# coordinator's own deadline, not a finding): such a run is tried once
+# more. FUZZ_EXECS=1 prints the executions each target reached.
 fuzz:
-	@for pkg in $$($(GO) list ./...); do \
-		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	@bindir=$$(mktemp -d); trap 'rm -rf "$$bindir"' EXIT; \
+	cache=$$($(GO) env GOCACHE)/fuzz; \
+	$(GO) list -f '{{.ImportPath}} {{.Dir}}' ./... | while read -r pkg dir; do \
+		grep -qs '^func Fuzz' "$$dir"/*_test.go || continue; \
+		bin="$$bindir/$$(echo "$$pkg" | tr / _).test"; \
+		$(GO) test -c -fuzz . -o "$$bin" "$$pkg" || exit 1; \
+		for f in $$(cd "$$dir" && "$$bin" -test.list '^Fuzz' | grep '^Fuzz'); do \
 			echo "fuzz $$pkg $$f"; \
-			log=$$(mktemp); \
+			log="$$bindir/log"; \
 			ok=0; for try in 1 2; do \
-				if $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg >$$log 2>&1; then ok=1; break; fi; \
-				grep -q 'Failing input written' $$log && break; \
-				grep -q 'context deadline exceeded' $$log || break; \
+				if (cd "$$dir" && "$$bin" -test.run '^$$' -test.fuzz "^$$f$$" -test.fuzztime $(FUZZTIME) \
+					-test.fuzzcachedir "$$cache/$$pkg" -test.timeout 10m -test.paniconexit0) >"$$log" 2>&1; then ok=1; break; fi; \
+				grep -q 'Failing input written' "$$log" && break; \
+				grep -q 'context deadline exceeded' "$$log" || break; \
 				echo "  (the fuzzer's own deadline, no failing input: once more)"; \
 			done; \
-			[ $$ok = 1 ] || { cat $$log; rm -f $$log; exit 1; }; \
-			rm -f $$log; \
+			[ $$ok = 1 ] || { cat "$$log"; exit 1; }; \
+			[ -z "$(FUZZ_EXECS)" ] || echo "  $$(grep -o 'execs: [0-9]*' "$$log" | tail -1)"; \
 		done; \
 	done
 
-# The long run: each target until FUZZ_LONG executions; prints the count
-# each reached (the last "execs:" line of its log).
+# The long run: each target until FUZZ_LONG executions, with the count
+# each reached.
 fuzz-long:
-	@for pkg in $$($(GO) list ./...); do \
-		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
-			log=$$(mktemp); \
-			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZ_LONG) $$pkg >$$log 2>&1 || { cat $$log; rm -f $$log; exit 1; }; \
-			echo "fuzz-long $$pkg $$f: $$(grep -o 'execs: [0-9]*' $$log | tail -1)"; \
-			rm -f $$log; \
-		done; \
-	done
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_LONG) FUZZ_EXECS=1
 
 # Figures, not pass/fail: a slow shared machine gives slow figures.
 # GNU time measures the doctor's peak RSS in make bench (a child of the Go
