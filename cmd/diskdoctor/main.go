@@ -34,26 +34,24 @@ func main() {
 
 // softMemoryLimit is the memory the Go runtime may hold (the heap and its
 // own) before the collector works harder rather than let the process
-// grow, on a machine of up to about 1,000 disks; with the program's own
-// pages the process stays near 60 MiB. By default the collector lets the
-// heap reach twice what was live at its last cycle, so the peak depended
-// on where the cycles fell: a 1,000-disk machine peaked at 56-62 MiB from
-// run to run. A larger machine gets memoryPerDevice per block device
-// instead (sizeMemory): a fixed limit made the collector run ever more
-// often as the machine grew (4,000 disks cost 6.4 times 1,000 disks'
-// CPU instead of 4.5). GOMEMLIMIT in the environment replaces both;
-// GOMEMLIMIT=off removes them (docs/performance.md).
+// grow, on a machine of up to about 1,000 disks. Without it the collector
+// lets the heap reach twice what was live at its last cycle (the GOGC
+// model of runtime/debug.SetGCPercent), so the peak depends on where the
+// cycles fall. A larger machine gets memoryPerDevice per block device
+// instead (sizeMemory): a fixed limit would make the collector run ever
+// more often as the machine grows. GOMEMLIMIT in the environment replaces
+// both; GOMEMLIMIT=off removes them. The figures behind both values are in
+// docs/performance.md.
 const softMemoryLimit = 54 << 20
 
 // memoryPerDevice is a little more than one disk's share of the peak heap
-// of a 1,000-disk run (about 48 KiB).
+// of a 1,000-disk run (docs/performance.md).
 const memoryPerDevice = 54 << 10
 
 // gcPercent is the collector's pace below the limit: the heap may grow to
 // three times what was live at the last cycle instead of twice. A run is
-// short and the limit bounds it anyway; on 1,000 disks the collector's
-// cycles at the default cost 13 ms more CPU (7 ms of wall) for a peak 3
-// MiB lower (docs/performance.md, fifth pass).
+// short and the limit bounds its peak anyway, so fewer cycles cost less
+// CPU for little memory (docs/performance.md).
 const gcPercent = 200
 
 // limitMemory sets softMemoryLimit unless GOMEMLIMIT says otherwise, and
