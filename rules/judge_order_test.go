@@ -168,3 +168,22 @@ func TestJudgeInPartsIsOnePass(t *testing.T) {
 		t.Errorf("strict: one pass %v, in parts %v; want both the first rule's error on sd450", err1, err4)
 	}
 }
+
+// A finding's joined texts are its per-subject texts: identical texts
+// once, differing ones after their subjects, empty ones left out.
+func TestFindingTextsJoinPerSubject(t *testing.T) {
+	per := []SubjectText{
+		{Subject: "sda", Observed: "off", Expected: "on"},
+		{Subject: "sdb", Observed: "unknown", Expected: "on"},
+		{Subject: "sdc", Observed: "off"},
+	}
+	if got, want := joinTexts(per, func(t SubjectText) string { return t.Observed }), "sda, sdc: off; sdb: unknown"; got != want {
+		t.Errorf("observed = %q, want %q", got, want)
+	}
+	if got, want := joinTexts(per, func(t SubjectText) string { return t.Expected }), "on"; got != want {
+		t.Errorf("expected = %q, want %q", got, want)
+	}
+	if got := joinTexts(per, func(t SubjectText) string { return t.Impact }); got != "" {
+		t.Errorf("impact = %q, want none", got)
+	}
+}
