@@ -24,12 +24,22 @@ type textOptions struct {
 	verbose bool // every finding in full: evidence, notes, every fix
 }
 
+// palette is the text report's styles for one writer: Styles, which
+// bench's text shares, and the report's own.
 type palette struct {
-	r                                  *lipgloss.Renderer
-	bold, dim, critical, warning, info lipgloss.Style
-	ok, heading, risk                  lipgloss.Style
-	riskStyles                         map[string]lipgloss.Style
+	Styles
+	ok         lipgloss.Style
+	riskStyles map[string]lipgloss.Style
 }
+
+// Styles are the styles of diskdoctor's text for a person, for another
+// command's text (bench's) to look as the report does.
+type Styles struct {
+	Bold, Dim, Heading, Critical, Warning, Info lipgloss.Style
+}
+
+// NewStyles are the styles for w: in colour (ANSI 256) or none at all.
+func NewStyles(w io.Writer, color bool) Styles { return newPalette(w, color).Styles }
 
 func newPalette(w io.Writer, color bool) palette {
 	r := lipgloss.NewRenderer(w)
@@ -38,14 +48,14 @@ func newPalette(w io.Writer, color bool) palette {
 	} else {
 		r.SetColorProfile(termenv.Ascii)
 	}
-	p := palette{r: r}
-	p.bold = r.NewStyle().Bold(true)
-	p.dim = r.NewStyle().Faint(true)
-	p.critical = r.NewStyle().Bold(true).Foreground(lipgloss.Color("196"))
-	p.warning = r.NewStyle().Bold(true).Foreground(lipgloss.Color("214"))
-	p.info = r.NewStyle().Foreground(lipgloss.Color("39"))
+	var p palette
+	p.Bold = r.NewStyle().Bold(true)
+	p.Dim = r.NewStyle().Faint(true)
+	p.Critical = r.NewStyle().Bold(true).Foreground(lipgloss.Color("196"))
+	p.Warning = r.NewStyle().Bold(true).Foreground(lipgloss.Color("214"))
+	p.Info = r.NewStyle().Foreground(lipgloss.Color("39"))
 	p.ok = r.NewStyle().Bold(true).Foreground(lipgloss.Color("42"))
-	p.heading = r.NewStyle().Bold(true).Underline(true)
+	p.Heading = r.NewStyle().Bold(true).Underline(true)
 	p.riskStyles = map[string]lipgloss.Style{
 		rules.RiskReadOnly:    r.NewStyle().Foreground(lipgloss.Color("42")),
 		rules.RiskRuntime:     r.NewStyle().Foreground(lipgloss.Color("39")),
@@ -55,14 +65,15 @@ func newPalette(w io.Writer, color bool) palette {
 	return p
 }
 
-func (p palette) severity(s string) lipgloss.Style {
+// Severity is the style of a finding's severity.
+func (st Styles) Severity(s string) lipgloss.Style {
 	switch s {
 	case rules.Critical:
-		return p.critical
+		return st.Critical
 	case rules.Warning:
-		return p.warning
+		return st.Warning
 	}
-	return p.info
+	return st.Info
 }
 
 // renderText prints the report for a person. The default answers in one
@@ -77,7 +88,7 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 	}
 	o.width = max(o.width, minWidth)
 	t := &textWriter{p: newPalette(w, o.color), width: o.width}
-	t.wrapped(t.p.bold.Render("diskdoctor")+" ", width("diskdoctor "), 2, clean(strings.TrimPrefix(hostLine(rep.Host), "— ")), t.p.dim)
+	t.wrapped(t.p.Bold.Render("diskdoctor")+" ", width("diskdoctor "), 2, clean(strings.TrimPrefix(hostLine(rep.Host), "— ")), t.p.Dim)
 	if rep.Sample != nil {
 		answer, st := triageAnswer(t.p, rep)
 		t.wrapped("", 0, 2, answer, st)
@@ -88,7 +99,7 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 		// device, say, which no rule judges) makes a benchmark lie too.
 		if busy := busiest(rep.Sample); busy != nil && busy.UtilPct >= busyUtil {
 			verdict = fmt.Sprintf("NOT IDLE: no warning or critical finding, but %s was %s %% busy in the window; a benchmark now would measure that load too", clean(busy.Name), num(busy.UtilPct))
-			st = t.p.warning
+			st = t.p.Warning
 		}
 	}
 	t.wrapped("", 0, 2, verdict, st)
@@ -110,11 +121,11 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 		fixFirst(t, rep.Findings[0])
 		t.blank()
 	}
-	t.line(t.p.heading.Render("Devices"))
+	t.line(t.p.Heading.Render("Devices"))
 	deviceTable(t, rep)
 	skippedLines(t, rep, o.verbose)
 	if !o.verbose && len(rep.Findings) > 0 {
-		t.line(t.p.dim.Render(truncate("-v: every finding in full · diskdoctor explain RULE: why, and every fix", t.width)))
+		t.line(t.p.Dim.Render(truncate("-v: every finding in full · diskdoctor explain RULE: why, and every fix", t.width)))
 	}
 	_, err := io.WriteString(w, t.b.String())
 	return err
@@ -154,7 +165,7 @@ func skippedLines(t *textWriter, rep *rules.Report, verbose bool) {
 		return
 	}
 	t.blank()
-	t.line(t.p.heading.Render("Skipped checks"))
+	t.line(t.p.Heading.Render("Skipped checks"))
 	for _, s := range rep.Skipped {
 		subj := ""
 		if len(s.Subjects) > 0 {
@@ -162,7 +173,7 @@ func skippedLines(t *textWriter, rep *rules.Report, verbose bool) {
 		}
 		if verbose {
 			t.wrapped("  ", 2, 4, clean(s.Check+subj+": "+s.Reason), lipgloss.NewStyle())
-			t.wrapped("    "+t.p.dim.Render("hint:")+" ", 10, 10, clean(s.Hint), lipgloss.NewStyle())
+			t.wrapped("    "+t.p.Dim.Render("hint:")+" ", 10, 10, clean(s.Hint), lipgloss.NewStyle())
 			continue
 		}
 		// One line: the reason is shortened before the hint, which says
@@ -216,9 +227,9 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		if count[rules.Warning] > 0 {
 			msg += ", " + plural(count[rules.Warning], "warning")
 		}
-		return "NOT READY to benchmark: " + msg, p.critical
+		return "NOT READY to benchmark: " + msg, p.Critical
 	case rules.VerdictWarning:
-		return "CAUTION before benchmarking: " + plural(count[rules.Warning], "warning"), p.warning
+		return "CAUTION before benchmarking: " + plural(count[rules.Warning], "warning"), p.Warning
 	}
 	msg := "READY: no warning or critical findings"
 	if count[rules.Info] > 0 {

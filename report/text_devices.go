@@ -39,7 +39,7 @@ func deviceTable(t *textWriter, rep *rules.Report) {
 	}
 	if judged > 0 {
 		header, lines, omitted := fitTable(cols, rows, t.width)
-		t.line(t.p.bold.Render(header))
+		t.line(t.p.Bold.Render(header))
 		for _, l := range lines {
 			t.line(l)
 		}
@@ -47,11 +47,11 @@ func deviceTable(t *textWriter, rep *rules.Report) {
 			t.line(fmt.Sprintf("… %d more devices (--format json lists all)", judged-maxDeviceRows))
 		}
 		if len(omitted) > 0 {
-			t.wrapped("", 0, 2, "(left out at this width: "+strings.Join(omitted, ", ")+"; --width or -v)", t.p.dim)
+			t.wrapped("", 0, 2, "(left out at this width: "+strings.Join(omitted, ", ")+"; --width or -v)", t.p.Dim)
 		}
 	}
 	if len(skipped) > 0 {
-		t.wrapped("", 0, 2, "not judged (virtual, or NVMe paths; name one with --device): "+abbreviate(skipped, 12), t.p.dim)
+		t.wrapped("", 0, 2, "not judged (virtual, or NVMe paths; name one with --device): "+abbreviate(skipped, 12), t.p.Dim)
 	}
 }
 

@@ -24,9 +24,9 @@ func compactFinding(t *textWriter, rank int, f rules.Finding) {
 		title += " — " + clean(subj)
 	}
 	lines := wrap(title, t.width, width(lead), compactIndent)
-	t.line(strings.Replace(lead, sev, t.p.severity(f.Severity).Render(sev), 1) + t.p.bold.Render(lines[0]))
+	t.line(strings.Replace(lead, sev, t.p.Severity(f.Severity).Render(sev), 1) + t.p.Bold.Render(lines[0]))
 	for _, l := range lines[1:] {
-		t.line(strings.Repeat(" ", compactIndent) + t.p.bold.Render(strings.TrimLeft(l, " ")))
+		t.line(strings.Repeat(" ", compactIndent) + t.p.Bold.Render(strings.TrimLeft(l, " ")))
 	}
 	if c := contrast(f); c != "" {
 		lines := wrap(c, t.width, compactIndent, compactIndent)
@@ -34,7 +34,7 @@ func compactFinding(t *textWriter, rank int, f rules.Finding) {
 			lines = []string{lines[0], truncate(strings.TrimLeft(lines[1], " ")+" "+strings.TrimLeft(lines[2], " "), t.width-compactIndent)}
 		}
 		for _, l := range lines {
-			t.line(strings.Repeat(" ", compactIndent) + t.p.dim.Render(strings.TrimLeft(l, " ")))
+			t.line(strings.Repeat(" ", compactIndent) + t.p.Dim.Render(strings.TrimLeft(l, " ")))
 		}
 	}
 }
@@ -156,22 +156,22 @@ func verboseFinding(t *textWriter, rank int, f rules.Finding) {
 	lead := fmt.Sprintf("%d. %s ", rank, sev)
 	text := clean(f.Title) + " [" + clean(f.Rule) + "]"
 	lines := wrap(text, t.width, width(lead), 3)
-	t.line(strings.Replace(lead, sev, t.p.severity(f.Severity).Render(sev), 1) + t.p.bold.Render(lines[0]))
+	t.line(strings.Replace(lead, sev, t.p.Severity(f.Severity).Render(sev), 1) + t.p.Bold.Render(lines[0]))
 	for _, l := range lines[1:] {
-		t.line("   " + t.p.bold.Render(strings.TrimLeft(l, " ")))
+		t.line("   " + t.p.Bold.Render(strings.TrimLeft(l, " ")))
 	}
 	field := func(name, value string) {
 		if value == "" {
 			return
 		}
-		t.wrapped("   "+t.p.dim.Render(fmt.Sprintf("%-9s", name+":"))+" ", 13, 13, clean(value), lipgloss.NewStyle())
+		t.wrapped("   "+t.p.Dim.Render(fmt.Sprintf("%-9s", name+":"))+" ", 13, 13, clean(value), lipgloss.NewStyle())
 	}
 	field("on", strings.Join(f.Subjects, ", "))
 	field("observed", f.Observed)
 	field("expected", f.Expected)
 	field("impact", f.Impact)
 	if len(f.Evidence) > 0 {
-		t.line("   " + t.p.dim.Render("evidence:"))
+		t.line("   " + t.p.Dim.Render("evidence:"))
 		for j, ev := range f.Evidence {
 			if j == maxEvidence {
 				t.line(fmt.Sprintf("     … %d more (--format json lists all)", len(f.Evidence)-maxEvidence))
@@ -184,10 +184,10 @@ func verboseFinding(t *textWriter, rank int, f rules.Finding) {
 		}
 	}
 	for _, n := range f.Notes {
-		t.wrapped("   "+t.p.dim.Render("note:")+" ", 9, 9, clean(n), lipgloss.NewStyle())
+		t.wrapped("   "+t.p.Dim.Render("note:")+" ", 9, 9, clean(n), lipgloss.NewStyle())
 	}
 	if len(f.Remediation) > 0 {
-		t.line("   " + t.p.dim.Render("fix:"))
+		t.line("   " + t.p.Dim.Render("fix:"))
 		for _, m := range f.Remediation {
 			remediationLine(t, 5, m.Risk, m.Command, m.Note)
 		}

@@ -53,7 +53,7 @@ func fixFirst(t *textWriter, f rules.Finding) {
 	if whole {
 		head += " for good, applied now, then checked"
 	}
-	t.wrapped(t.p.heading.Render("Fix first")+" ", width("Fix first "), 2, head, t.p.dim)
+	t.wrapped(t.p.Heading.Render("Fix first")+" ", width("Fix first "), 2, head, t.p.Dim)
 	for _, risk := range riskOrder {
 		merged := byRisk[risk]
 		switch {
@@ -74,34 +74,42 @@ func fixFirst(t *textWriter, f rules.Finding) {
 				continue
 			}
 		}
-		alike := 0 // commands after the first that only differ in their values
-		for _, c := range merged[min(1, len(merged)):] {
-			if sameShape(merged[0], c) {
-				alike++
-			}
+		fixLines(t, risk, merged, notes[risk], whole)
+	}
+}
+
+// fixLines prints one risk's commands of Fix first: commands that differ
+// from the first only in the device they are for are counted, not
+// printed, and so are further scripts; the note is left out of a whole
+// fix, whose heading says what it does.
+func fixLines(t *textWriter, risk string, merged []string, note string, whole bool) {
+	alike := 0 // commands after the first that only differ in their values
+	for _, c := range merged[min(1, len(merged)):] {
+		if sameShape(merged[0], c) {
+			alike++
 		}
-		var scripts []string // the files of the scripts left to -v
-		for i, c := range merged {
-			switch {
-			case i > 0 && alike > 1 && sameShape(merged[0], c):
-				continue
-			case i > 0 && strings.Contains(c, "\n"):
-				// Another way of keeping the fix (a systemd unit where the
-				// first was tuned) or one more file: a screen of its own.
-				scripts = append(scripts, scriptFile(c))
-				continue
-			}
-			remediationLine(t, 2, risk, c, "")
+	}
+	var scripts []string // the files of the scripts left to -v
+	for i, c := range merged {
+		switch {
+		case i > 0 && alike > 1 && sameShape(merged[0], c):
+			continue
+		case i > 0 && strings.Contains(c, "\n"):
+			// Another way of keeping the fix (a systemd unit where the
+			// first was tuned) or one more file: a screen of its own.
+			scripts = append(scripts, scriptFile(c))
+			continue
 		}
-		if alike > 1 {
-			t.wrapped(strings.Repeat(" ", 16), 16, 16, fmt.Sprintf("… and %d more like it, one per device: -v prints them", alike), t.p.dim)
-		}
-		if note := notes[risk]; note != "" && !whole {
-			t.line(strings.Repeat(" ", 16) + t.p.dim.Render(truncate(clean(note), t.width-16)))
-		}
-		if len(scripts) > 0 {
-			t.wrapped(strings.Repeat(" ", 16), 16, 16, fmt.Sprintf("… and %d more that write %s: -v prints them", len(scripts), strings.Join(scripts, ", ")), t.p.dim)
-		}
+		remediationLine(t, 2, risk, c, "")
+	}
+	if alike > 1 {
+		t.wrapped(strings.Repeat(" ", 16), 16, 16, fmt.Sprintf("… and %d more like it, one per device: -v prints them", alike), t.p.Dim)
+	}
+	if note != "" && !whole {
+		t.line(strings.Repeat(" ", 16) + t.p.Dim.Render(truncate(clean(note), t.width-16)))
+	}
+	if len(scripts) > 0 {
+		t.wrapped(strings.Repeat(" ", 16), 16, 16, fmt.Sprintf("… and %d more that write %s: -v prints them", len(scripts), strings.Join(scripts, ", ")), t.p.Dim)
 	}
 }
 
@@ -138,7 +146,7 @@ func remediationLine(t *textWriter, lead int, risk, cmd, note string) {
 		t.line(l)
 	}
 	if note != "" {
-		t.wrapped(strings.Repeat(" ", indent), indent, indent, clean(note), t.p.dim)
+		t.wrapped(strings.Repeat(" ", indent), indent, indent, clean(note), t.p.Dim)
 	}
 }
 

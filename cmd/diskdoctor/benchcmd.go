@@ -175,11 +175,11 @@ func runBench(ctx context.Context, path string, fl benchFlags, stdout, stderr io
 	sig.Stop()
 	if res != nil {
 		if fl.format == "json" {
-			if jerr := render.BenchJSON(stdout, res); err == nil {
+			if jerr := bench.WriteJSON(stdout, res); err == nil {
 				err = jerr
 			}
 		} else if err == nil {
-			render.BenchText(stdout, res, render.ColorWanted(fl.color, stdout))
+			bench.WriteText(stdout, res, render.ColorWanted(fl.color, stdout))
 		}
 	}
 	return sig.Exit(err)
