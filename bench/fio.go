@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 	"github.com/diskdoctor/diskdoctor/probes"
 )
 
@@ -171,7 +172,7 @@ func (b *run) runSpec(ctx context.Context, i, n int, s Spec) (Row, error) {
 		if b.progress != nil {
 			fmt.Fprint(b.progress, "\r\033[K")
 		}
-		b.note("[%d/%d] %s", i, n, ShellLine(append([]string{"fio"}, j.Argv()...)))
+		b.note("[%d/%d] %s", i, n, shellquote.Join(append([]string{"fio"}, j.Argv()...)))
 	}
 	stop := b.tick(fmt.Sprintf("[%d/%d] %s %s", i, n, s.Test, s.Op), d)
 	out, err := b.execFio(ctx, j.Argv())
@@ -224,7 +225,7 @@ func (b *run) fioRow(s Spec, j *probes.FioJob, out *probes.FioJobOut) (Row, erro
 		Test: Label(s.Kind, s.BS, qd, s.Jobs), Asked: s.Test, Kind: s.Kind, Op: s.Op, BlockSize: s.BS,
 		AskedQD: s.QD, QD: qd, Threads: s.Jobs, Tool: "fio",
 		MBs: io.BWBytes / 1e6, IOPS: io.IOPS,
-		Job: j.Ini(), Command: ShellLine(append([]string{"fio"}, j.Argv()...)),
+		Job: j.Ini(), Command: shellquote.Join(append([]string{"fio"}, j.Argv()...)),
 	}
 	if note != "" {
 		row.Notes = append(row.Notes, "labelled "+row.Test+", not "+s.Test+": "+note)
