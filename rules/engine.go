@@ -49,7 +49,8 @@ type subject struct {
 	facts map[string]any
 	// evidence is each of the subject's observations' evidence, in their
 	// order: looked up for the few facts a finding cites rather than
-	// merged per subject (8 KB each, alive while the rules judge).
+	// merged per subject, which would keep every fact's evidence alive
+	// while the rules judge.
 	evidence []checks.EvidenceIndex
 	ds       *Datasheet
 }
@@ -81,12 +82,12 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 		g.obs = append(g.obs, o)
 		g.facts += len(o.Facts())
 	}
-	// Subjects are merged independently of each other: on as many
-	// workers as there are cores (a thousand disks' maps are most of the
-	// engine's time).
+	// Subjects are merged independently of each other, on as many
+	// workers as there are cores: on a large machine their maps are most
+	// of the engine's work.
 	built := make([]*subject, len(groups))
-	// A thousand disks are a few models: each model's datasheet is looked
-	// up once (a lookup tries every model's expression).
+	// A large machine's disks are a few models: each model's datasheet is
+	// looked up once (a lookup tries every model's expression).
 	var sheets sync.Map // model + "\x00" + class -> *Datasheet
 	parallel.Each(len(groups), runtime.GOMAXPROCS(0), func(i int) {
 		g := groups[i]
@@ -265,10 +266,10 @@ func (x *evalErrors) list() []checks.Skipped {
 func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []checks.Skipped, error) {
 	host := subs[checks.KindHost+"/host"]
 	platform := e.platformOf(host)
-	// Subject by subject, each subject's environment (its facts) built
-	// once for every rule and kept only when a rule holds for it: built
-	// for all subjects at once, the environments were the largest part of
-	// the run's peak memory. The subjects are judged in contiguous parts,
+	// Subject by subject, each subject's environment built once for every
+	// rule and kept only when a rule holds for it, so that the
+	// environments of subjects no rule holds for are not alive at once.
+	// The subjects are judged in contiguous parts,
 	// one per core; what each rule found, and what failed, is kept per
 	// part and per rule and assembled in the rules' order and then the
 	// parts' order afterwards, so the findings, the skipped entries and
@@ -326,9 +327,8 @@ type ruleState struct {
 func (e *Engine) judgePart(subs map[string]*subject, order []string, host *subject, platform *Platform) []ruleState {
 	states := make([]ruleState, len(e.Rules))
 	dsMaps := map[*Datasheet]map[string]any{}
-	// One machine runs every condition of the part (rules x subjects:
-	// 30,000 runs on 1,000 disks); expr.Run would make a new one, and its
-	// stack, per run.
+	// One machine runs every condition of the part (rules times
+	// subjects); expr.Run would make a new one, and its stack, per run.
 	var machine vm.VM
 	run := func(p *vm.Program, env map[string]any) (any, error) {
 		if p == nil {
