@@ -29,18 +29,18 @@ func (b *run) dryRunEngine(ctx context.Context) (string, string) {
 		return b.o.Engine, "as given"
 	}
 	listed := b.listedEngines(ctx)
-	for _, e := range Engines {
+	for _, e := range Engines() {
 		if listed[e] {
-			return e, "auto: the first of " + strings.Join(Engines, ", ") + " that this fio lists; a real run also tries it on the test file"
+			return e, "auto: the first of " + strings.Join(Engines(), ", ") + " that this fio lists; a real run also tries it on the test file"
 		}
 	}
-	return "psync", "auto: fio lists none of " + strings.Join(Engines, ", ")
+	return "psync", "auto: fio lists none of " + strings.Join(Engines(), ", ")
 }
 
 // chooseEngine tries each candidate with a tiny read of the test file.
 func (b *run) chooseEngine(ctx context.Context) error {
 	b.direct = (b.tgt.IsDevice || b.facts.DirectOK) && !b.o.Buffered
-	cands := Engines
+	cands := Engines()
 	if b.o.Engine != "auto" {
 		cands = []string{b.o.Engine}
 	} else {
