@@ -155,13 +155,13 @@ func (e *Engine) classify(s *subject, sheets *sync.Map) {
 // rules.
 var envKeys = [...]string{"subject", "host", "ds", "platform", "platform_quirks"}
 
-// env is the environment a subject's rules see: a copy of its facts with
-// subject, host, ds, platform and platform_quirks set (over a fact of the
-// same name). It is built once per subject for every rule, and kept while
-// a rule's hit on the subject needs it. dsMaps holds each datasheet as the
-// rules see it, built once per datasheet rather than once per subject.
-func (e *Engine) env(s *subject, host *subject, platform *Platform, dsMaps map[*Datasheet]map[string]any) map[string]any {
-	env := make(map[string]any, len(s.facts)+len(envKeys))
+// env fills dst with the environment a subject's rules see: a copy of
+// its facts with subject, host, ds, platform and platform_quirks set (over
+// a fact of the same name), and returns it. dsMaps holds each datasheet as
+// the rules see it, built once per datasheet rather than once per subject.
+func (e *Engine) env(dst map[string]any, s *subject, host *subject, platform *Platform, dsMaps map[*Datasheet]map[string]any) map[string]any {
+	env := dst
+	clear(env)
 	maps.Copy(env, s.facts)
 	ds, ok := dsMaps[s.ds]
 	if !ok {
@@ -330,72 +330,93 @@ func (e *Engine) judgePart(subs map[string]*subject, order []string, host *subje
 	// One machine runs every condition of the part (rules times
 	// subjects); expr.Run would make a new one, and its stack, per run.
 	var machine vm.VM
-	run := func(p *vm.Program, env map[string]any) (any, error) {
+	run := runFunc(func(p *vm.Program, env map[string]any) (any, error) {
 		if p == nil {
 			return expr.Run(p, env) // its error, not the machine's panic
 		}
 		return machine.Run(p, env)
-	}
+	})
+	// Each subject is judged in one environment, refilled for the next
+	// subject; a subject a rule holds for keeps a copy of it, which its
+	// hits' texts and remediation use after the judging. Most subjects
+	// hold no rule, and a copy of every subject's facts would be
+	// allocated for nothing in the middle of the run, when its heap is at
+	// its largest.
+	scratch := map[string]any{}
 	for _, k := range order {
 		s := subs[k]
 		var env map[string]any
+		kept := false
 		for ri, r := range e.Rules {
 			st := &states[ri]
 			if s.kind != r.Subject || st.strict != nil {
 				continue
 			}
 			if env == nil {
-				env = e.env(s, host, platform, dsMaps)
+				env = e.env(scratch, s, host, platform, dsMaps)
 			}
-			ok, err := run(r.when, env)
-			if err != nil {
-				if e.Strict {
-					st.strict = fmt.Errorf("rule %s on %s: %w", r.ID, s.name, err)
-					continue
-				}
-				st.errs.add(r.ID, "condition", s.name, err)
+			sev, score, holds := e.judgeRule(run, r, s, env, st)
+			if !holds {
 				continue
-			}
-			if ok != true {
-				continue
-			}
-			sev := r.Severity
-			failed := false
-			for i, c := range r.SeverityWhen {
-				v, err := run(c.prog, env)
-				if err != nil {
-					if e.Strict {
-						st.strict = fmt.Errorf("rule %s on %s: severity_when %d: %w", r.ID, s.name, i+1, err)
-						failed = true
-						break
-					}
-					st.errs.add(r.ID, fmt.Sprintf("severity_when %d", i+1), s.name, err)
-					continue
-				}
-				if v == true {
-					sev = c.Severity
-					break
-				}
-			}
-			if failed {
-				continue
-			}
-			score := 50.0
-			if v, err := run(r.score, env); err == nil {
-				score, _ = toFloat(v)
-			} else if e.Strict {
-				st.strict = fmt.Errorf("rule %s on %s: impact_score: %w", r.ID, s.name, err)
-				continue
-			} else {
-				st.errs.add(r.ID, "impact_score", s.name, err)
 			}
 			if st.groups == nil {
 				st.groups = map[string][]hit{}
+			}
+			if !kept {
+				env, kept = maps.Clone(env), true
 			}
 			st.groups[sev] = append(st.groups[sev], hit{s, host, env, sev, score})
 		}
 	}
 	return states
+}
+
+// runFunc runs one of a rule's expressions in an environment.
+type runFunc func(p *vm.Program, env map[string]any) (any, error)
+
+// judgeRule evaluates rule r on subject s: whether it holds, and with
+// which severity and impact score. A failed expression is recorded in st,
+// as the strict run's error or a skipped entry; a failed severity_when or
+// impact_score makes the rule not hold only in a strict run.
+func (e *Engine) judgeRule(run runFunc, r *Rule, s *subject, env map[string]any, st *ruleState) (string, float64, bool) {
+	ok, err := run(r.when, env)
+	if err != nil {
+		if e.Strict {
+			st.strict = fmt.Errorf("rule %s on %s: %w", r.ID, s.name, err)
+		} else {
+			st.errs.add(r.ID, "condition", s.name, err)
+		}
+		return "", 0, false
+	}
+	if ok != true {
+		return "", 0, false
+	}
+	sev := r.Severity
+	for i, c := range r.SeverityWhen {
+		v, err := run(c.prog, env)
+		if err != nil {
+			if e.Strict {
+				st.strict = fmt.Errorf("rule %s on %s: severity_when %d: %w", r.ID, s.name, i+1, err)
+				return "", 0, false
+			}
+			st.errs.add(r.ID, fmt.Sprintf("severity_when %d", i+1), s.name, err)
+			continue
+		}
+		if v == true {
+			sev = c.Severity
+			break
+		}
+	}
+	score := 50.0
+	if v, err := run(r.score, env); err == nil {
+		score, _ = toFloat(v)
+	} else if e.Strict {
+		st.strict = fmt.Errorf("rule %s on %s: impact_score: %w", r.ID, s.name, err)
+		return "", 0, false
+	} else {
+		st.errs.add(r.ID, "impact_score", s.name, err)
+	}
+	return sev, score, true
 }
 
 func str(v any) string {
