@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 )
 
 // The dd fallback, when fio is not installed (or --dd): the four
@@ -103,7 +105,7 @@ func (b *run) runDD(ctx context.Context) error {
 
 func ddRow(s ddSpec, argv []string, n int64, secs float64) Row {
 	row := Row{Test: s.test, Asked: s.test, Kind: s.kind, Op: s.op, BlockSize: s.bs, AskedQD: 1, QD: 1, Threads: 1, Tool: "dd",
-		Command: ShellLine(argv)}
+		Command: shellquote.Join(argv)}
 	if secs > 0 {
 		row.MBs = float64(n) / secs / 1e6
 		row.IOPS = float64(n) / float64(s.bs) / secs

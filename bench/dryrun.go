@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 )
 
 // prepareSteps says what Exec.Fill does to the test file, step by step;
@@ -30,9 +32,9 @@ func PrepareRecipe(file string, size uint64, device bool) string {
 		conv = "conv=nocreat,notrunc,fsync"
 	}
 	return strings.Join([]string{
-		ShellLine([]string{"dd", "if=/dev/urandom", "of=" + file, "bs=1M", "count=" + strconv.FormatUint(size, 10), "iflag=fullblock,count_bytes", conv, "status=none"}),
-		ShellLine([]string{"sync", "-f", file}),
-		ShellLine([]string{"dd", "if=" + file, "iflag=nocache", "count=0", "status=none"}),
+		shellquote.Join([]string{"dd", "if=/dev/urandom", "of=" + file, "bs=1M", "count=" + strconv.FormatUint(size, 10), "iflag=fullblock,count_bytes", conv, "status=none"}),
+		shellquote.Join([]string{"sync", "-f", file}),
+		shellquote.Join([]string{"dd", "if=" + file, "iflag=nocache", "count=0", "status=none"}),
 	}, " && ")
 }
 
@@ -61,7 +63,7 @@ func (b *run) dryRunText() string {
 	b.preflightComments(&s)
 	for _, sp := range Specs(b.o) {
 		j := b.job(sp)
-		fmt.Fprintf(&s, "\n# %s %s\n# %s\n%s", sp.Test, sp.Op, ShellLine(append([]string{"fio"}, j.Argv()...)), j.Ini())
+		fmt.Fprintf(&s, "\n# %s %s\n# %s\n%s", sp.Test, sp.Op, shellquote.Join(append([]string{"fio"}, j.Argv()...)), j.Ini())
 	}
 	return s.String()
 }
@@ -89,7 +91,7 @@ func (b *run) dryRunDD() string {
 	fmt.Fprintf(&s, "# Test file %s and random source %s (%s each, random data; removed afterwards).\n", b.tgt.File, src, Size(b.o.Size))
 	b.preflightComments(&s)
 	for _, sp := range b.ddSpecs() {
-		fmt.Fprintf(&s, "\n# %s\n%s\n", sp.test, ShellLine(b.ddArgv(sp, src)))
+		fmt.Fprintf(&s, "\n# %s\n%s\n", sp.test, shellquote.Join(b.ddArgv(sp, src)))
 	}
 	return s.String()
 }

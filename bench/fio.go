@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 	"github.com/diskdoctor/diskdoctor/probes/fio"
 )
 
@@ -28,18 +29,18 @@ func (b *run) dryRunEngine(ctx context.Context) (string, string) {
 		return b.o.Engine, "as given"
 	}
 	listed := b.listedEngines(ctx)
-	for _, e := range Engines {
+	for _, e := range Engines() {
 		if listed[e] {
-			return e, "auto: the first of " + strings.Join(Engines, ", ") + " that this fio lists; a real run also tries it on the test file"
+			return e, "auto: the first of " + strings.Join(Engines(), ", ") + " that this fio lists; a real run also tries it on the test file"
 		}
 	}
-	return "psync", "auto: fio lists none of " + strings.Join(Engines, ", ")
+	return "psync", "auto: fio lists none of " + strings.Join(Engines(), ", ")
 }
 
 // chooseEngine tries each candidate with a tiny read of the test file.
 func (b *run) chooseEngine(ctx context.Context) error {
 	b.direct = (b.tgt.IsDevice || b.facts.DirectOK) && !b.o.Buffered
-	cands := Engines
+	cands := Engines()
 	if b.o.Engine != "auto" {
 		cands = []string{b.o.Engine}
 	} else {
@@ -171,7 +172,7 @@ func (b *run) runSpec(ctx context.Context, i, n int, s Spec) (Row, error) {
 		if b.progress != nil {
 			fmt.Fprint(b.progress, "\r\033[K")
 		}
-		b.note("[%d/%d] %s", i, n, ShellLine(append([]string{"fio"}, j.Argv()...)))
+		b.note("[%d/%d] %s", i, n, shellquote.Join(append([]string{"fio"}, j.Argv()...)))
 	}
 	stop := b.tick(fmt.Sprintf("[%d/%d] %s %s", i, n, s.Test, s.Op), d)
 	out, err := b.execFio(ctx, j.Argv())
@@ -224,7 +225,7 @@ func (b *run) fioRow(s Spec, j *fio.Job, out *fio.JobOut) (Row, error) {
 		Test: Label(s.Kind, s.BS, qd, s.Jobs), Asked: s.Test, Kind: s.Kind, Op: s.Op, BlockSize: s.BS,
 		AskedQD: s.QD, QD: qd, Threads: s.Jobs, Tool: "fio",
 		MBs: io.BWBytes / 1e6, IOPS: io.IOPS,
-		Job: j.Ini(), Command: ShellLine(append([]string{"fio"}, j.Argv()...)),
+		Job: j.Ini(), Command: shellquote.Join(append([]string{"fio"}, j.Argv()...)),
 	}
 	if note != "" {
 		row.Notes = append(row.Notes, "labelled "+row.Test+", not "+s.Test+": "+note)

@@ -52,15 +52,16 @@ type Options struct {
 	PID int
 }
 
-// Profiles are the --profile values.
-var Profiles = []string{"cdm", "sync", "sweep"}
+// Profiles are the --profile values, a new list each time.
+func Profiles() []string { return []string{"cdm", "sync", "sweep"} }
 
-// Engines is the auto order: asynchronous engines first.
-var Engines = []string{"io_uring", "libaio", "posixaio", "psync"}
+// Engines is the auto order, asynchronous engines first: a new list each
+// time.
+func Engines() []string { return []string{"io_uring", "libaio", "posixaio", "psync"} }
 
 // Validate checks what the flags cannot.
 func (o *Options) Validate() error {
-	if !slices.Contains(Profiles, o.Profile) {
+	if !slices.Contains(Profiles(), o.Profile) {
 		return fmt.Errorf("unknown --profile %q (cdm, sync, sweep)", o.Profile)
 	}
 	if o.Runtime < time.Second {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 	"github.com/diskdoctor/diskdoctor/probes/fio"
 )
 
@@ -140,14 +139,4 @@ func onOff(b bool) string {
 
 func seconds(d time.Duration) string {
 	return strconv.Itoa(int((d+time.Second-1)/time.Second)) + "s"
-}
-
-// ShellLine prints argv as one shell command line, each word quoted as
-// needed: for people to paste, never to run.
-func ShellLine(argv []string) string {
-	q := make([]string, len(argv))
-	for i, a := range argv {
-		q[i] = shellquote.Quote(a)
-	}
-	return strings.Join(q, " ")
 }

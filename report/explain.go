@@ -22,7 +22,7 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 	t := &textWriter{p: newPalette(w, color), width: max(cols, minWidth)}
 	plain := lipgloss.NewStyle()
 	sev := strings.ToUpper(r.Severity)
-	t.wrapped(t.p.severity(r.Severity).Render(sev)+" ", width(sev)+1, 2, r.Title+" ("+r.ID+")", t.p.bold)
+	t.wrapped(t.p.Severity(r.Severity).Render(sev)+" ", width(sev)+1, 2, r.Title+" ("+r.ID+")", t.p.Bold)
 	about := map[string]string{"device": "Judged for each device.", "host": "Judged once for the machine.", "pool": "Judged for each ZFS pool or md array."}[r.Subject]
 	for _, c := range r.SeverityWhen {
 		about += fmt.Sprintf(" It is %s when %s.", c.Severity, oneLine(c.When))
@@ -32,22 +32,22 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 	}
 	section := func(title string) {
 		t.blank()
-		t.line(t.p.heading.Render(title))
+		t.line(t.p.Heading.Render(title))
 	}
 	section("Why it matters")
 	for _, para := range strings.Split(strings.TrimSpace(r.Why), "\n\n") {
 		t.wrapped("  ", 2, 2, oneLine(para), plain)
 	}
 	if r.Impact != "" {
-		t.wrapped("  "+t.p.dim.Render("Impact:")+" ", 10, 4, placeholders(r.Impact), plain)
+		t.wrapped("  "+t.p.Dim.Render("Impact:")+" ", 10, 4, placeholders(r.Impact), plain)
 	}
 	section("When it holds")
 	t.wrapped("  ", 2, 4, oneLine(r.When), plain)
 	if r.Expected != "" {
-		t.wrapped("  "+t.p.dim.Render("Expected instead:")+" ", 20, 4, placeholders(r.Expected), plain)
+		t.wrapped("  "+t.p.Dim.Render("Expected instead:")+" ", 20, 4, placeholders(r.Expected), plain)
 	}
 	if len(r.Evidence) > 0 {
-		t.wrapped("  "+t.p.dim.Render("Evidence cited:")+" ", 18, 4, strings.Join(r.Evidence, ", "), plain)
+		t.wrapped("  "+t.p.Dim.Render("Evidence cited:")+" ", 18, 4, strings.Join(r.Evidence, ", "), plain)
 	}
 	if len(r.Remediation) > 0 {
 		section("What to do")
@@ -55,7 +55,7 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 			for _, alt := range alternatives(m.Command) {
 				remediationLine(t, 2, m.Risk, alt.text, "")
 				if alt.when != "" {
-					t.wrapped(strings.Repeat(" ", 16), 16, 16, "when "+alt.when, t.p.dim)
+					t.wrapped(strings.Repeat(" ", 16), 16, 16, "when "+alt.when, t.p.Dim)
 				}
 			}
 			cond := oneLine(m.When)
@@ -63,13 +63,13 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 				cond = strings.TrimSpace(cond + " (once for each of " + m.ForEach + ")")
 			}
 			if cond != "" {
-				t.wrapped(strings.Repeat(" ", 16), 16, 16, "only when "+cond, t.p.dim)
+				t.wrapped(strings.Repeat(" ", 16), 16, 16, "only when "+cond, t.p.Dim)
 			}
 			if m.Note != "" {
-				t.wrapped(strings.Repeat(" ", 16), 16, 16, placeholders(m.Note), t.p.dim)
+				t.wrapped(strings.Repeat(" ", 16), 16, 16, placeholders(m.Note), t.p.Dim)
 			}
 		}
-		t.wrapped("", 0, 0, "DEVICE, DEV_PATH and the other capitals stand for the values of what the finding is about; a report prints them filled in and quoted.", t.p.dim)
+		t.wrapped("", 0, 0, "DEVICE, DEV_PATH and the other capitals stand for the values of what the finding is about; a report prints them filled in and quoted.", t.p.Dim)
 	}
 	if len(r.Notes) > 0 {
 		section("Notes")

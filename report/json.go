@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 
@@ -15,11 +14,10 @@ import (
 // renderJSON is the diskdoctor/v1 contract (docs/output.md), byte for byte
 // what encoding/json's Encoder with SetIndent("", "  ") writes. It streams:
 // the encoder would build the whole document, then a second, indented copy
-// of it (two buffers of the report's size, 4.6 MB on a 1,000-disk machine,
-// and 57 MB of allocation on their way to that size); here the devices,
-// which are nearly all of a large report, are written one at a time
-// through a small buffer, and the rest (host, findings, skipped, sample:
-// structs, small) go through encoding/json itself.
+// of it, two buffers of the report's size grown by doubling; here the
+// devices, which are nearly all of a large report, are written one at a
+// time through a small buffer, and the rest (host, findings, skipped,
+// sample: structs, small) go through encoding/json itself.
 func renderJSON(w io.Writer, rep *rules.Report, _ RunInfo) error {
 	j := &jsonWriter{w: w, buf: make([]byte, 0, jsonFlushAt+4096)}
 	j.raw("{\n  \"schema\": ")
@@ -33,7 +31,7 @@ func renderJSON(w io.Writer, rep *rules.Report, _ RunInfo) error {
 	j.raw(",\n  \"skipped\": ")
 	j.value(rep.Skipped, 1)
 	j.raw(",\n  \"devices\": ")
-	j.devices(rep.Devices, 1)
+	j.value(rep.Devices, 1)
 	if rep.Sample != nil { // omitempty
 		j.raw(",\n  \"sample\": ")
 		j.value(rep.Sample, 1)
@@ -45,90 +43,11 @@ func renderJSON(w io.Writer, rep *rules.Report, _ RunInfo) error {
 // jsonFlushAt is how much the writer holds before it writes.
 const jsonFlushAt = 32 << 10
 
-// devicesChunk is how many devices one worker renders at a time, and
-// devicesChunkBytes the room a chunk's buffer starts with (a device is 4-5
-// KB of JSON).
-const (
-	devicesChunk      = 64
-	devicesChunkBytes = 384 << 10
-)
-
-// devices writes the devices array as writeArray would. A large one is
-// rendered a chunk per worker, on every core, and written in order: it is
-// most of a large report, and rendering it alone was the last 10 ms of a
-// 1,000-disk run, on one core. Two buffers per worker go round between
-// the workers and the writer, so the memory stays that of a few chunks.
-func (j *jsonWriter) devices(devs []map[string]any, depth int) {
-	workers := runtime.GOMAXPROCS(0)
-	if len(devs) < 2*devicesChunk || workers == 1 || j.err != nil {
-		j.value(devs, depth)
-		return
-	}
-	type rendered struct {
-		buf []byte
-		err error
-	}
-	chunks := (len(devs) + devicesChunk - 1) / devicesChunk
-	outs := make([]chan rendered, chunks)
-	for k := range outs {
-		outs[k] = make(chan rendered, 1)
-	}
-	free := make(chan []byte, 2*workers)
-	for range cap(free) {
-		free <- nil
-	}
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		for k := range chunks {
-			var buf []byte
-			select {
-			case buf = <-free:
-			case <-done:
-				return
-			}
-			go func() {
-				if buf == nil {
-					buf = make([]byte, 0, devicesChunkBytes)
-				}
-				// No writer: a chunk stays in its buffer, never flushed.
-				c := &jsonWriter{buf: buf[:0]}
-				for i := k * devicesChunk; i < min(len(devs), (k+1)*devicesChunk); i++ {
-					if i > 0 {
-						c.raw(",")
-					}
-					c.newline(depth + 1)
-					c.object(devs[i], depth+1)
-				}
-				outs[k] <- rendered{c.buf, c.err}
-			}()
-		}
-	}()
-	j.raw("[")
-	for k := range chunks {
-		r := <-outs[k]
-		if r.err != nil {
-			j.err = r.err
-			return
-		}
-		if j.flush() != nil {
-			return
-		}
-		if _, j.err = j.w.Write(r.buf); j.err != nil {
-			return
-		}
-		free <- r.buf
-	}
-	j.newline(depth)
-	j.raw("]")
-}
-
 // jsonWriter writes indented JSON ("  " per level, keys of maps sorted,
 // HTML characters escaped: encoding/json's defaults). Values of the types
 // a report's facts hold are written directly; any other goes through
 // json.Marshal and json.Indent, so that its output is the encoder's by
-// construction. The first error is kept and stops the writing. Without a
-// writer it only fills buf.
+// construction. The first error is kept and stops the writing.
 type jsonWriter struct {
 	w       io.Writer
 	buf     []byte
@@ -183,7 +102,7 @@ func (j *jsonWriter) value(v any, depth int) {
 	if j.err != nil {
 		return
 	}
-	if j.w != nil && len(j.buf) >= jsonFlushAt {
+	if len(j.buf) >= jsonFlushAt {
 		if j.flush() != nil {
 			return
 		}

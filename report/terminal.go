@@ -15,8 +15,8 @@ import (
 // severity.
 const MinWidth = 40
 
-// ColorModes are the values of a --color flag.
-var ColorModes = []string{"auto", "always", "never"}
+// ColorModes are the values of a --color flag, a new list each time.
+func ColorModes() []string { return []string{"auto", "always", "never"} }
 
 // TerminalWidth is the width of the terminal w is, from COLUMNS or the
 // tty; 0 (the report's DefaultWidth) when w is not a terminal.

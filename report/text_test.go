@@ -184,3 +184,23 @@ func TestControlCharactersNeverReachTheTerminal(t *testing.T) {
 		t.Errorf("nagios: a raw ESC reached the output")
 	}
 }
+
+// The compact line is laid out from the first subject's own texts: a
+// subject's name, a colon or a "; " in what the rule said of another
+// subject never reaches it.
+func TestContrastIsTheFirstSubjectsTexts(t *testing.T) {
+	f := rules.Finding{
+		Subjects: []string{"sda", "sdb"},
+		Observed: "sda: kernel write through (boot log); sdb: drive cache off",
+		PerSubject: []rules.SubjectText{
+			{Subject: "sda", Observed: "kernel  write through (boot log: sda: off); drive unknown"},
+			{Subject: "sdb", Observed: "drive cache off", Expected: "write back (ST4000: datasheet)"},
+		},
+	}
+	if got, want := contrast(f), "kernel write through — expected: write back"; got != want {
+		t.Errorf("contrast = %q, want %q", got, want)
+	}
+	if got := contrast(rules.Finding{Subjects: []string{"sda"}, Observed: "prose only"}); got != "" {
+		t.Errorf("contrast without per-subject texts = %q, want none", got)
+	}
+}

@@ -38,11 +38,11 @@ func triageAnswer(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		figures += fmt.Sprintf(" = %s %% of its datasheet", num(pct))
 	}
 	var msg string
-	style := p.warning
+	style := p.Warning
 	switch {
 	case top.UtilPct >= bottleneckUtil:
 		msg = "BOTTLENECK " + name + ": " + figures
-		style = p.critical
+		style = p.Critical
 	case top.UtilPct >= busyUtil:
 		msg = "BUSY " + name + ": " + figures
 	default:
@@ -160,7 +160,7 @@ func datasheetOf(rep *rules.Report, dev string) *rules.Datasheet {
 // did I/O (a stacked one with the disks beneath it), then the processes.
 func triageTables(t *textWriter, rep *rules.Report) {
 	s := rep.Sample
-	t.line(t.p.heading.Render(fmt.Sprintf("Devices in the %s s window", strconv.FormatFloat(s.Seconds, 'f', -1, 64))) + t.p.dim.Render("  (iostat -x)"))
+	t.line(t.p.Heading.Render(fmt.Sprintf("Devices in the %s s window", strconv.FormatFloat(s.Seconds, 'f', -1, 64))) + t.p.Dim.Render("  (iostat -x)"))
 	devs := append([]window.DeviceRates(nil), s.Devices...)
 	sort.SliceStable(devs, func(i, j int) bool { return devs[i].UtilPct > devs[j].UtilPct })
 	var rows [][]string
@@ -190,16 +190,16 @@ func triageTables(t *textWriter, rep *rules.Report) {
 			{header: "%sheet", right: true, drop: 6},
 		}
 		header, lines, omitted := fitTable(cols, rows, t.width)
-		t.line(t.p.bold.Render(header))
+		t.line(t.p.Bold.Render(header))
 		for _, l := range lines {
 			t.line(l)
 		}
 		if len(omitted) > 0 {
-			t.line(t.p.dim.Render(truncate("(left out at this width: "+strings.Join(omitted, ", ")+")", t.width)))
+			t.line(t.p.Dim.Render(truncate("(left out at this width: "+strings.Join(omitted, ", ")+")", t.width)))
 		}
 	}
 	t.blank()
-	t.line(t.p.heading.Render("Processes doing I/O") + t.p.dim.Render("  (iotop -o)"))
+	t.line(t.p.Heading.Render("Processes doing I/O") + t.p.Dim.Render("  (iotop -o)"))
 	var prows [][]string
 	for _, p := range s.Processes {
 		command := p.Comm
@@ -217,7 +217,7 @@ func triageTables(t *textWriter, rep *rules.Report) {
 			{header: "READ MB/s", right: true}, {header: "WRITE MB/s", right: true},
 		}
 		header, lines, _ := fitTable(cols, prows, t.width)
-		t.line(t.p.bold.Render(header))
+		t.line(t.p.Bold.Render(header))
 		for _, l := range lines {
 			t.line(l)
 		}
@@ -225,7 +225,7 @@ func triageTables(t *textWriter, rep *rules.Report) {
 	// Said when most processes could not be read: the check then left the
 	// skipped entry sample-processes (a few unreadable ones are normal).
 	if n := s.ProcessesUnreadable; n > 0 && slices.ContainsFunc(rep.Skipped, func(sk checks.Skipped) bool { return sk.Check == "sample-processes" }) {
-		t.wrapped("", 0, 2, fmt.Sprintf("%d processes' /proc/PID/io could not be read (another user's, without root): their I/O is not in this table; run as root to see every process.", n), t.p.warning)
+		t.wrapped("", 0, 2, fmt.Sprintf("%d processes' /proc/PID/io could not be read (another user's, without root): their I/O is not in this table; run as root to see every process.", n), t.p.Warning)
 	}
 }
 

@@ -168,3 +168,56 @@ func TestJudgeInPartsIsOnePass(t *testing.T) {
 		t.Errorf("strict: one pass %v, in parts %v; want both the first rule's error on sd450", err1, err4)
 	}
 }
+
+// A finding's joined texts are its per-subject texts: identical texts
+// once, differing ones after their subjects, empty ones left out.
+func TestFindingTextsJoinPerSubject(t *testing.T) {
+	per := []SubjectText{
+		{Subject: "sda", Observed: "off", Expected: "on"},
+		{Subject: "sdb", Observed: "unknown", Expected: "on"},
+		{Subject: "sdc", Observed: "off"},
+	}
+	if got, want := joinTexts(per, func(t SubjectText) string { return t.Observed }), "sda, sdc: off; sdb: unknown"; got != want {
+		t.Errorf("observed = %q, want %q", got, want)
+	}
+	if got, want := joinTexts(per, func(t SubjectText) string { return t.Expected }), "on"; got != want {
+		t.Errorf("expected = %q, want %q", got, want)
+	}
+	if got := joinTexts(per, func(t SubjectText) string { return t.Impact }); got != "" {
+		t.Errorf("impact = %q, want none", got)
+	}
+}
+
+// Each hit keeps its own subject's environment: the one a part refills
+// for the next subject never shows through a hit judged before.
+func TestHitsKeepTheirOwnEnvironment(t *testing.T) {
+	ds, _ := LoadDatasheets("")
+	e, err := NewEngine(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := parseRule([]byte("id: own\ntitle: t\nsubject: device\nseverity: warning\nwhen: 'wear > 1'\nwhy: w\nimpact: i\nexpected: e\nobserved: '{{.subject}} wear {{.wear}}'\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Rules = []*Rule{r}
+	res := &checks.Result{Observations: []*checks.Observation{
+		device("sda", map[string]any{"wear": 2}), device("sdb", map[string]any{"wear": 0}), device("sdc", map[string]any{"wear": 3, "extra": true})}}
+	rep, err := e.Build(res, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 {
+		t.Fatalf("findings: %+v", rep.Findings)
+	}
+	var got []string
+	for _, p := range rep.Findings[0].PerSubject {
+		got = append(got, p.Subject+"="+p.Observed)
+	}
+	if want := "sda=sda wear 2|sdc=sdc wear 3"; strings.Join(got, "|") != want {
+		t.Errorf("per-subject texts %q, want %q", strings.Join(got, "|"), want)
+	}
+	if got := rep.Findings[0].Observed; got != "sda: sda wear 2; sdc: sdc wear 3" {
+		t.Errorf("observed %q", got)
+	}
+}

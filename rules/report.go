@@ -47,8 +47,8 @@ const (
 // Build judges a run and assembles the report.
 func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 	// res is not used after the subjects are merged from it: its
-	// observations and the inventory they came from (a third of a large
-	// run's memory) can be collected while the rules judge.
+	// observations and the inventory they came from can be collected
+	// while the rules judge.
 	skipped, sample := append([]checks.Skipped(nil), res.Skipped...), res.Sample
 	subs, order := e.subjects(res)
 	findings, ruleErrs, err := e.judge(subs, order)
@@ -85,9 +85,8 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 			continue
 		}
 		// The subject's own facts become the device's entry: judging is
-		// over (the rules' environments are copies), and a copy per device
-		// was the report's largest allocation. A fact named "name" wins
-		// over the subject's name, as it did in the copy.
+		// over, and the rules' environments were copies. A fact named
+		// "name" wins over the subject's name.
 		d := s.facts
 		if _, ok := d["name"]; !ok {
 			d["name"] = s.name

@@ -79,6 +79,12 @@ EXIT STATUS
 			return runBench(cmd.Context(), path, fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
+	fl.define(cmd)
+	return cmd
+}
+
+// define adds bench's flags to cmd, and their completions.
+func (fl *benchFlags) define(cmd *cobra.Command) {
 	f := cmd.Flags()
 	o := &fl.o
 	f.StringVar(&o.Profile, "profile", "cdm", "what to measure: cdm, sync, sweep")
@@ -107,10 +113,9 @@ EXIT STATUS
 	f.StringVar(&fl.root, "root", "", "a recorded machine (fixture or unpacked snapshot): preflight it, and replay its recorded fio outputs")
 	f.IntVar(&o.PID, "replay-pid", 0, "with --root: the PID in the recorded run's test file name, so that its fio argv match")
 	_ = f.MarkHidden("replay-pid")
-	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(bench.Profiles, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("engine", cobra.FixedCompletions(append([]string{"auto"}, bench.Engines...), cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(bench.Profiles(), cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("engine", cobra.FixedCompletions(append([]string{"auto"}, bench.Engines()...), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
-	return cmd
 }
 
 // parse turns the flags into options and returns PATH. A bare --fio
@@ -175,11 +180,11 @@ func runBench(ctx context.Context, path string, fl benchFlags, stdout, stderr io
 	sig.Stop()
 	if res != nil {
 		if fl.format == "json" {
-			if jerr := render.BenchJSON(stdout, res); err == nil {
+			if jerr := bench.WriteJSON(stdout, res); err == nil {
 				err = jerr
 			}
 		} else if err == nil {
-			render.BenchText(stdout, res, render.ColorWanted(fl.color, stdout))
+			bench.WriteText(stdout, res, render.ColorWanted(fl.color, stdout))
 		}
 	}
 	return sig.Exit(err)

@@ -88,7 +88,7 @@ labelled by risk. It never changes the machine.`,
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "text: every finding in full (evidence, notes, every fix)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(report.Formats(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("context", cobra.FixedCompletions(doctor.Contexts(), cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions(report.ColorModes, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions(report.ColorModes(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("disable-check", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var names []string
 		for _, c := range checks.All() {
@@ -134,7 +134,7 @@ func validateFlags(cmd *cobra.Command, o options) error {
 	if err := doctor.OneOf("--format", o.format, report.Formats()); err != nil {
 		return err
 	}
-	if err := doctor.OneOf("--color", o.color, report.ColorModes); err != nil {
+	if err := doctor.OneOf("--color", o.color, report.ColorModes()); err != nil {
 		return err
 	}
 	if o.width != 0 && o.width < report.MinWidth {

@@ -1,4 +1,4 @@
-package report
+package bench
 
 import (
 	"encoding/json"
@@ -10,42 +10,42 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
 
-	"github.com/diskdoctor/diskdoctor/bench"
+	"github.com/diskdoctor/diskdoctor/report"
 )
 
-// BenchJSON prints a bench result as the diskdoctor-bench/v1 object.
-func BenchJSON(w io.Writer, res *bench.Result) error {
+// WriteJSON prints a bench result as the diskdoctor-bench/v1 object.
+func WriteJSON(w io.Writer, res *Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(res)
 }
 
-// BenchText prints the bench report for a person: what was measured and
+// WriteText prints the bench report for a person: what was measured and
 // how, the preflight, the results table (read and write side by side, as
 // CrystalDiskMark and speedtest-hd print them), the sweep curve, and the
 // doctor's reading.
-func BenchText(w io.Writer, o *bench.Result, color bool) {
-	st := newPalette(w, color)
+func WriteText(w io.Writer, o *Result, color bool) {
+	st := report.NewStyles(w, color)
 	var b strings.Builder
 	benchHeader(&b, st, o)
 	benchPreflight(&b, st, o.Preflight)
-	fmt.Fprintln(&b, st.heading.Render("Results"))
+	fmt.Fprintln(&b, st.Heading.Render("Results"))
 	b.WriteString(benchTable(st, o))
 	benchNotes(&b, st, o.Rows)
 	benchSweep(&b, st, o.Sweep)
-	fmt.Fprintf(&b, "\n%s\n", st.heading.Render("Reading"))
+	fmt.Fprintf(&b, "\n%s\n", st.Heading.Render("Reading"))
 	for _, r := range o.Reading {
 		fmt.Fprintf(&b, "  • %s\n", r)
 	}
 	if o.Tool == "dd" {
-		fmt.Fprintf(&b, "\n%s\n", st.dim.Render("Reproduce any row by hand: --format json carries each row's dd command line."))
+		fmt.Fprintf(&b, "\n%s\n", st.Dim.Render("Reproduce any row by hand: --format json carries each row's dd command line."))
 	} else {
-		fmt.Fprintf(&b, "\n%s\n", st.dim.Render("Reproduce any row by hand: --format json carries each row's fio job and command line; --dry-run prints the job files."))
+		fmt.Fprintf(&b, "\n%s\n", st.Dim.Render("Reproduce any row by hand: --format json carries each row's fio job and command line; --dry-run prints the job files."))
 	}
 	fmt.Fprint(w, b.String())
 }
 
-func benchHeader(b *strings.Builder, st palette, o *bench.Result) {
+func benchHeader(b *strings.Builder, st report.Styles, o *Result) {
 	t := o.Target
 	where := t.Path
 	if len(t.Disks) > 0 {
@@ -53,7 +53,7 @@ func benchHeader(b *strings.Builder, st palette, o *bench.Result) {
 	} else if t.Pool != "" {
 		where += " on ZFS pool " + t.Pool
 	}
-	fmt.Fprintf(b, "%s %s\n", st.bold.Render("diskdoctor bench"), st.dim.Render("— "+where))
+	fmt.Fprintf(b, "%s %s\n", st.Bold.Render("diskdoctor bench"), st.Dim.Render("— "+where))
 	var how []string
 	if t.FSType != "" {
 		how = append(how, t.FSType)
@@ -68,24 +68,24 @@ func benchHeader(b *strings.Builder, st palette, o *bench.Result) {
 	} else {
 		how = append(how, "BUFFERED (no O_DIRECT)")
 	}
-	how = append(how, "test file "+bench.Size(t.FileSize)+" of random data", fmt.Sprintf("%gs per test", o.RuntimeS))
-	fmt.Fprintf(b, "%s\n", st.dim.Render(strings.Join(how, " · ")))
+	how = append(how, "test file "+Size(t.FileSize)+" of random data", fmt.Sprintf("%gs per test", o.RuntimeS))
+	fmt.Fprintf(b, "%s\n", st.Dim.Render(strings.Join(how, " · ")))
 	if d := o.Datasheet; d != nil {
-		fmt.Fprintf(b, "%s %s: %s\n", st.dim.Render("datasheet"), d.Device, d.Product)
+		fmt.Fprintf(b, "%s %s: %s\n", st.Dim.Render("datasheet"), d.Device, d.Product)
 	}
 	if o.EngineNote != "" {
-		fmt.Fprintf(b, "%s %s\n", st.dim.Render("engine:"), o.EngineNote)
+		fmt.Fprintf(b, "%s %s\n", st.Dim.Render("engine:"), o.EngineNote)
 	}
 	b.WriteString("\n")
 }
 
-func benchPreflight(b *strings.Builder, st palette, pre bench.Preflight) {
+func benchPreflight(b *strings.Builder, st report.Styles, pre Preflight) {
 	if len(pre.Checks) == 0 {
 		return
 	}
-	fmt.Fprintln(b, st.heading.Render("Preflight"))
+	fmt.Fprintln(b, st.Heading.Render("Preflight"))
 	for _, c := range pre.Checks {
-		sev := st.severity(c.Severity).Render(fmt.Sprintf("%-8s", strings.ToUpper(c.Severity)))
+		sev := st.Severity(c.Severity).Render(fmt.Sprintf("%-8s", strings.ToUpper(c.Severity)))
 		subj := ""
 		if len(c.Subjects) > 0 {
 			subj = " (" + benchAbbrev(c.Subjects, 6) + ")"
@@ -96,7 +96,7 @@ func benchPreflight(b *strings.Builder, st palette, pre bench.Preflight) {
 }
 
 // benchNotes prints notes shared by several rows once, naming the rows.
-func benchNotes(b *strings.Builder, st palette, rows []bench.Row) {
+func benchNotes(b *strings.Builder, st report.Styles, rows []Row) {
 	var order []string
 	rowsOf := map[string][]string{}
 	for _, r := range rows {
@@ -113,15 +113,15 @@ func benchNotes(b *strings.Builder, st palette, rows []bench.Row) {
 		}
 	}
 	for _, n := range order {
-		fmt.Fprintf(b, "  %s %s (%s)\n", st.dim.Render("note:"), n, benchAbbrev(rowsOf[n], 4))
+		fmt.Fprintf(b, "  %s %s (%s)\n", st.Dim.Render("note:"), n, benchAbbrev(rowsOf[n], 4))
 	}
 }
 
-func benchSweep(b *strings.Builder, st palette, s *bench.Sweep) {
+func benchSweep(b *strings.Builder, st report.Styles, s *Sweep) {
 	if s == nil || len(s.Points) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n%s\n", st.heading.Render("Sweep: random 4 KiB "+s.Op+"s at rising load"))
+	fmt.Fprintf(b, "\n%s\n", st.Heading.Render("Sweep: random 4 KiB "+s.Op+"s at rising load"))
 	unit := benchLatUnit(func(yield func(float64) bool) {
 		for _, p := range s.Points {
 			if !yield(p.P99Us) {
@@ -129,26 +129,26 @@ func benchSweep(b *strings.Builder, st palette, s *bench.Sweep) {
 			}
 		}
 	})
-	t := table.New().Border(lipgloss.NormalBorder()).BorderStyle(st.dim).Headers("LOAD", "TEST", "IOPS", "p99 "+unit.name, "")
+	t := table.New().Border(lipgloss.NormalBorder()).BorderStyle(st.Dim).Headers("LOAD", "TEST", "IOPS", "p99 "+unit.name, "")
 	for _, pt := range s.Points {
 		mark := ""
 		if pt.Knee {
 			mark = "← knee"
 		}
-		t.Row(fmt.Sprint(pt.Load), pt.Test, bench.Num(pt.IOPS), unit.format(pt.P99Us), mark)
+		t.Row(fmt.Sprint(pt.Load), pt.Test, Num(pt.IOPS), unit.format(pt.P99Us), mark)
 	}
 	b.WriteString(t.String() + "\n")
-	fmt.Fprintf(b, "  %s %s\n", st.dim.Render("knee:"), s.Rule)
+	fmt.Fprintf(b, "  %s %s\n", st.Dim.Render("knee:"), s.Rule)
 }
 
 // benchLine is one line of the results table: a test, its read and write
 // rows side by side.
 type benchLine struct {
 	label       string
-	read, write *bench.Row
+	read, write *Row
 }
 
-func benchLines(rows []bench.Row) []benchLine {
+func benchLines(rows []Row) []benchLine {
 	var lines []benchLine
 	index := map[string]int{}
 	for i := range rows {
@@ -183,7 +183,7 @@ func (u benchUnit) format(us float64) string {
 	if us <= 0 {
 		return "-"
 	}
-	return bench.Num(us / u.div)
+	return Num(us / u.div)
 }
 
 // benchLatUnit picks ms when the column's largest value reaches 10 ms.
@@ -198,12 +198,12 @@ func benchLatUnit(values func(yield func(float64) bool)) benchUnit {
 	return benchUnit{"µs", 1}
 }
 
-func benchTable(st palette, o *bench.Result) string {
+func benchTable(st report.Styles, o *Result) string {
 	lines := benchLines(o.Rows)
 	// Datasheet columns only when some row has a figure to be held against
 	// (a virtual disk's class has none).
-	ds := slices.ContainsFunc(o.Rows, func(r bench.Row) bool { return r.Pct != nil })
-	lat := func(op string, pick func(*bench.Row) float64) benchUnit {
+	ds := slices.ContainsFunc(o.Rows, func(r Row) bool { return r.Pct != nil })
+	lat := func(op string, pick func(*Row) float64) benchUnit {
 		return benchLatUnit(func(yield func(float64) bool) {
 			for _, l := range lines {
 				r := l.read
@@ -216,8 +216,8 @@ func benchTable(st palette, o *bench.Result) string {
 			}
 		})
 	}
-	p50 := func(r *bench.Row) float64 { return r.Lat.P50 }
-	p99 := func(r *bench.Row) float64 { return r.Lat.P99 }
+	p50 := func(r *Row) float64 { return r.Lat.P50 }
+	p99 := func(r *Row) float64 { return r.Lat.P99 }
 	units := map[string][2]benchUnit{"read": {lat("read", p50), lat("read", p99)}, "write": {lat("write", p50), lat("write", p99)}}
 	headers := []string{"TEST"}
 	for _, op := range []string{"read", "write"} {
@@ -228,7 +228,7 @@ func benchTable(st palette, o *bench.Result) string {
 			headers = append(headers, "datasheet", "%")
 		}
 	}
-	t := table.New().Border(lipgloss.NormalBorder()).BorderStyle(st.dim).Headers(headers...)
+	t := table.New().Border(lipgloss.NormalBorder()).BorderStyle(st.Dim).Headers(headers...)
 	for _, l := range lines {
 		cells := []string{l.label}
 		for _, op := range []string{"read", "write"} {
@@ -244,11 +244,11 @@ func benchTable(st palette, o *bench.Result) string {
 				}
 				continue
 			}
-			cells = append(cells, bench.Num(r.MBs), bench.Num(r.IOPS), u[0].format(r.Lat.P50), u[1].format(r.Lat.P99))
+			cells = append(cells, Num(r.MBs), Num(r.IOPS), u[0].format(r.Lat.P50), u[1].format(r.Lat.P99))
 			if ds {
 				fig := "-"
 				if r.Datasheet != nil {
-					fig = bench.Num(r.Datasheet.Value) + " " + r.Datasheet.Unit
+					fig = Num(r.Datasheet.Value) + " " + r.Datasheet.Unit
 				}
 				cells = append(cells, fig, benchPct(st, r))
 			}
@@ -260,18 +260,18 @@ func benchTable(st palette, o *bench.Result) string {
 
 // benchPct is the measured share of the datasheet, coloured by how far
 // below it is; above 150 % it came from a cache.
-func benchPct(st palette, r *bench.Row) string {
+func benchPct(st report.Styles, r *Row) string {
 	if r.Pct == nil || r.Datasheet == nil {
 		return "-"
 	}
-	s := bench.PctText(*r.Pct, *r.Pct)
+	s := PctText(*r.Pct, *r.Pct)
 	switch {
 	case *r.Pct < 10:
-		return st.critical.Render(s)
+		return st.Critical.Render(s)
 	case *r.Pct < 50:
-		return st.warning.Render(s)
+		return st.Warning.Render(s)
 	case *r.Pct > 150:
-		return st.info.Render(s + " cache?")
+		return st.Info.Render(s + " cache?")
 	}
 	return s
 }

@@ -1,0 +1,127 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+)
+
+// linkCauses connects a configuration cause with the measured symptoms it
+// accounts for on the same subjects (a host-wide symptom, such as pressure,
+// is accounted for by any device cause): the cause cites the measurement
+// and ranks first; the symptom points at its cause.
+func (e *Engine) linkCauses(fs []Finding) {
+	explains := map[string][]string{}
+	for _, r := range e.Rules {
+		explains[r.ID] = r.Explains
+	}
+	for i := range fs {
+		fs[i].rankAs = severityRank[fs[i].Severity]
+	}
+	// The strongest cause of a symptom takes its rank; further causes of
+	// the same symptom cite it but keep their own severity.
+	causes := make([]int, len(fs))
+	for i := range causes {
+		causes[i] = i
+	}
+	sort.SliceStable(causes, func(a, b int) bool { return less(fs[causes[a]], fs[causes[b]]) })
+	explained := map[int]bool{}
+	for _, i := range causes {
+		if fs[i].Severity == Info {
+			continue // a note explains nothing: its condition is not a fault here
+		}
+		for _, sym := range explains[fs[i].Rule] {
+			for j := range fs {
+				if fs[j].Rule != sym || i == j {
+					continue
+				}
+				common := overlap(fs[i].Subjects, fs[j].Subjects)
+				if len(fs[j].Subjects) == 1 && fs[j].Subjects[0] == "host" && !(len(fs[i].Subjects) == 1 && fs[i].Subjects[0] == "host") {
+					// A device explains host pressure only through what it
+					// measurably did: an idle device explains nothing.
+					var busy []string
+					for _, s := range fs[i].Subjects {
+						if fs[i].active[s] {
+							busy = append(busy, s)
+						}
+					}
+					if len(busy) == 0 {
+						continue
+					}
+					common = busy
+				}
+				if len(common) == 0 {
+					continue
+				}
+				fs[i].Notes = append(fs[i].Notes, fmt.Sprintf("explains %s on %s (the measurement is in the evidence)", sym, strings.Join(common, ", ")))
+				fs[i].Evidence = append(fs[i].Evidence, checks.Evidence{Source: "measured (" + sym + ")", Value: fs[j].Observed})
+				if explained[j] {
+					fs[j].Notes = append(fs[j].Notes, "also explained in part by "+fs[i].Rule+" on "+strings.Join(fs[i].Subjects, ", "))
+					continue
+				}
+				fs[j].Notes = append(fs[j].Notes, "explained by "+fs[i].Rule+" on "+strings.Join(fs[i].Subjects, ", ")+" (ranked above)")
+				explained[j] = true
+				if r := severityRank[fs[j].Severity]; r > fs[i].rankAs {
+					fs[i].rankAs = r
+				}
+				if fs[j].score >= fs[i].score {
+					fs[i].score = fs[j].score + 1
+				}
+			}
+		}
+	}
+}
+
+// measuredContribution: the subject did I/O in a measuring window (the
+// --sample window, or zpool iostat's interval).
+func measuredContribution(env map[string]any) bool {
+	util, _ := toFloat(env["sample_util_pct"])
+	r, _ := toFloat(env["sample_r_mbs"])
+	w, _ := toFloat(env["sample_w_mbs"])
+	zw, _ := toFloat(env["zfs_write_iops"])
+	zr, _ := toFloat(env["zfs_read_iops"])
+	return util >= 10 || r+w >= 1 || zw+zr >= 1
+}
+
+// overlap is the subjects a cause covers of a symptom's: a host-wide
+// symptom (pressure) is covered by any cause, a host-wide cause (the CPU
+// governor) covers every subject.
+func overlap(cause, symptom []string) []string {
+	if len(symptom) == 1 && symptom[0] == "host" || len(cause) == 1 && cause[0] == "host" {
+		return symptom
+	}
+	in := map[string]bool{}
+	for _, s := range cause {
+		in[s] = true
+	}
+	var out []string
+	for _, s := range symptom {
+		if in[s] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Rank orders findings: severity (a cause with the severity of the worst
+// symptom it explains), then estimated impact, then breadth (how many
+// subjects), then rule id for a stable order.
+func Rank(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool { return less(fs[i], fs[j]) })
+}
+
+func less(a, b Finding) bool {
+	ra, rb := max(a.rankAs, severityRank[a.Severity]), max(b.rankAs, severityRank[b.Severity])
+	if ra != rb {
+		return ra > rb
+	}
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if len(a.Subjects) != len(b.Subjects) {
+		return len(a.Subjects) > len(b.Subjects)
+	}
+	return a.Rule < b.Rule
+}
