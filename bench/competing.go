@@ -14,7 +14,7 @@ import (
 
 // Competing is other processes' I/O on the target's devices during a short
 // window, measured with the sampling of `diskdoctor --sample`
-// (probes.SampleWindow: /proc/diskstats and /proc/PID/io, twice).
+// (window.Sample: /proc/diskstats and /proc/PID/io, twice).
 type Competing struct {
 	When      string               `json:"when"` // "before" the first job, "after" the last
 	Seconds   float64              `json:"seconds"`

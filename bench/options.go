@@ -4,10 +4,10 @@
 // device's datasheet.
 //
 // It owns the benchmark's decisions and results. It must not touch the
-// machine itself: facts come through probes.Host, and everything that
+// machine itself: facts come through machine.Host, and everything that
 // executes a program or writes a file (the test file, fio, dd) goes through
-// the Runner, which a test replaces with recorded fio JSON. Rendering is
-// report's.
+// the Runner, which a test replaces with recorded fio JSON. Its tables are
+// rendered here (render.go) with report's styles.
 package bench
 
 import (

@@ -70,8 +70,6 @@ func TestGoldenFindings(t *testing.T) {
 	}
 }
 
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
-
 // TestValidate: each mistake a person makes is refused with the valid
 // values, and a typo gets the closest one (issue #16 item 11, #11).
 func TestValidate(t *testing.T) {

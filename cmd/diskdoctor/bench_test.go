@@ -180,8 +180,8 @@ func TestSyntheticNames(t *testing.T) {
 }
 
 // BenchmarkFullCheck1000Disks runs the whole pipeline of `diskdoctor --root
-// DIR --format json` in-process (probes.Recorded, checks.Run, the rules
-// engine, the JSON encoder) on a 1,000-disk machine.
+// DIR --format json` in-process (doctor.Examine: machine.Recorded, the
+// checks, the rules engine, the JSON encoder) on a 1,000-disk machine.
 func BenchmarkFullCheck1000Disks(b *testing.B) {
 	dir := b.TempDir()
 	if err := writeSyntheticMachine(dir, benchDisks); err != nil {
