@@ -62,26 +62,44 @@ var deviceGauges = []struct {
 // The order of families and of series within them is fixed, so that two
 // runs on an unchanged machine differ only in the timestamp and duration.
 func renderPrometheus(w io.Writer, rep *rules.Report, run RunInfo) error {
-	var fams []*promFamily
-	family := func(name, help string) *promFamily {
-		f := &promFamily{name: name, help: help}
-		fams = append(fams, f)
-		return f
-	}
+	var doc promDoc
+	doc.verdict(rep)
+	doc.findings(rep)
+	doc.devices(rep)
+	doc.skipped(rep)
+	doc.family("diskdoctor_last_run_timestamp_seconds", "When this report's run started, in seconds since the Unix epoch.").
+		add(float64(run.Start.UnixMilli()) / msPerS)
+	doc.family("diskdoctor_run_duration_seconds", "How long the examination took, in seconds.").
+		add(run.Duration.Seconds())
+	return doc.write(w)
+}
 
-	verdict := family("diskdoctor_verdict", "The doctor's verdict: 0 ok, 1 warning, 2 critical (the exit status).")
-	verdict.add(float64(rep.ExitCode()))
+// promDoc is the families of one textfile, in the order they are printed.
+type promDoc struct{ fams []*promFamily }
 
+func (d *promDoc) family(name, help string) *promFamily {
+	f := &promFamily{name: name, help: help}
+	d.fams = append(d.fams, f)
+	return f
+}
+
+// verdict: the exit status, and the number of findings by severity.
+func (d *promDoc) verdict(rep *rules.Report) {
+	d.family("diskdoctor_verdict", "The doctor's verdict: 0 ok, 1 warning, 2 critical (the exit status).").
+		add(float64(rep.ExitCode()))
 	counts := map[string]int{}
 	for _, f := range rep.Findings {
 		counts[f.Severity]++
 	}
-	byseverity := family("diskdoctor_findings", "Number of findings (rules that hold, each over one or more subjects) by severity.")
+	byseverity := d.family("diskdoctor_findings", "Number of findings (rules that hold, each over one or more subjects) by severity.")
 	for _, sev := range []string{rules.Critical, rules.Warning, rules.Info} {
 		byseverity.add(float64(counts[sev]), "severity", sev)
 	}
+}
 
-	finding := family("diskdoctor_finding", "A finding of the doctor: rule, severity and one subject (device, pool or host) it holds for; always 1. See 'diskdoctor explain RULE'.")
+// findings: one series per rule, severity and subject.
+func (d *promDoc) findings(rep *rules.Report) {
+	finding := d.family("diskdoctor_finding", "A finding of the doctor: rule, severity and one subject (device, pool or host) it holds for; always 1. See 'diskdoctor explain RULE'.")
 	seen := map[string]bool{}
 	for _, f := range rep.Findings {
 		for _, s := range f.Subjects {
@@ -93,28 +111,35 @@ func renderPrometheus(w io.Writer, rep *rules.Report, run RunInfo) error {
 			finding.add(1, "rule", f.Rule, "severity", f.Severity, "subject", s)
 		}
 	}
+}
 
-	info := family("diskdoctor_device_info", "A device the doctor judged, with its transport and datasheet class; always 1.")
+// devices: an info series and the gauges of each judged device.
+func (d *promDoc) devices(rep *rules.Report) {
+	info := d.family("diskdoctor_device_info", "A device the doctor judged, with its transport and datasheet class; always 1.")
 	gauges := make([]*promFamily, len(deviceGauges))
 	for i, g := range deviceGauges {
-		gauges[i] = family(g.name, g.help)
+		gauges[i] = d.family(g.name, g.help)
 	}
-	for _, d := range rep.Devices {
-		name, _ := d["name"].(string)
-		if name == "" || d["judged"] != true {
+	for _, dev := range rep.Devices {
+		name, _ := dev["name"].(string)
+		if name == "" || dev["judged"] != true {
 			continue // virtual devices (loop, zram, dm-*) are not judged: no series, bounded cardinality
 		}
-		transport, _ := d["transport"].(string)
-		class, _ := d["class"].(string)
+		transport, _ := dev["transport"].(string)
+		class, _ := dev["class"].(string)
 		info.add(1, "device", name, "transport", transport, "class", class)
 		for i, g := range deviceGauges {
-			if v, ok := promNumber(d[g.fact]); ok {
+			if v, ok := promNumber(dev[g.fact]); ok {
 				gauges[i].add(v, "device", name)
 			}
 		}
 	}
+}
 
-	skipped := family("diskdoctor_checks_skipped", "Things a check could not examine: the number of subjects skipped, or 1 for a check skipped as a whole. 'diskdoctor' prints the reason and the hint.")
+// skipped: per check, the subjects it could not examine (1 for a check
+// skipped as a whole).
+func (d *promDoc) skipped(rep *rules.Report) {
+	skipped := d.family("diskdoctor_checks_skipped", "Things a check could not examine: the number of subjects skipped, or 1 for a check skipped as a whole. 'diskdoctor' prints the reason and the hint.")
 	skips := map[string]int{}
 	for _, s := range rep.Skipped {
 		n := len(s.Subjects)
@@ -126,16 +151,15 @@ func renderPrometheus(w io.Writer, rep *rules.Report, run RunInfo) error {
 	for _, c := range sortedKeys(skips) {
 		skipped.add(float64(skips[c]), "check", c)
 	}
+}
 
-	last := family("diskdoctor_last_run_timestamp_seconds", "When this report's run started, in seconds since the Unix epoch.")
-	last.add(float64(run.Start.UnixMilli()) / msPerS)
-	dur := family("diskdoctor_run_duration_seconds", "How long the examination took, in seconds.")
-	dur.add(run.Duration.Seconds())
-
+// write prints the families in the text exposition format; a family with
+// nothing observed is left out, not printed empty.
+func (d *promDoc) write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	for _, f := range fams {
+	for _, f := range d.fams {
 		if len(f.series) == 0 {
-			continue // a family with nothing observed is left out, not printed empty
+			continue
 		}
 		sort.SliceStable(f.series, func(i, j int) bool { return labelsLess(f.series[i].labels, f.series[j].labels) })
 		bw.WriteString("# HELP " + f.name + " " + escapeHelp(f.help) + "\n")

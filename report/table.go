@@ -23,83 +23,114 @@ type column struct {
 // their drop order; never is a row wrapped. It returns the lines (header
 // first, without styling) and the headers of the columns left out.
 func fitTable(cols []column, rows [][]string, w int) (header string, lines []string, omitted []string) {
-	const gap = 2
-	keep := make([]bool, len(cols))
-	widths := make([]int, len(cols))
+	l := newLayout(cols, rows)
+	l.shrink(w)
+	omitted = l.drop(w)
+	hs := make([]string, len(cols))
 	for i, c := range cols {
-		keep[i] = true
-		widths[i] = width(c.header)
+		hs[i] = c.header
+	}
+	header = l.line(hs)
+	for _, r := range rows {
+		lines = append(lines, l.line(r))
+	}
+	return header, lines, omitted
+}
+
+// tableGap is the space between two columns.
+const tableGap = 2
+
+// layout is the columns of a table being fitted: which are kept, and each
+// one's width.
+type layout struct {
+	cols   []column
+	keep   []bool
+	widths []int
+}
+
+// newLayout keeps every column at its widest cell (or header), capped at
+// its maxW.
+func newLayout(cols []column, rows [][]string) *layout {
+	l := &layout{cols: cols, keep: make([]bool, len(cols)), widths: make([]int, len(cols))}
+	for i, c := range cols {
+		l.keep[i] = true
+		l.widths[i] = width(c.header)
 		for _, r := range rows {
-			widths[i] = max(widths[i], width(r[i]))
+			l.widths[i] = max(l.widths[i], width(r[i]))
 		}
 		if c.maxW > 0 {
-			widths[i] = min(widths[i], max(c.maxW, width(c.header)))
+			l.widths[i] = min(l.widths[i], max(c.maxW, width(c.header)))
 		}
 	}
-	total := func() int {
-		t, n := 0, 0
-		for i := range cols {
-			if keep[i] {
-				t += widths[i]
-				n++
-			}
+	return l
+}
+
+func (l *layout) total() int {
+	t, n := 0, 0
+	for i := range l.cols {
+		if l.keep[i] {
+			t += l.widths[i]
+			n++
 		}
-		return t + gap*max(n-1, 0)
 	}
-	// Shrink the widest shrinkable column first, a column at a time.
-	for total() > w {
+	return t + tableGap*max(n-1, 0)
+}
+
+// shrink cuts the widest shrinkable column first, a column at a time,
+// until the table fits or none can give more.
+func (l *layout) shrink(w int) {
+	for l.total() > w {
 		best := -1
-		for i, c := range cols {
-			if keep[i] && c.shrink && widths[i] > max(c.minW, width(c.header)) && (best < 0 || widths[i] > widths[best]) {
+		for i, c := range l.cols {
+			if l.keep[i] && c.shrink && l.widths[i] > max(c.minW, width(c.header)) && (best < 0 || l.widths[i] > l.widths[best]) {
 				best = i
 			}
 		}
 		if best < 0 {
-			break
+			return
 		}
-		widths[best] = max(widths[best]-(total()-w), max(cols[best].minW, width(cols[best].header)))
+		l.widths[best] = max(l.widths[best]-(l.total()-w), max(l.cols[best].minW, width(l.cols[best].header)))
 	}
-	for total() > w {
+}
+
+// drop leaves columns out, lowest drop order first, until the table fits;
+// it returns their headers.
+func (l *layout) drop(w int) (omitted []string) {
+	for l.total() > w {
 		victim := -1
-		for i, c := range cols {
-			if keep[i] && c.drop > 0 && (victim < 0 || c.drop < cols[victim].drop) {
+		for i, c := range l.cols {
+			if l.keep[i] && c.drop > 0 && (victim < 0 || c.drop < l.cols[victim].drop) {
 				victim = i
 			}
 		}
 		if victim < 0 {
 			break
 		}
-		keep[victim] = false
-		omitted = append(omitted, cols[victim].header)
+		l.keep[victim] = false
+		omitted = append(omitted, l.cols[victim].header)
 	}
-	line := func(cells []string) string {
-		var b strings.Builder
-		first := true
-		for i, c := range cols {
-			if !keep[i] {
-				continue
-			}
-			if !first {
-				b.WriteString(strings.Repeat(" ", gap))
-			}
-			first = false
-			cell := truncate(cells[i], widths[i])
-			pad := strings.Repeat(" ", widths[i]-width(cell))
-			if c.right {
-				b.WriteString(pad + cell)
-			} else {
-				b.WriteString(cell + pad)
-			}
+	return omitted
+}
+
+// line lays out one row's cells in the kept columns.
+func (l *layout) line(cells []string) string {
+	var b strings.Builder
+	first := true
+	for i, c := range l.cols {
+		if !l.keep[i] {
+			continue
 		}
-		return strings.TrimRight(b.String(), " ")
+		if !first {
+			b.WriteString(strings.Repeat(" ", tableGap))
+		}
+		first = false
+		cell := truncate(cells[i], l.widths[i])
+		pad := strings.Repeat(" ", l.widths[i]-width(cell))
+		if c.right {
+			b.WriteString(pad + cell)
+		} else {
+			b.WriteString(cell + pad)
+		}
 	}
-	hs := make([]string, len(cols))
-	for i, c := range cols {
-		hs[i] = c.header
-	}
-	header = line(hs)
-	for _, r := range rows {
-		lines = append(lines, line(r))
-	}
-	return header, lines, omitted
+	return strings.TrimRight(b.String(), " ")
 }
