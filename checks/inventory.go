@@ -3,40 +3,14 @@ package checks
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/block"
-	"github.com/diskdoctor/diskdoctor/probes/system"
 )
 
 func init() {
 	Register(Check{Name: "inventory", Description: "every block device: identity, bus, size, partitions, mounts, stable names", Run: inventory})
-	Register(Check{Name: "platform", Description: "vendor, product, BIOS, kernel, distribution, storage controllers and their drivers", Run: platform})
-}
-
-// controllerDrivers are the drivers that own a storage controller; the
-// rest of a device path (sd, scsi hosts, PCI bridges) is plumbing.
-var controllerDrivers = map[string]bool{
-	"ahci": true, "ata_piix": true, "nvme": true, "hpsa": true, "smartpqi": true, "megaraid_sas": true,
-	"mpt3sas": true, "mpt2sas": true, "aacraid": true, "usb-storage": true, "uas": true,
-	"virtio_blk": true, "virtio_scsi": true, "sdhci-pci": true, "mmc_block": true, "isci": true, "mvsas": true, "pm80xx": true,
-}
-
-// RAIDControllers carry their own (often battery-backed) cache and manage
-// the drive caches behind them.
-var RAIDControllers = map[string]bool{"hpsa": true, "smartpqi": true, "megaraid_sas": true, "aacraid": true}
-
-func controllerDriver(d *block.Device) string {
-	for _, drv := range d.Drivers {
-		if controllerDrivers[drv] {
-			return drv
-		}
-	}
-	return ""
 }
 
 // cacheSettings says where a virtual disk's write cache is decided: the
@@ -164,128 +138,9 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 	return out
 }
 
-var (
-	serverProducts = regexp.MustCompile(`(?i)ProLiant|PowerEdge|ThinkSystem|PRIMERGY|SuperServer|SuperMicro|TrueNAS|Synology|System x|UCS|Apollo`)
-	vmVendors      = regexp.MustCompile(`(?i)^(QEMU|KVM|VMware|Xen|innotek|Microsoft Corporation|Amazon EC2|Google|Parallels|Bochs|OpenStack)`)
-)
-
-// Role is what the machine is for, which decides how much a power-saving
-// CPU governor matters: "server", "desktop", "laptop", "vm" or "unknown".
-func Role(p *system.Platform, override string) string {
-	if override != "" && override != "auto" {
-		return override
-	}
-	if p == nil {
-		return "unknown"
-	}
-	switch {
-	case vmVendors.MatchString(p.Vendor) || vmVendors.MatchString(p.Product):
-		return "vm"
-	case serverProducts.MatchString(p.Product) || serverProducts.MatchString(p.Vendor):
-		return "server"
-	}
-	switch p.ChassisType {
-	case 17, 23, 25, 28, 29:
-		return "server"
-	case 8, 9, 10, 14, 30, 31, 32:
-		return "laptop"
-	case 3, 4, 5, 6, 7, 13, 15, 16, 35, 36:
-		return "desktop"
-	}
-	return "unknown"
-}
-
-func platform(ctx context.Context, env *Env) []*Observation {
-	o := NewObservation("platform", KindHost, "host")
-	p, err := env.Platform(ctx)
-	if err != nil {
-		env.Skip("platform", "", err)
-	}
-	if p != nil {
-		dmi := func(fact, attr, v string) {
-			if f := p.Files[attr]; f != "" {
-				o.Set(fact, v, Evidence{f, v})
-			} else {
-				o.Set(fact, v)
-			}
-		}
-		dmi("vendor", "sys_vendor", p.Vendor)
-		dmi("product", "product_name", p.Product)
-		dmi("bios_version", "bios_version", p.BIOSVersion)
-		dmi("bios_date", "bios_date", p.BIOSDate)
-		dmi("board", "board_name", p.Board)
-		o.Set("chassis_type", p.ChassisType)
-		o.Set("kernel", p.Kernel, Evidence{"/proc/sys/kernel/osrelease", p.Kernel})
-		// major*1000+minor (6.11 -> 6011): what a kernel-dependent remedy
-		// compares with; nil when the release cannot be parsed.
-		if code := kernelCode(p.Kernel); code > 0 {
-			o.Set("kernel_code", code)
-		} else {
-			o.Set("kernel_code", nil)
-		}
-		o.Set("distro", p.Distro)
-		o.Set("hostname", p.Hostname)
-		o.Set("platform", strings.TrimSpace(p.Vendor+" "+p.Product))
-		if p.Vendor == "" && p.Product == "" {
-			env.Skip("platform", "", fmt.Errorf("/sys/class/dmi/id: %w", machine.ErrNotAvailable))
-		}
-	}
-	o.Set("role", Role(p, env.Opts.Context))
-	o.Set("context", env.Opts.Context)
-
-	devs, _ := env.Devices(ctx)
-	ctrls := map[string][]string{}
-	for _, d := range devs {
-		if d.NVMePath {
-			continue
-		}
-		if drv := controllerDriver(d); drv != "" {
-			ctrls[drv] = append(ctrls[drv], d.Name)
-		}
-	}
-	var list []string
-	for _, drv := range sortedKeys(ctrls) {
-		list = append(list, drv+": "+strings.Join(ctrls[drv], " "))
-	}
-	o.Set("controllers", nonNil(list))
-	return []*Observation{o}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// nonNil keeps empty lists as [] in JSON, not null.
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
 func boolDigit(b bool) string {
 	if b {
 		return "1"
 	}
 	return "0"
-}
-
-var kernelRelease = regexp.MustCompile(`^(\d+)\.(\d+)`)
-
-func kernelCode(release string) int {
-	m := kernelRelease.FindStringSubmatch(release)
-	if m == nil {
-		return 0
-	}
-	major, _ := strconv.Atoi(m[1])
-	minor, _ := strconv.Atoi(m[2])
-	if minor >= 1000 {
-		return 0
-	}
-	return major*1000 + minor
 }

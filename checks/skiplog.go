@@ -58,3 +58,12 @@ func (env *Env) Skip(probe, subject string, err error) {
 }
 
 func (env *Env) skipped() []Skipped { return env.skips.list() }
+
+// Skipped is something the doctor could not examine, why, and how to make
+// it work.
+type Skipped struct {
+	Check    string   `json:"check"`
+	Reason   string   `json:"reason"`
+	Hint     string   `json:"hint"`
+	Subjects []string `json:"subjects,omitempty"`
+}

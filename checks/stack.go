@@ -13,10 +13,6 @@ func init() {
 	Register(Check{Name: "stack", Description: "what sits between a filesystem and its disk (dm-crypt, LVM, md, RAID controller or HBA), and the kernel's writeback limits (vm.dirty_ratio, vm.dirty_background_ratio)", Run: stack})
 }
 
-// hbaDrivers pass disks through (IT mode); the RAID drivers own the disks
-// and their caches.
-var hbaDrivers = map[string]bool{"mpt3sas": true, "mpt2sas": true, "isci": true, "mvsas": true, "pm80xx": true}
-
 func stack(ctx context.Context, env *Env) []*Observation {
 	var out []*Observation
 	out = append(out, writeback(ctx, env))

@@ -219,13 +219,6 @@ func goneTransport(dev string) string {
 	return ""
 }
 
-func appendUniq(s []string, v string) []string {
-	if contains(s, v) {
-		return s
-	}
-	return append(s, v)
-}
-
 func klogDevice(dev string, groups []kernlog.Group, link *kernlog.SATALinkState, uptime float64) *Observation {
 	o := newObservationSized("kernel-log", KindDevice, dev, 20)
 	// One failed read is logged by libata, the SCSI layer and the block
