@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/mount"
 )
 
 func init() {
@@ -29,13 +30,7 @@ var cacheSettings = map[string]string{
 func inventory(ctx context.Context, env *Env) []*Observation {
 	devs, _ := env.Devices(ctx)
 	byDevNo := env.MountsByDevNo(ctx)
-	if bad := block.RefusedNames(ctx, env.Host); len(bad) > 0 {
-		var quoted []string
-		for _, b := range bad {
-			quoted = append(quoted, strconv.Quote(b))
-		}
-		env.Skip("inventory", "", withHint(fmt.Errorf("refused %d entries of /sys/block whose names no kernel creates: %s", len(bad), strings.Join(quoted, ", ")), "a recording with such names was altered; they are not judged and never printed into a command"))
-	}
+	skipRefusedNames(ctx, env)
 	// On a virtual machine (DMI), an emulated SATA/SCSI disk that does not
 	// name its hypervisor is still the hypervisor's disk.
 	plat, _ := env.Platform(ctx)
@@ -46,96 +41,127 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 	var out []*Observation
 	for _, d := range devs {
 		o := newObservationSized("inventory", KindDevice, d.Name, 32)
-		hv, why := d.Hypervisor, d.HypervisorWhy
-		if hv == "" && vmVendor != "" && (d.Transport == "sata" || d.Transport == "pata" || d.Transport == "scsi" || d.Transport == "unknown") {
-			hv, why = "the hypervisor of "+vmVendor, "DMI: "+vmVendor
-		}
-		if hv != "" {
-			o.Set("virtual_disk", true, Evidence{"/sys/block/" + d.Name, why})
-			o.Set("hypervisor", hv)
-			setting := cacheSettings[hv]
-			if setting == "" {
-				setting = "the hypervisor's disk settings decide; nothing to change in the guest"
-			}
-			o.Set("hypervisor_cache_setting", setting)
-		} else {
-			o.Set("virtual_disk", false)
-			o.Set("hypervisor", "")
-		}
-		link := "/sys/block/" + d.Name
-		o.Set("sysfs_path", d.SysPath, Evidence{link, d.SysPath})
-		o.Set("transport", d.Transport, Evidence{link, d.SysPath})
-		o.Set("drivers", nonNil(d.Drivers))
-		o.Set("controller_driver", controllerDriver(d))
-		o.Set("behind_raid_controller", RAIDControllers[controllerDriver(d)])
-		o.Set("virtual", d.Virtual)
-		o.Set("nvme_path", d.NVMePath)
-		o.Set("judged", env.IsJudged(d))
-		modelEv := []Evidence{}
-		if d.Udev != nil && d.Udev.Prop("ID_MODEL") != "" {
-			modelEv = append(modelEv, Evidence{d.Udev.Path, "ID_MODEL=" + d.Udev.Prop("ID_MODEL")})
-		} else if f := d.Files["model"]; f != "" {
-			modelEv = append(modelEv, Evidence{f, d.Model})
-		}
-		o.Set("model", d.Model, modelEv...)
-		o.Set("vendor", d.Vendor)
-		o.Set("serial", d.Serial)
-		o.Set("udev_serial", strings.Clone(d.Udev.Prop("ID_SERIAL"))) // not the whole record's memory
-		o.Set("firmware", d.Firmware)
-		o.Set("wwn", d.WWN)
-		o.Set("size_bytes", d.SizeBytes)
-		o.Set("removable", d.Removable)
-		if d.Rotational != nil {
-			o.Set("rotational", *d.Rotational, Evidence{d.Files["rotational"], boolDigit(*d.Rotational)})
-		} else {
-			o.Set("rotational", nil)
-		}
-		o.Set("by_id", nonNil(d.ByID))
-		o.Set("dev_path", d.DevPath())
-		o.Set("holders", nonNil(d.Holders))
-		o.Set("scsi_address", d.SCSIAddr)
-		o.Set("nvme_controllers", nonNil(d.Controllers))
-
-		var parts, mps, fstypes []string
-		pools := map[string]bool{}
-		for _, p := range d.Partitions {
-			mp, fsType := "", p.FSType
-			if ms := byDevNo[p.DevNo]; len(ms) > 0 {
-				mp = ms[0].MountPoint
-				if fsType == "" {
-					// Without udev's record, the mount says what it is.
-					fsType = ms[0].FSType
-				}
-			}
-			parts = append(parts, strings.TrimSpace(joinNonEmpty(" ", p.Name, fsType, mp)))
-			if mp != "" {
-				mps = append(mps, mp)
-			}
-			if fsType != "" {
-				fstypes = append(fstypes, fsType)
-			}
-			if p.FSType == "zfs_member" && p.Label != "" {
-				pools[p.Label] = true
-			}
-		}
-		for _, m := range byDevNo[d.DevNo] {
-			mps = append(mps, m.MountPoint)
-			fstypes = append(fstypes, m.FSType)
-		}
-		if fs := d.Udev.Prop("ID_FS_TYPE"); fs != "" {
-			fstypes = append(fstypes, fs)
-			if fs == "zfs_member" && d.Udev.Prop("ID_FS_LABEL") != "" {
-				pools[d.Udev.Prop("ID_FS_LABEL")] = true
-			}
-		}
-		o.Set("partitions", nonNil(parts))
-		o.Set("mountpoints", nonNil(mps))
-		o.Set("filesystems", nonNil(fstypes))
-		o.Set("zfs_pools", sortedKeys(pools))
-		o.Set("in_use", d.InUse() || len(mps) > 0)
+		setHypervisor(o, d, vmVendor)
+		setIdentity(env, o, d)
+		setUsage(o, d, byDevNo)
 		out = append(out, o)
 	}
 	return out
+}
+
+// skipRefusedNames reports the entries of /sys/block the inventory did not
+// take: names the kernel never creates, so never printed into a command.
+func skipRefusedNames(ctx context.Context, env *Env) {
+	bad := block.RefusedNames(ctx, env.Host)
+	if len(bad) == 0 {
+		return
+	}
+	var quoted []string
+	for _, b := range bad {
+		quoted = append(quoted, strconv.Quote(b))
+	}
+	env.Skip("inventory", "", withHint(fmt.Errorf("refused %d entries of /sys/block whose names no kernel creates: %s", len(bad), strings.Join(quoted, ", ")), "a recording with such names was altered; they are not judged and never printed into a command"))
+}
+
+// setHypervisor: whether the disk is a hypervisor's, and where its write
+// cache is then decided. vmVendor is the DMI vendor of a virtual machine.
+func setHypervisor(o *Observation, d *block.Device, vmVendor string) {
+	hv, why := d.Hypervisor, d.HypervisorWhy
+	if hv == "" && vmVendor != "" && (d.Transport == "sata" || d.Transport == "pata" || d.Transport == "scsi" || d.Transport == "unknown") {
+		hv, why = "the hypervisor of "+vmVendor, "DMI: "+vmVendor
+	}
+	if hv == "" {
+		o.Set("virtual_disk", false)
+		o.Set("hypervisor", "")
+		return
+	}
+	o.Set("virtual_disk", true, Evidence{"/sys/block/" + d.Name, why})
+	o.Set("hypervisor", hv)
+	setting := cacheSettings[hv]
+	if setting == "" {
+		setting = "the hypervisor's disk settings decide; nothing to change in the guest"
+	}
+	o.Set("hypervisor_cache_setting", setting)
+}
+
+// setIdentity: where the disk sits (bus, drivers, controller) and what it
+// is (model, serial, firmware, size, stable names).
+func setIdentity(env *Env, o *Observation, d *block.Device) {
+	link := "/sys/block/" + d.Name
+	o.Set("sysfs_path", d.SysPath, Evidence{link, d.SysPath})
+	o.Set("transport", d.Transport, Evidence{link, d.SysPath})
+	o.Set("drivers", nonNil(d.Drivers))
+	o.Set("controller_driver", controllerDriver(d))
+	o.Set("behind_raid_controller", RAIDControllers[controllerDriver(d)])
+	o.Set("virtual", d.Virtual)
+	o.Set("nvme_path", d.NVMePath)
+	o.Set("judged", env.IsJudged(d))
+	modelEv := []Evidence{}
+	if d.Udev != nil && d.Udev.Prop("ID_MODEL") != "" {
+		modelEv = append(modelEv, Evidence{d.Udev.Path, "ID_MODEL=" + d.Udev.Prop("ID_MODEL")})
+	} else if f := d.Files["model"]; f != "" {
+		modelEv = append(modelEv, Evidence{f, d.Model})
+	}
+	o.Set("model", d.Model, modelEv...)
+	o.Set("vendor", d.Vendor)
+	o.Set("serial", d.Serial)
+	o.Set("udev_serial", strings.Clone(d.Udev.Prop("ID_SERIAL"))) // not the whole record's memory
+	o.Set("firmware", d.Firmware)
+	o.Set("wwn", d.WWN)
+	o.Set("size_bytes", d.SizeBytes)
+	o.Set("removable", d.Removable)
+	if d.Rotational != nil {
+		o.Set("rotational", *d.Rotational, Evidence{d.Files["rotational"], boolDigit(*d.Rotational)})
+	} else {
+		o.Set("rotational", nil)
+	}
+	o.Set("by_id", nonNil(d.ByID))
+	o.Set("dev_path", d.DevPath())
+	o.Set("holders", nonNil(d.Holders))
+	o.Set("scsi_address", d.SCSIAddr)
+	o.Set("nvme_controllers", nonNil(d.Controllers))
+}
+
+// setUsage: what the disk holds (partitions, filesystems, mounts, ZFS
+// pools) and whether anything uses it.
+func setUsage(o *Observation, d *block.Device, byDevNo map[string][]mount.Mount) {
+	var parts, mps, fstypes []string
+	pools := map[string]bool{}
+	for _, p := range d.Partitions {
+		mp, fsType := "", p.FSType
+		if ms := byDevNo[p.DevNo]; len(ms) > 0 {
+			mp = ms[0].MountPoint
+			if fsType == "" {
+				// Without udev's record, the mount says what it is.
+				fsType = ms[0].FSType
+			}
+		}
+		parts = append(parts, strings.TrimSpace(joinNonEmpty(" ", p.Name, fsType, mp)))
+		if mp != "" {
+			mps = append(mps, mp)
+		}
+		if fsType != "" {
+			fstypes = append(fstypes, fsType)
+		}
+		if p.FSType == "zfs_member" && p.Label != "" {
+			pools[p.Label] = true
+		}
+	}
+	for _, m := range byDevNo[d.DevNo] {
+		mps = append(mps, m.MountPoint)
+		fstypes = append(fstypes, m.FSType)
+	}
+	if fs := d.Udev.Prop("ID_FS_TYPE"); fs != "" {
+		fstypes = append(fstypes, fs)
+		if fs == "zfs_member" && d.Udev.Prop("ID_FS_LABEL") != "" {
+			pools[d.Udev.Prop("ID_FS_LABEL")] = true
+		}
+	}
+	o.Set("partitions", nonNil(parts))
+	o.Set("mountpoints", nonNil(mps))
+	o.Set("filesystems", nonNil(fstypes))
+	o.Set("zfs_pools", sortedKeys(pools))
+	o.Set("in_use", d.InUse() || len(mps) > 0)
 }
 
 func boolDigit(b bool) string {
