@@ -78,39 +78,57 @@ func kernelLogCheck(ctx context.Context, env *Env) []*Observation {
 // removed) and zpool status (a missing vdev keeps its name, or "was
 // /dev/…"). Only read when a disk is gone: these probes cost time.
 func linkGoneMember(ctx context.Context, env *Env, topo *kernlog.Topology, o *Observation) {
-	dev := o.Subject
 	members, _ := o.Get("klog_member_of").([]string)
+	members, ev := mdMemberships(ctx, env, topo, o.Subject, members)
+	members, zev := zfsMemberships(ctx, env, topo, o.Subject, members)
+	o.Set("klog_member_of", nonNil(members), append(ev, zev...)...)
+}
+
+// mdMemberships adds the md arrays /proc/mdstat lists dev in (md(4)).
+func mdMemberships(ctx context.Context, env *Env, topo *kernlog.Topology, dev string, members []string) ([]string, []Evidence) {
+	arrays, err := env.MDStat(ctx)
+	if err != nil {
+		return members, nil
+	}
 	var ev []Evidence
-	if arrays, err := env.MDStat(ctx); err == nil {
-		for _, a := range arrays {
-			for _, m := range a.Members {
-				if contains(topo.Attribute(kernlog.RefBlock, m.Name), dev) {
-					state := "member"
-					if m.Faulty {
-						state = "marked failed"
-					}
-					members = appendUniq(members, fmt.Sprintf("%s (%s, %s in /proc/mdstat)", a.Name, m.Name, state))
-					ev = append(ev, Evidence{"/proc/mdstat", strings.Join(a.Lines, " | ")})
-				}
+	for _, a := range arrays {
+		for _, m := range a.Members {
+			if !contains(topo.Attribute(kernlog.RefBlock, m.Name), dev) {
+				continue
 			}
+			state := "member"
+			if m.Faulty {
+				state = "marked failed"
+			}
+			members = appendUniq(members, fmt.Sprintf("%s (%s, %s in /proc/mdstat)", a.Name, m.Name, state))
+			ev = append(ev, Evidence{"/proc/mdstat", strings.Join(a.Lines, " | ")})
 		}
 	}
-	if env.Host.Exists("/sys/module/zfs") {
-		if st, err := env.ZpoolStatus(ctx); err == nil && st != nil {
-			for _, p := range st.Pools {
-				for _, v := range p.Vdevs {
-					name := path.Base(v.Name)
-					was := path.Base(v.Was)
-					if !v.Leaf || (!contains(topo.Attribute(kernlog.RefBlock, name), dev) && !contains(topo.Attribute(kernlog.RefBlock, was), dev)) {
-						continue
-					}
-					members = appendUniq(members, fmt.Sprintf("ZFS pool %s (%s, %s)", p.Name, v.Name, v.State))
-					ev = append(ev, Evidence{"zpool status -P -t", v.Line})
-				}
+	return members, ev
+}
+
+// zfsMemberships adds the ZFS pools whose leaf vdevs name dev, now or as
+// "was /dev/…" (zpool-status(8)), when the zfs module is loaded.
+func zfsMemberships(ctx context.Context, env *Env, topo *kernlog.Topology, dev string, members []string) ([]string, []Evidence) {
+	if !env.Host.Exists("/sys/module/zfs") {
+		return members, nil
+	}
+	st, err := env.ZpoolStatus(ctx)
+	if err != nil || st == nil {
+		return members, nil
+	}
+	names := func(name string) bool { return contains(topo.Attribute(kernlog.RefBlock, path.Base(name)), dev) }
+	var ev []Evidence
+	for _, p := range st.Pools {
+		for _, v := range p.Vdevs {
+			if !v.Leaf || (!names(v.Name) && !names(v.Was)) {
+				continue
 			}
+			members = appendUniq(members, fmt.Sprintf("ZFS pool %s (%s, %s)", p.Name, v.Name, v.State))
+			ev = append(ev, Evidence{"zpool status -P -t", v.Line})
 		}
 	}
-	o.Set("klog_member_of", nonNil(members), ev...)
+	return members, ev
 }
 
 // KernelLogObservations turns a classified log into one observation per

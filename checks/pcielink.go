@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/pcie"
 )
 
@@ -29,30 +30,11 @@ func pcieLink(ctx context.Context, env *Env) []*Observation {
 		if d.Transport != "nvme" {
 			continue
 		}
-		var worst *pcie.Link
-		worstFrac := 2.0
-		for _, c := range d.Controllers {
-			l, err := Probe(ctx, env, func(ctx context.Context) (*pcie.Link, error) {
-				if fn, ok := d.ControllerFunction(c); ok {
-					return pcie.ReadLink(ctx, env.Host, fn)
-				}
-				return pcie.ReadNVMeLink(ctx, env.Host, c)
-			})
-			if err != nil || l.MaxGTs == 0 || l.MaxLanes == 0 {
-				if err != nil {
-					env.Skip("pcie-link", d.Name, err)
-				}
-				continue
-			}
-			if f := bandwidth(l.CurGTs, l.CurLanes) / bandwidth(l.MaxGTs, l.MaxLanes); f < worstFrac {
-				worst, worstFrac = l, f
-			}
-		}
-		if worst == nil {
+		l, worstFrac := worstLink(ctx, env, d)
+		if l == nil {
 			continue
 		}
 		o := NewObservation("pcie-link", KindDevice, d.Name)
-		l := worst
 		o.Set("pcie_address", l.Address)
 		o.Set("pcie_cur_gts", l.CurGTs, Evidence{l.Files["current_link_speed"], l.CurSpeed})
 		o.Set("pcie_max_gts", l.MaxGTs, Evidence{l.Files["max_link_speed"], l.MaxSpeed})
@@ -69,6 +51,32 @@ func pcieLink(ctx context.Context, env *Env) []*Observation {
 		out = append(out, o)
 	}
 	return out
+}
+
+// worstLink is the link of the disk's controllers that runs at the smallest
+// fraction of its bandwidth, and that fraction; nil when none could be
+// read (a multipath namespace has a controller per path).
+func worstLink(ctx context.Context, env *Env, d *block.Device) (*pcie.Link, float64) {
+	var worst *pcie.Link
+	worstFrac := 2.0
+	for _, c := range d.Controllers {
+		l, err := Probe(ctx, env, func(ctx context.Context) (*pcie.Link, error) {
+			if fn, ok := d.ControllerFunction(c); ok {
+				return pcie.ReadLink(ctx, env.Host, fn)
+			}
+			return pcie.ReadNVMeLink(ctx, env.Host, c)
+		})
+		if err != nil || l.MaxGTs == 0 || l.MaxLanes == 0 {
+			if err != nil {
+				env.Skip("pcie-link", d.Name, err)
+			}
+			continue
+		}
+		if f := bandwidth(l.CurGTs, l.CurLanes) / bandwidth(l.MaxGTs, l.MaxLanes); f < worstFrac {
+			worst, worstFrac = l, f
+		}
+	}
+	return worst, worstFrac
 }
 
 func bandwidth(gts float64, lanes int) float64 { return laneGBs(gts) * float64(lanes) }

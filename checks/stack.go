@@ -33,48 +33,58 @@ func stack(ctx context.Context, env *Env) []*Observation {
 		o.Set("controller_kind", kind)
 		o.Set("raid_controller_driver", map[bool]string{true: drv}[kind == "raid"])
 
-		// Walk the holders (partition → dm-crypt → LVM → filesystem).
-		var layers []string
-		var ev []Evidence
-		found := map[string]bool{}
-		var walk func(hname string, depth int, chain string)
-		walk = func(hname string, depth int, chain string) {
-			kind, label := dmKind(ctx, env, hname)
-			found[kind] = true
-			if kind == "crypt" || kind == "lvm" {
-				p := "/sys/block/" + hname + "/dm/uuid"
-				if v, err := env.Host.ReadString(ctx, p); err == nil {
-					ev = append(ev, Evidence{p, v})
-				}
-			}
-			chain += " → " + hname + " (" + label + ")"
-			next := holderNames(ctx, env, "/sys/block/"+hname+"/holders")
-			if len(next) == 0 || depth > 8 {
-				if m := mountsOf(ctx, env, hname, byDevNo); m != "" {
-					chain += " → " + m
-				}
-				layers = append(layers, chain)
-				return
-			}
-			for _, n := range next {
-				walk(n, depth+1, chain)
-			}
-		}
+		w := &holderWalk{ctx: ctx, env: env, byDevNo: byDevNo, found: map[string]bool{}}
 		for _, h := range d.Holders {
-			walk(h, 1, d.Name)
+			w.walk(h, 1, d.Name)
 		}
 		for _, p := range d.Partitions {
 			for _, h := range p.Holders {
-				walk(h, 1, p.Name)
+				w.walk(h, 1, p.Name)
 			}
 		}
-		crypt, lvm, md := found["crypt"], found["lvm"], found["md"]
-		o.Set("stack_layers", nonNil(layers), ev...)
-		o.Set("dm_crypt", crypt)
-		o.Set("lvm", lvm)
-		o.Set("md_stacked", md)
+		o.Set("stack_layers", nonNil(w.layers), w.ev...)
+		o.Set("dm_crypt", w.found["crypt"])
+		o.Set("lvm", w.found["lvm"])
+		o.Set("md_stacked", w.found["md"])
 	}
 	return out
+}
+
+// holderWalk follows a disk's holders (partition → dm-crypt → LVM →
+// filesystem) through /sys/block/<name>/holders (Documentation/ABI/
+// testing/sysfs-block): one chain per device at the top of the stack.
+type holderWalk struct {
+	ctx     context.Context
+	env     *Env
+	byDevNo map[string][]mount.Mount
+	layers  []string
+	ev      []Evidence
+	found   map[string]bool // the kinds of layer seen: crypt, lvm, md, …
+}
+
+func (w *holderWalk) walk(hname string, depth int, chain string) {
+	kind, label := dmKind(w.ctx, w.env, hname)
+	w.found[kind] = true
+	if kind == "crypt" || kind == "lvm" {
+		p := "/sys/block/" + hname + "/dm/uuid"
+		if v, err := w.env.Host.ReadString(w.ctx, p); err == nil {
+			w.ev = append(w.ev, Evidence{p, v})
+		}
+	}
+	chain += " → " + hname + " (" + label + ")"
+	next := holderNames(w.ctx, w.env, "/sys/block/"+hname+"/holders")
+	// The depth bound ends a cycle of holders links (a recording is not
+	// trusted); a real stack is a few layers deep.
+	if len(next) == 0 || depth > 8 {
+		if m := mountsOf(w.ctx, w.env, hname, w.byDevNo); m != "" {
+			chain += " → " + m
+		}
+		w.layers = append(w.layers, chain)
+		return
+	}
+	for _, n := range next {
+		w.walk(n, depth+1, chain)
+	}
 }
 
 func holderNames(ctx context.Context, env *Env, dir string) []string {
