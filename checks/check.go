@@ -5,9 +5,10 @@
 // Adding a check (one check per file):
 //   - checks/<name>.go, the name without dashes (write-cache: writecache.go):
 //     init() { Register(Check{Name, Description, Run}) }, the name appended
-//     to runOrder, the Run and the helpers only it uses. It reads the machine
-//     through probes/<source>: env's shared probes (shared.go), Probe or
-//     RunCommand (probe.go) for its own.
+//     to runOrder, the Run and the helpers only it uses (a large check's
+//     parts in <name><part>.go: zfslatency.go). It reads the machine through
+//     probes/<source>: env's shared probes (shared.go), Probe or RunCommand
+//     (probe.go) for its own; helpers.go, controllers.go are shared.
 //   - One NewObservation(name, kind, subject) per subject: KindDevice (the
 //     kernel name), KindPool (pool or array) or KindHost ("host").
 //   - Facts snake_case with the check's prefix (wc_, zfs_), set in a fixed

@@ -14,8 +14,9 @@ func init() {
 	Register(Check{Name: "cpu-power", Description: "CPU frequency governor, scaling driver, intel_pstate mode, current frequencies, C-state limits on the kernel command line", Run: cpuPower})
 }
 
-// cstateParams are kernel parameters that limit idle states or link power
-// saving: their presence is the latency tuning of domain.md §1B.
+// cstateParams are kernel parameters that limit idle states, frequency
+// scaling or link power saving (Documentation/admin-guide/kernel-parameters.txt):
+// their presence is latency tuning done on purpose.
 var cstateParams = []string{"intel_idle.max_cstate", "processor.max_cstate", "idle", "pcie_aspm", "nvme_core.default_ps_max_latency_us", "intel_pstate", "amd_pstate"}
 
 func cpuPower(ctx context.Context, env *Env) []*Observation {

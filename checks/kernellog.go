@@ -284,9 +284,11 @@ type klogTally struct {
 
 func tallyKlog(groups []kernlog.Group) klogTally {
 	t := klogTally{counts: map[string]int{}, bootOnly: true}
-	// One failed read is logged by libata, the SCSI layer and the block
-	// layer, each in its own words: a category counts the incidents of the
-	// pattern that saw most of them, not the sum of every layer's lines.
+	// One failed read is logged by libata (drivers/ata/libata-eh.c), the
+	// SCSI layer (drivers/scsi/scsi_logging.c, sd.c) and the block layer
+	// (block/blk-mq.c), each in its own words: a category counts the
+	// incidents of the pattern that saw most of them, not the sum of every
+	// layer's lines.
 	perPattern := map[string]int{}
 	patternCat := map[string]string{}
 	for _, g := range groups {

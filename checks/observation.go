@@ -18,11 +18,10 @@ const (
 // Observation is what one check saw about one subject.
 //
 // Its facts are a list, not a map: a check sets a few dozen facts on each
-// subject, a thousand-disk machine has six observations per disk, and the
-// rules merge them into one map per subject anyway. As maps (each with its
-// own evidence map) they were the largest allocation of a large run and
-// most of its peak heap; a linear search of a few dozen names costs less
-// than hashing them.
+// subject, there are several observations per disk, and the rules merge a
+// subject's observations into one map anyway. A map per observation (and
+// one for its evidence) would be built only to be copied once; a linear
+// search of a few dozen names costs less than hashing them.
 type Observation struct {
 	Check   string
 	Subject string // sda, nvme0n1, "host", a pool name

@@ -13,8 +13,11 @@ func init() {
 	Register(Check{Name: "pcie-link", Description: "each NVMe controller's PCIe link: current against maximum speed and width", Run: pcieLink})
 }
 
-// laneGBs is the usable bandwidth of one lane per direction in GB/s
-// (8b/10b encoding up to 5 GT/s, 128b/130b from 8 GT/s).
+// laneGBs is the usable bandwidth of one lane per direction in GB/s: the
+// PCI Express Base Specification encodes 8b/10b up to 5 GT/s (Gen 1 and 2)
+// and 128b/130b from 8 GT/s (Gen 3 on). The link's speeds and widths are
+// the device's current_link_* and max_link_* files
+// (Documentation/ABI/testing/sysfs-bus-pci).
 func laneGBs(gts float64) float64 {
 	if gts <= 5 {
 		return gts * 0.8 / 8

@@ -12,6 +12,9 @@ func init() {
 	Register(Check{Name: "pressure", Description: "pressure stall information for io, cpu and memory (/proc/pressure)", Run: pressure})
 }
 
+// pressure records the share of recent time that tasks stalled on I/O, CPU
+// and memory: the avg10/avg60/avg300 of /proc/pressure/* are percentages
+// over 10 s, 60 s and 300 s windows (Documentation/accounting/psi.rst).
 func pressure(ctx context.Context, env *Env) []*Observation {
 	p, err := Probe(ctx, env, func(ctx context.Context) (*system.Pressure, error) {
 		return system.ReadPressure(ctx, env.Host)

@@ -26,6 +26,8 @@ func Role(p *system.Platform, override string) string {
 	case serverProducts.MatchString(p.Product) || serverProducts.MatchString(p.Vendor):
 		return "server"
 	}
+	// The SMBIOS System Enclosure type (DMTF DSP0134, "System Enclosure or
+	// Chassis Types"), /sys/class/dmi/id/chassis_type.
 	switch p.ChassisType {
 	case 17, 23, 25, 28, 29:
 		return "server"

@@ -9,6 +9,9 @@ func init() {
 	Register(Check{Name: "scheduler", Description: "the active I/O scheduler of each device", Run: scheduler})
 }
 
+// scheduler records each device's active I/O scheduler: queue/scheduler
+// lists the available ones with the active one in brackets
+// (Documentation/block/switching-sched.rst).
 func scheduler(ctx context.Context, env *Env) []*Observation {
 	var out []*Observation
 	for _, d := range env.Judged(ctx) {
@@ -23,6 +26,7 @@ func scheduler(ctx context.Context, env *Env) []*Observation {
 	return out
 }
 
+// bracket writes the list back as queue/scheduler shows it.
 func bracket(all []string, active string) []string {
 	out := make([]string, len(all))
 	for i, s := range all {

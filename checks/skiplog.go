@@ -5,8 +5,8 @@ import (
 	"sync"
 )
 
-// skipLog groups skipped probes by (check, reason), so a missing hdparm on
-// 1,000 disks is one entry with 1,000 subjects.
+// skipLog groups skipped probes by (check, reason), so a missing hdparm is
+// one entry naming every disk it could not ask, not one entry per disk.
 type skipLog struct {
 	mu      sync.Mutex
 	entries map[string]*Skipped

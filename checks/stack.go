@@ -99,8 +99,10 @@ func holderNames(ctx context.Context, env *Env, dir string) []string {
 	return out
 }
 
-// dmKind names a stacked device from its device-mapper UUID
-// (CRYPT-LUKS2-…, LVM-…) or its kernel name (md127).
+// dmKind names a stacked device from its device-mapper UUID, dm/uuid
+// (Documentation/ABI/testing/sysfs-block-dm), whose prefix is its owner's:
+// cryptsetup's CRYPT-LUKS2-…, LVM's LVM-…, multipathd's mpath-…; or from its
+// kernel name (md127).
 func dmKind(ctx context.Context, env *Env, name string) (string, string) {
 	if strings.HasPrefix(name, "md") {
 		return "md", "md RAID"
@@ -139,7 +141,8 @@ func mountsOf(ctx context.Context, env *Env, name string, byDevNo map[string][]m
 }
 
 // writeback reads the kernel's dirty page limits: how much written data the
-// page cache may hold before writers are throttled.
+// page cache may hold before writers are throttled
+// (Documentation/admin-guide/sysctl/vm.rst).
 func writeback(ctx context.Context, env *Env) *Observation {
 	o := NewObservation("stack", KindHost, "host")
 	for _, k := range []string{"dirty_ratio", "dirty_background_ratio", "dirty_bytes", "dirty_background_bytes"} {
@@ -169,7 +172,8 @@ func writeback(ctx context.Context, env *Env) *Observation {
 		return o
 	}
 	o.Set("mem_total_bytes", float64(mem))
-	// dirty_bytes, when set, replaces dirty_ratio.
+	// dirty_bytes, when set, replaces dirty_ratio (vm.rst: only one of
+	// them may be specified at a time).
 	limit := 0.0
 	if b, ok := o.Get("vm_dirty_bytes").(float64); ok && b > 0 {
 		limit = b

@@ -19,9 +19,10 @@ func init() {
 }
 
 // writeCache gathers every view of a drive's volatile write cache. The
-// kernel's view (queue/write_cache, cache_type) is what it believes and acts
-// on (whether it sends flushes); the drive's own state (hdparm -W, ATA
-// IDENTIFY word 85) is what the drive does. The boot log and udev's record
+// kernel's view (queue/write_cache, Documentation/ABI/stable/sysfs-block;
+// cache_type, drivers/scsi/sd.c) is what it believes and acts on (whether
+// it sends flushes); the drive's own state (hdparm -W, ATA IDENTIFY
+// DEVICE word 85 bit 5, ACS-3) is what the drive does. The boot log and udev's record
 // tell what the drive reported when it appeared.
 func writeCache(ctx context.Context, env *Env) []*Observation {
 	log, _ := env.KernelLog(ctx)
@@ -70,7 +71,8 @@ func setCacheViews(ctx context.Context, env *Env, o *Observation, d *block.Devic
 		ev := Evidence{d.Files["write_cache"], v}
 		o.Set("wc_kernel_on", v == "write back", ev)
 		// For NVMe the kernel shows "write back" exactly when Identify
-		// Controller reports a volatile write cache (VWC); drives with
+		// Controller reports a volatile write cache (VWC; the queue's
+		// write cache feature in drivers/nvme/host/core.c); drives with
 		// power-loss protection usually have none, and "write through"
 		// is then their normal state.
 		if d.Transport == "nvme" {

@@ -44,7 +44,8 @@ type zfsRun struct {
 	diskOrder            []string
 }
 
-// ix is the member index, made on first use (20,000 names on 1,000 disks).
+// ix is the member index, made on first use: it holds every name of every
+// disk, and a machine whose pools have no members needs none of them.
 func (z *zfsRun) ix() *memberIndex {
 	if z.index == nil {
 		z.index = newMemberIndex(z.devs)

@@ -24,8 +24,8 @@ type indexedMember struct {
 
 func newMemberIndex(devs []*block.Device) *memberIndex {
 	// One map, sized for the names it will hold (a kernel name and a /dev
-	// path per disk and partition, two per link): on 1,000 disks, grown one
-	// name at a time, two maps were rehashed a dozen times each.
+	// path per disk and partition, two per link): grown one name at a time
+	// it would be rehashed at every doubling.
 	hint := 0
 	for _, d := range devs {
 		hint += 2 + 2*len(d.ByID)
