@@ -48,6 +48,8 @@ func explain(probe string, err error, timeout time.Duration) (string, string) {
 		return err.Error(), hint
 	case errors.Is(err, machine.ErrPermission):
 		if probe == "kernel-log" {
+			// dmesg_restrict=1 keeps the log from users without
+			// CAP_SYSLOG (Documentation/admin-guide/sysctl/kernel.rst).
 			return err.Error(), "run as root, or allow it with: sysctl kernel.dmesg_restrict=0"
 		}
 		return err.Error(), "run diskdoctor as root"

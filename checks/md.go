@@ -27,17 +27,15 @@ func mdCheck(ctx context.Context, env *Env) []*Observation {
 // then named, but mapped to no disk.
 func MDObservations(arrays []md.Array, devs []*block.Device, judged func(*block.Device) bool) []*Observation {
 	// Component names in mdstat are kernel names (sdb1, nvme0n1p2, sdc).
-	owner := map[string]*block.Device{}
+	mm := &mdMembership{owner: map[string]*block.Device{}, memberOf: map[string][]string{}}
 	for _, d := range devs {
-		owner[d.Name] = d
+		mm.owner[d.Name] = d
 		for _, p := range d.Partitions {
-			owner[p.Name] = d
+			mm.owner[p.Name] = d
 		}
 	}
 	const src = "/proc/mdstat"
 	var out []*Observation
-	memberOf := map[string][]string{}
-	var order []string
 	for _, a := range arrays {
 		o := NewObservation("md", KindPool, a.Name)
 		out = append(out, o)
@@ -48,25 +46,7 @@ func MDObservations(arrays []md.Array, devs []*block.Device, judged func(*block.
 		o.Set("md_disks", a.Disks)
 		o.Set("md_active", a.Active)
 		o.Set("md_degraded", a.Degraded, ev)
-		var failed, spares, members, disks []string
-		for _, m := range a.Members {
-			switch {
-			case m.Faulty:
-				failed = append(failed, m.Name)
-			case m.Spare:
-				spares = append(spares, m.Name)
-			}
-			members = append(members, m.Name)
-			if d := owner[m.Name]; d != nil {
-				if !contains(disks, d.Name) {
-					disks = append(disks, d.Name)
-				}
-				if _, ok := memberOf[d.Name]; !ok {
-					order = append(order, d.Name)
-				}
-				memberOf[d.Name] = append(memberOf[d.Name], fmt.Sprintf("%s (%s of %s)", a.Name, m.Name, a.Level))
-			}
-		}
+		failed, spares, members, disks := mm.add(a)
 		o.Set("md_members", nonNil(members))
 		o.Set("md_member_devices", nonNil(disks))
 		o.Set("md_failed_members", nonNil(failed))
@@ -79,24 +59,63 @@ func MDObservations(arrays []md.Array, devs []*block.Device, judged func(*block.
 		o.Set("md_inactive", a.State == "inactive", ev)
 		o.Set("md_read_only", a.ReadOnly)
 		o.Set("md_sync_waiting", a.SyncWaiting)
-		if a.Action != "" && a.SyncWaiting == "" {
-			o.Set("md_sync_percent", a.SyncPercent, ev)
-			o.Set("md_sync_speed_mbs", round(a.SyncSpeedKBs*1024/1e6, 1))
-			o.Set("md_sync_finish_min", round(a.SyncFinish, 1))
-		} else {
-			o.Set("md_sync_percent", nil)
-			o.Set("md_sync_speed_mbs", nil)
-			o.Set("md_sync_finish_min", nil)
-		}
+		setMDSync(o, a, ev)
 	}
-	for _, name := range order {
-		d := owner[name]
+	for _, name := range mm.order {
+		d := mm.owner[name]
 		if d == nil || !judged(d) {
 			continue
 		}
 		o := NewObservation("md", KindDevice, name)
-		o.Set("md_member_of", memberOf[name])
+		o.Set("md_member_of", mm.memberOf[name])
 		out = append(out, o)
 	}
 	return out
+}
+
+// mdMembership maps the arrays' members to the disks that hold them.
+type mdMembership struct {
+	owner    map[string]*block.Device // by disk and partition name
+	memberOf map[string][]string      // by disk: "md0 (sdb1 of raid1)"
+	order    []string                 // the disks, as first met
+}
+
+// add maps one array's members: the failed ones, the spares, all of them,
+// and the disks that hold them.
+func (mm *mdMembership) add(a md.Array) (failed, spares, members, disks []string) {
+	for _, m := range a.Members {
+		switch {
+		case m.Faulty:
+			failed = append(failed, m.Name)
+		case m.Spare:
+			spares = append(spares, m.Name)
+		}
+		members = append(members, m.Name)
+		d := mm.owner[m.Name]
+		if d == nil {
+			continue
+		}
+		if !contains(disks, d.Name) {
+			disks = append(disks, d.Name)
+		}
+		if _, ok := mm.memberOf[d.Name]; !ok {
+			mm.order = append(mm.order, d.Name)
+		}
+		mm.memberOf[d.Name] = append(mm.memberOf[d.Name], fmt.Sprintf("%s (%s of %s)", a.Name, m.Name, a.Level))
+	}
+	return failed, spares, members, disks
+}
+
+// setMDSync: a resync, recovery, check or reshape in progress, as mdstat's
+// progress line gives it (speed in K/sec, finish in minutes).
+func setMDSync(o *Observation, a md.Array, ev Evidence) {
+	if a.Action != "" && a.SyncWaiting == "" {
+		o.Set("md_sync_percent", a.SyncPercent, ev)
+		o.Set("md_sync_speed_mbs", round(a.SyncSpeedKBs*1024/1e6, 1))
+		o.Set("md_sync_finish_min", round(a.SyncFinish, 1))
+		return
+	}
+	o.Set("md_sync_percent", nil)
+	o.Set("md_sync_speed_mbs", nil)
+	o.Set("md_sync_finish_min", nil)
 }

@@ -43,26 +43,46 @@ func sample(ctx context.Context, env *Env) []*Observation {
 	if env.Opts.Sample <= 0 {
 		return nil
 	}
-	// The window runs under its own deadline: the probe timeout is for one
-	// reading, the window is as long as asked.
-	wctx, cancel := context.WithTimeout(ctx, env.Opts.Sample+2*env.Opts.ProbeTimeout)
-	defer cancel()
-	w, err := window.Sample(wctx, env.Host, env.Opts.Sample, env.Opts.Progress)
+	w, err := readWindow(ctx, env)
 	if err != nil {
 		env.Skip("sample", "", err)
 		return nil
 	}
 	s := &Sample{Seconds: round(w.Seconds, 3), Source: w.Source, Pressure: map[string]float64{}, ProcessesUnreadable: w.End.ProcsDenied}
+	out := sampleDevices(ctx, env, w, s)
+	if s.Devices == nil {
+		s.Devices = []window.DeviceRates{}
+	}
+	// Without root, other users' /proc/PID/io cannot be read (proc(5):
+	// ptrace access mode): when that is most processes, the process table
+	// is not the machine's.
+	if readable := len(w.End.Procs); w.End.ProcsDenied > readable {
+		env.Skip("sample-processes", "", fmt.Errorf("%w: /proc/PID/io of %d of %d processes could not be read; the processes doing I/O may be among them", machine.ErrPermission, w.End.ProcsDenied, w.End.ProcsDenied+readable))
+	}
+	host := sampleHost(w, s)
+	summary := NewObservation("sample", KindSample, "window")
+	summary.Set("summary", s)
+	return append(append(out, host), summary)
+}
+
+// readWindow measures the window under its own deadline: the probe
+// timeout is for one reading, the window is as long as asked.
+func readWindow(ctx context.Context, env *Env) (*window.Window, error) {
+	wctx, cancel := context.WithTimeout(ctx, env.Opts.Sample+2*env.Opts.ProbeTimeout)
+	defer cancel()
+	return window.Sample(wctx, env.Host, env.Opts.Sample, env.Opts.Progress)
+}
+
+// sampleDevices is one observation per judged device with its rates over
+// the window, all of them added to the window's summary.
+func sampleDevices(ctx context.Context, env *Env, w *window.Window, s *Sample) []*Observation {
 	src := fmt.Sprintf("/proc/diskstats, 2 readings %.1f s apart", w.Seconds)
 	var out []*Observation
 	for _, d := range env.Judged(ctx) {
-		a, okA := w.Start.Disks[d.Name]
-		b, okB := w.End.Disks[d.Name]
-		if !okA || !okB {
+		r, ok := windowRates(w, d.Name)
+		if !ok {
 			continue
 		}
-		r := window.Rates(d.Name, a, b, w.Seconds)
-		r = roundRates(r)
 		s.Devices = append(s.Devices, r)
 		o := NewObservation("sample", KindDevice, d.Name)
 		ev := Evidence{src, window.FormatRates(r)}
@@ -87,24 +107,30 @@ func sample(ctx context.Context, env *Env) []*Observation {
 			if env.IsJudged(d) {
 				continue
 			}
-			a, okA := w.Start.Disks[d.Name]
-			b, okB := w.End.Disks[d.Name]
-			if !okA || !okB {
-				continue
-			}
-			if r := roundRates(window.Rates(d.Name, a, b, w.Seconds)); r.RS+r.WS > 0 {
+			if r, ok := windowRates(w, d.Name); ok && r.RS+r.WS > 0 {
 				s.Devices = append(s.Devices, r)
 			}
 		}
 	}
-	if s.Devices == nil {
-		s.Devices = []window.DeviceRates{}
+	return out
+}
+
+// windowRates is a device's rates over the window (iostat -x's, from two
+// readings of /proc/diskstats: Documentation/admin-guide/iostats.rst);
+// false when one reading lacks it.
+func windowRates(w *window.Window, name string) (window.DeviceRates, bool) {
+	a, okA := w.Start.Disks[name]
+	b, okB := w.End.Disks[name]
+	if !okA || !okB {
+		return window.DeviceRates{}, false
 	}
-	// Without root, other users' /proc/PID/io cannot be read: when that is
-	// most processes, the process table is not the machine's.
-	if readable := len(w.End.Procs); w.End.ProcsDenied > readable {
-		env.Skip("sample-processes", "", fmt.Errorf("%w: /proc/PID/io of %d of %d processes could not be read; the processes doing I/O may be among them", machine.ErrPermission, w.End.ProcsDenied, w.End.ProcsDenied+readable))
-	}
+	return roundRates(window.Rates(name, a, b, w.Seconds)), true
+}
+
+// sampleHost is the host over the window: the share of it that tasks
+// stalled (PSI), the processes that did most I/O, and the storage-heavy
+// tools among them.
+func sampleHost(w *window.Window, s *Sample) *Observation {
 	host := NewObservation("sample", KindHost, "host")
 	if w.Start.PSI != nil && w.End.PSI != nil {
 		addStall(host, s, "io", w.Start.PSI.IO, w.End.PSI.IO, w.Seconds)
@@ -133,9 +159,7 @@ func sample(ctx context.Context, env *Env) []*Observation {
 	s.Background = sortedKeys(bg)
 	host.Set("background_processes", nonNil(s.Background))
 	host.Set("sample_seconds", s.Seconds)
-	summary := NewObservation("sample", KindSample, "window")
-	summary.Set("summary", s)
-	return append(append(out, host), summary)
+	return host
 }
 
 // addStall records the share of the window that tasks stalled on a

@@ -5,8 +5,8 @@ import (
 	"sync"
 )
 
-// skipLog groups skipped probes by (check, reason), so a missing hdparm on
-// 1,000 disks is one entry with 1,000 subjects.
+// skipLog groups skipped probes by (check, reason), so a missing hdparm is
+// one entry naming every disk it could not ask, not one entry per disk.
 type skipLog struct {
 	mu      sync.Mutex
 	entries map[string]*Skipped
@@ -58,3 +58,12 @@ func (env *Env) Skip(probe, subject string, err error) {
 }
 
 func (env *Env) skipped() []Skipped { return env.skips.list() }
+
+// Skipped is something the doctor could not examine, why, and how to make
+// it work.
+type Skipped struct {
+	Check    string   `json:"check"`
+	Reason   string   `json:"reason"`
+	Hint     string   `json:"hint"`
+	Subjects []string `json:"subjects,omitempty"`
+}

@@ -16,7 +16,9 @@ func init() {
 	Register(Check{Name: "smart", Description: "each drive's own health: SMART overall status, ATA attributes against thresholds, the NVMe health log, SCSI defect and error counters, temperature against the drive's limits (smartctl -x -n standby -j, or smart.go on the live machine after CHECK POWER MODE)", Run: smartCheck})
 }
 
-// ATA attribute ids the doctor reads.
+// ATA attribute ids the doctor reads. The ids are vendor conventions, not
+// a standard (ATA dropped SMART attributes from its specifications);
+// smartmontools' drivedb.h names them per drive.
 const (
 	ataReallocated        = 5
 	ataPowerOnHours       = 9
@@ -32,7 +34,7 @@ const (
 
 // wearAttrs are the normalized "life left" attributes of SSD vendors:
 // 100 new, falling to 0 (Samsung 177, Intel 233, Kingston/SandForce 231,
-// Micron/Crucial 173 and 202).
+// Micron/Crucial 173 and 202; smartmontools' drivedb.h).
 var wearAttrs = map[int]bool{173: true, 177: true, 202: true, 231: true, 233: true}
 
 // noSMART are transports whose disks have no SMART the doctor can reach.

@@ -13,10 +13,6 @@ func init() {
 	Register(Check{Name: "stack", Description: "what sits between a filesystem and its disk (dm-crypt, LVM, md, RAID controller or HBA), and the kernel's writeback limits (vm.dirty_ratio, vm.dirty_background_ratio)", Run: stack})
 }
 
-// hbaDrivers pass disks through (IT mode); the RAID drivers own the disks
-// and their caches.
-var hbaDrivers = map[string]bool{"mpt3sas": true, "mpt2sas": true, "isci": true, "mvsas": true, "pm80xx": true}
-
 func stack(ctx context.Context, env *Env) []*Observation {
 	var out []*Observation
 	out = append(out, writeback(ctx, env))
@@ -37,48 +33,58 @@ func stack(ctx context.Context, env *Env) []*Observation {
 		o.Set("controller_kind", kind)
 		o.Set("raid_controller_driver", map[bool]string{true: drv}[kind == "raid"])
 
-		// Walk the holders (partition → dm-crypt → LVM → filesystem).
-		var layers []string
-		var ev []Evidence
-		found := map[string]bool{}
-		var walk func(hname string, depth int, chain string)
-		walk = func(hname string, depth int, chain string) {
-			kind, label := dmKind(ctx, env, hname)
-			found[kind] = true
-			if kind == "crypt" || kind == "lvm" {
-				p := "/sys/block/" + hname + "/dm/uuid"
-				if v, err := env.Host.ReadString(ctx, p); err == nil {
-					ev = append(ev, Evidence{p, v})
-				}
-			}
-			chain += " → " + hname + " (" + label + ")"
-			next := holderNames(ctx, env, "/sys/block/"+hname+"/holders")
-			if len(next) == 0 || depth > 8 {
-				if m := mountsOf(ctx, env, hname, byDevNo); m != "" {
-					chain += " → " + m
-				}
-				layers = append(layers, chain)
-				return
-			}
-			for _, n := range next {
-				walk(n, depth+1, chain)
-			}
-		}
+		w := &holderWalk{ctx: ctx, env: env, byDevNo: byDevNo, found: map[string]bool{}}
 		for _, h := range d.Holders {
-			walk(h, 1, d.Name)
+			w.walk(h, 1, d.Name)
 		}
 		for _, p := range d.Partitions {
 			for _, h := range p.Holders {
-				walk(h, 1, p.Name)
+				w.walk(h, 1, p.Name)
 			}
 		}
-		crypt, lvm, md := found["crypt"], found["lvm"], found["md"]
-		o.Set("stack_layers", nonNil(layers), ev...)
-		o.Set("dm_crypt", crypt)
-		o.Set("lvm", lvm)
-		o.Set("md_stacked", md)
+		o.Set("stack_layers", nonNil(w.layers), w.ev...)
+		o.Set("dm_crypt", w.found["crypt"])
+		o.Set("lvm", w.found["lvm"])
+		o.Set("md_stacked", w.found["md"])
 	}
 	return out
+}
+
+// holderWalk follows a disk's holders (partition → dm-crypt → LVM →
+// filesystem) through /sys/block/<name>/holders (Documentation/ABI/
+// testing/sysfs-block): one chain per device at the top of the stack.
+type holderWalk struct {
+	ctx     context.Context
+	env     *Env
+	byDevNo map[string][]mount.Mount
+	layers  []string
+	ev      []Evidence
+	found   map[string]bool // the kinds of layer seen: crypt, lvm, md, …
+}
+
+func (w *holderWalk) walk(hname string, depth int, chain string) {
+	kind, label := dmKind(w.ctx, w.env, hname)
+	w.found[kind] = true
+	if kind == "crypt" || kind == "lvm" {
+		p := "/sys/block/" + hname + "/dm/uuid"
+		if v, err := w.env.Host.ReadString(w.ctx, p); err == nil {
+			w.ev = append(w.ev, Evidence{p, v})
+		}
+	}
+	chain += " → " + hname + " (" + label + ")"
+	next := holderNames(w.ctx, w.env, "/sys/block/"+hname+"/holders")
+	// The depth bound ends a cycle of holders links (a recording is not
+	// trusted); a real stack is a few layers deep.
+	if len(next) == 0 || depth > 8 {
+		if m := mountsOf(w.ctx, w.env, hname, w.byDevNo); m != "" {
+			chain += " → " + m
+		}
+		w.layers = append(w.layers, chain)
+		return
+	}
+	for _, n := range next {
+		w.walk(n, depth+1, chain)
+	}
 }
 
 func holderNames(ctx context.Context, env *Env, dir string) []string {
@@ -93,8 +99,10 @@ func holderNames(ctx context.Context, env *Env, dir string) []string {
 	return out
 }
 
-// dmKind names a stacked device from its device-mapper UUID
-// (CRYPT-LUKS2-…, LVM-…) or its kernel name (md127).
+// dmKind names a stacked device from its device-mapper UUID, dm/uuid
+// (Documentation/ABI/testing/sysfs-block-dm), whose prefix is its owner's:
+// cryptsetup's CRYPT-LUKS2-…, LVM's LVM-…, multipathd's mpath-…; or from its
+// kernel name (md127).
 func dmKind(ctx context.Context, env *Env, name string) (string, string) {
 	if strings.HasPrefix(name, "md") {
 		return "md", "md RAID"
@@ -133,7 +141,8 @@ func mountsOf(ctx context.Context, env *Env, name string, byDevNo map[string][]m
 }
 
 // writeback reads the kernel's dirty page limits: how much written data the
-// page cache may hold before writers are throttled.
+// page cache may hold before writers are throttled
+// (Documentation/admin-guide/sysctl/vm.rst).
 func writeback(ctx context.Context, env *Env) *Observation {
 	o := NewObservation("stack", KindHost, "host")
 	for _, k := range []string{"dirty_ratio", "dirty_background_ratio", "dirty_bytes", "dirty_background_bytes"} {
@@ -163,7 +172,8 @@ func writeback(ctx context.Context, env *Env) *Observation {
 		return o
 	}
 	o.Set("mem_total_bytes", float64(mem))
-	// dirty_bytes, when set, replaces dirty_ratio.
+	// dirty_bytes, when set, replaces dirty_ratio (vm.rst: only one of
+	// them may be specified at a time).
 	limit := 0.0
 	if b, ok := o.Get("vm_dirty_bytes").(float64); ok && b > 0 {
 		limit = b

@@ -7,127 +7,173 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/bootcfg"
+	"github.com/diskdoctor/diskdoctor/probes/mount"
 )
 
 func init() {
 	Register(Check{Name: "trim", Description: "TRIM/discard support through the block stack, and the trim regime (fstrim timer, cron, discard mounts, ZFS autotrim) for what the SSD holds", Run: trim})
 }
 
-// fstrim trims mounted filesystems that support it; ZFS members are trimmed
-// by the pool (autotrim or zpool trim), never by fstrim.
-var fstrimmable = map[string]bool{"ext4": true, "xfs": true, "btrfs": true, "vfat": true, "f2fs": true, "jfs": true, "ext3": true, "nilfs2": true, "ntfs3": true, "exfat": true}
-
 func trim(ctx context.Context, env *Env) []*Observation {
 	byDevNo := env.MountsByDevNo(ctx)
-	timerLink, timerOn := bootcfg.TimerEnabled(ctx, env.Host, "fstrim.timer")
-	cron := bootcfg.FindCronTrim(ctx, env.Host)
-	// Without /etc (a recording that left it out) the timer and cron jobs
-	// are unknown, not absent: Fedora and Debian enable fstrim.timer.
-	_, etcErr := env.Host.ReadDir(ctx, "/etc")
-	scheduleKnown := etcErr == nil
-	if !scheduleKnown && len(env.Judged(ctx)) > 0 {
-		env.Skip("trim schedule", "", withHint(fmt.Errorf("/etc: %w", etcErr), "record /etc/systemd/system and /etc/cron* to tell whether fstrim runs"))
-	}
-
+	sched := readTrimSchedule(ctx, env)
 	var out []*Observation
 	for _, d := range env.Judged(ctx) {
 		if d.Rotational == nil || *d.Rotational || d.Transport == "virtual" {
 			continue
 		}
-		o := NewObservation("trim", KindDevice, d.Name)
-		out = append(out, o)
-		if d.Queue.DiscardMaxBytes == nil {
-			o.Set("trim_supported", nil)
-		} else {
-			v := *d.Queue.DiscardMaxBytes
-			o.Set("trim_supported", v > 0, Evidence{d.Files["discard_max_bytes"], strconv.FormatUint(v, 10)})
-			if d.Queue.DiscardGranularity != nil {
-				o.Set("discard_granularity", *d.Queue.DiscardGranularity, Evidence{d.Files["discard_granularity"], strconv.FormatUint(*d.Queue.DiscardGranularity, 10)})
-			}
-		}
-
-		var regimes, uncovered, blocked []string
-		var regimeEv []Evidence
-		unknown := false
-		areas := 0
-		// A filesystem lives on the disk, a partition, or a device stacked on
-		// one of them (dm-crypt, LVM); follow holders one level.
-		devnos := []string{d.DevNo}
-		for _, p := range d.Partitions {
-			devnos = append(devnos, p.DevNo)
-		}
-		for _, hname := range stackedHolders(d) {
-			dn, err := env.Host.ReadString(ctx, "/sys/block/"+hname+"/dev")
-			if err != nil {
-				continue
-			}
-			devnos = append(devnos, dn)
-			if v, err := env.Host.ReadString(ctx, "/sys/block/"+hname+"/queue/discard_max_bytes"); err == nil && v == "0" {
-				blocked = append(blocked, hname)
-				o.AddEvidence("trim_blocked_by", Evidence{"/sys/block/" + hname + "/queue/discard_max_bytes", v})
-			}
-		}
-		for _, dn := range devnos {
-			for _, m := range byDevNo[dn] {
-				if !fstrimmable[m.FSType] {
-					continue
-				}
-				areas++
-				_, discard := m.Options["discard"]
-				switch {
-				case discard:
-					regimes = append(regimes, "discard mount option on "+m.MountPoint)
-					regimeEv = append(regimeEv, Evidence{"/proc/self/mountinfo", m.Source + " " + m.MountPoint + " " + m.FSType + " discard"})
-				case timerOn:
-					regimes = append(regimes, "fstrim.timer trims "+m.MountPoint)
-				case len(cron) > 0:
-					regimes = append(regimes, "cron fstrim trims "+m.MountPoint)
-				case !scheduleKnown:
-					unknown = true
-				default:
-					uncovered = append(uncovered, m.MountPoint+" ("+m.FSType+")")
-				}
-			}
-		}
-		pools := zfsPools(d)
-		if len(pools) > 0 {
-			autotrim, err := env.ZFSAutotrim(ctx)
-			for _, pool := range pools {
-				areas++
-				v, ok := autotrim[pool]
-				switch {
-				case err != nil || !ok:
-					unknown = true
-				case v == "on":
-					regimes = append(regimes, "ZFS autotrim=on (pool "+pool+")")
-					regimeEv = append(regimeEv, Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v})
-				default:
-					uncovered = append(uncovered, "ZFS pool "+pool+" (autotrim="+v+")")
-					o.AddEvidence("trim_uncovered", Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v})
-				}
-			}
-		}
-		if timerOn {
-			regimeEv = append(regimeEv, Evidence{timerLink, "fstrim.timer enabled (trims mounted filesystems; ZFS pools need autotrim or zpool trim)"})
-		}
-		for _, c := range cron {
-			regimeEv = append(regimeEv, Evidence{c.Source(), c.Text})
-		}
-		o.Set("trim_regimes", nonNil(regimes), regimeEv...)
-		o.Set("trim_uncovered", nonNil(uncovered))
-		o.Set("trim_blocked_by", nonNil(blocked))
-		o.Set("zfs_pools", nonNil(pools))
-		o.Set("trim_relevant", areas > 0)
-		switch {
-		case len(uncovered) > 0:
-			o.Set("trim_covered", false)
-		case unknown:
-			o.Set("trim_covered", nil)
-		default:
-			o.Set("trim_covered", areas > 0)
-		}
+		out = append(out, trimDevice(ctx, env, d, sched, byDevNo))
 	}
 	return out
+}
+
+// trimSchedule is what trims mounted filesystems on a schedule: an enabled
+// fstrim.timer (util-linux ships it; systemd.timer(5)) or a cron job.
+type trimSchedule struct {
+	timerLink string
+	timerOn   bool
+	cron      []bootcfg.Line
+	// known: /etc was read. Without it (a recording that left it out) the
+	// timer and cron jobs are unknown, not absent: Fedora and Debian enable
+	// fstrim.timer.
+	known bool
+}
+
+func readTrimSchedule(ctx context.Context, env *Env) trimSchedule {
+	var s trimSchedule
+	s.timerLink, s.timerOn = bootcfg.TimerEnabled(ctx, env.Host, "fstrim.timer")
+	s.cron = bootcfg.FindCronTrim(ctx, env.Host)
+	_, etcErr := env.Host.ReadDir(ctx, "/etc")
+	s.known = etcErr == nil
+	if !s.known && len(env.Judged(ctx)) > 0 {
+		env.Skip("trim schedule", "", withHint(fmt.Errorf("/etc: %w", etcErr), "record /etc/systemd/system and /etc/cron* to tell whether fstrim runs"))
+	}
+	return s
+}
+
+// trimAreas is what one SSD holds that wants trimming (mounted
+// filesystems, ZFS pools) and what trims each of them.
+type trimAreas struct {
+	regimes, uncovered, blocked []string
+	regimeEv                    []Evidence
+	unknown                     bool
+	areas                       int
+}
+
+func trimDevice(ctx context.Context, env *Env, d *block.Device, sched trimSchedule, byDevNo map[string][]mount.Mount) *Observation {
+	o := NewObservation("trim", KindDevice, d.Name)
+	setTrimSupport(o, d)
+	var t trimAreas
+	devnos := t.devNos(ctx, env, o, d)
+	t.filesystems(devnos, byDevNo, sched)
+	pools := zfsPools(d)
+	if len(pools) > 0 {
+		t.pools(ctx, env, o, pools)
+	}
+	if sched.timerOn {
+		t.regimeEv = append(t.regimeEv, Evidence{sched.timerLink, "fstrim.timer enabled (trims mounted filesystems; ZFS pools need autotrim or zpool trim)"})
+	}
+	for _, c := range sched.cron {
+		t.regimeEv = append(t.regimeEv, Evidence{c.Source(), c.Text})
+	}
+	o.Set("trim_regimes", nonNil(t.regimes), t.regimeEv...)
+	o.Set("trim_uncovered", nonNil(t.uncovered))
+	o.Set("trim_blocked_by", nonNil(t.blocked))
+	o.Set("zfs_pools", nonNil(pools))
+	o.Set("trim_relevant", t.areas > 0)
+	switch {
+	case len(t.uncovered) > 0:
+		o.Set("trim_covered", false)
+	case t.unknown:
+		o.Set("trim_covered", nil)
+	default:
+		o.Set("trim_covered", t.areas > 0)
+	}
+	return o
+}
+
+// setTrimSupport: the device takes discards when queue/discard_max_bytes
+// is not 0 (Documentation/ABI/stable/sysfs-block).
+func setTrimSupport(o *Observation, d *block.Device) {
+	if d.Queue.DiscardMaxBytes == nil {
+		o.Set("trim_supported", nil)
+		return
+	}
+	v := *d.Queue.DiscardMaxBytes
+	o.Set("trim_supported", v > 0, Evidence{d.Files["discard_max_bytes"], strconv.FormatUint(v, 10)})
+	if d.Queue.DiscardGranularity != nil {
+		o.Set("discard_granularity", *d.Queue.DiscardGranularity, Evidence{d.Files["discard_granularity"], strconv.FormatUint(*d.Queue.DiscardGranularity, 10)})
+	}
+}
+
+// devNos are the device numbers a filesystem on the disk can be mounted
+// from: the disk, a partition, or a device stacked on one of them
+// (dm-crypt, LVM), holders followed one level. A stacked device that takes
+// no discards blocks them for what sits on it.
+func (t *trimAreas) devNos(ctx context.Context, env *Env, o *Observation, d *block.Device) []string {
+	devnos := []string{d.DevNo}
+	for _, p := range d.Partitions {
+		devnos = append(devnos, p.DevNo)
+	}
+	for _, hname := range stackedHolders(d) {
+		dn, err := env.Host.ReadString(ctx, "/sys/block/"+hname+"/dev")
+		if err != nil {
+			continue
+		}
+		devnos = append(devnos, dn)
+		if v, err := env.Host.ReadString(ctx, "/sys/block/"+hname+"/queue/discard_max_bytes"); err == nil && v == "0" {
+			t.blocked = append(t.blocked, hname)
+			o.AddEvidence("trim_blocked_by", Evidence{"/sys/block/" + hname + "/queue/discard_max_bytes", v})
+		}
+	}
+	return devnos
+}
+
+// filesystems: what trims each filesystem fstrim can trim that is mounted
+// from devnos; the discard mount option (mount(8)) first.
+func (t *trimAreas) filesystems(devnos []string, byDevNo map[string][]mount.Mount, sched trimSchedule) {
+	for _, dn := range devnos {
+		for _, m := range byDevNo[dn] {
+			if !fstrimmable[m.FSType] {
+				continue
+			}
+			t.areas++
+			_, discard := m.Options["discard"]
+			switch {
+			case discard:
+				t.regimes = append(t.regimes, "discard mount option on "+m.MountPoint)
+				t.regimeEv = append(t.regimeEv, Evidence{"/proc/self/mountinfo", m.Source + " " + m.MountPoint + " " + m.FSType + " discard"})
+			case sched.timerOn:
+				t.regimes = append(t.regimes, "fstrim.timer trims "+m.MountPoint)
+			case len(sched.cron) > 0:
+				t.regimes = append(t.regimes, "cron fstrim trims "+m.MountPoint)
+			case !sched.known:
+				t.unknown = true
+			default:
+				t.uncovered = append(t.uncovered, m.MountPoint+" ("+m.FSType+")")
+			}
+		}
+	}
+}
+
+// pools: a ZFS pool trims its members itself when autotrim=on
+// (zpoolprops(7)); fstrim never does.
+func (t *trimAreas) pools(ctx context.Context, env *Env, o *Observation, pools []string) {
+	autotrim, err := env.ZFSAutotrim(ctx)
+	for _, pool := range pools {
+		t.areas++
+		v, ok := autotrim[pool]
+		switch {
+		case err != nil || !ok:
+			t.unknown = true
+		case v == "on":
+			t.regimes = append(t.regimes, "ZFS autotrim=on (pool "+pool+")")
+			t.regimeEv = append(t.regimeEv, Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v})
+		default:
+			t.uncovered = append(t.uncovered, "ZFS pool "+pool+" (autotrim="+v+")")
+			o.AddEvidence("trim_uncovered", Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v})
+		}
+	}
 }
 
 // stackedHolders lists dm/md devices stacked on the disk or its partitions.
@@ -137,17 +183,4 @@ func stackedHolders(d *block.Device) []string {
 		out = append(out, p.Holders...)
 	}
 	return out
-}
-
-func zfsPools(d *block.Device) []string {
-	pools := map[string]bool{}
-	for _, p := range d.Partitions {
-		if p.FSType == "zfs_member" && p.Label != "" {
-			pools[p.Label] = true
-		}
-	}
-	if d.Udev.Prop("ID_FS_TYPE") == "zfs_member" && d.Udev.Prop("ID_FS_LABEL") != "" {
-		pools[d.Udev.Prop("ID_FS_LABEL")] = true
-	}
-	return sortedKeys(pools)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/bootcfg"
 	"github.com/diskdoctor/diskdoctor/probes/drive"
+	"github.com/diskdoctor/diskdoctor/probes/kernlog"
 )
 
 func init() {
@@ -18,9 +19,10 @@ func init() {
 }
 
 // writeCache gathers every view of a drive's volatile write cache. The
-// kernel's view (queue/write_cache, cache_type) is what it believes and acts
-// on (whether it sends flushes); the drive's own state (hdparm -W, ATA
-// IDENTIFY word 85) is what the drive does. The boot log and udev's record
+// kernel's view (queue/write_cache, Documentation/ABI/stable/sysfs-block;
+// cache_type, drivers/scsi/sd.c) is what it believes and acts on (whether
+// it sends flushes); the drive's own state (hdparm -W, ATA IDENTIFY
+// DEVICE word 85 bit 5, ACS-3) is what the drive does. The boot log and udev's record
 // tell what the drive reported when it appeared.
 func writeCache(ctx context.Context, env *Env) []*Observation {
 	log, _ := env.KernelLog(ctx)
@@ -44,42 +46,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 	for _, d := range judged {
 		o := newObservationSized("write-cache", KindDevice, d.Name, 20)
 		out = append(out, o)
-		o.Set("wc_nvme_vwc", nil)
-		if v := d.Queue.WriteCache; v != "" {
-			ev := Evidence{d.Files["write_cache"], v}
-			o.Set("wc_kernel_on", v == "write back", ev)
-			// For NVMe the kernel shows "write back" exactly when Identify
-			// Controller reports a volatile write cache (VWC); drives with
-			// power-loss protection usually have none, and "write through"
-			// is then their normal state.
-			if d.Transport == "nvme" {
-				o.Set("wc_nvme_vwc", v == "write back", ev)
-			}
-		} else {
-			o.Set("wc_kernel_on", nil)
-		}
-		o.Set("wc_scsi_cache_type", nil)
-		if d.SCSIAddr != "" {
-			p := "/sys/class/scsi_disk/" + d.SCSIAddr + "/cache_type"
-			if v, err := env.Host.ReadString(ctx, "/sys/block/"+d.Name+"/device/scsi_disk/"+d.SCSIAddr+"/cache_type"); err == nil {
-				o.Set("wc_scsi_cache_type", v, Evidence{p, v})
-			}
-		}
-		if l, ok := bootLines[d.Name]; ok {
-			o.Set("wc_boot_enabled", l.Enabled, Evidence{"dmesg line " + strconv.Itoa(l.Line.Num), l.Line.Raw})
-		} else {
-			o.Set("wc_boot_enabled", nil)
-		}
-		o.Set("wc_udev_supported", nil)
-		o.Set("wc_udev_enabled", nil)
-		if u := d.Udev; u != nil {
-			if v := u.Prop("ID_ATA_WRITE_CACHE"); v != "" {
-				o.Set("wc_udev_supported", v == "1", Evidence{u.Path, "ID_ATA_WRITE_CACHE=" + v})
-			}
-			if v := u.Prop("ID_ATA_WRITE_CACHE_ENABLED"); v != "" {
-				o.Set("wc_udev_enabled", v == "1", Evidence{u.Path, "ID_ATA_WRITE_CACHE_ENABLED=" + v})
-			}
-		}
+		setCacheViews(ctx, env, o, d, bootLines)
 		o.Set("wc_drive_supported", nil)
 		o.Set("wc_drive_enabled", nil)
 		o.Set("ata", isATA(d))
@@ -89,6 +56,58 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 	}
 	// As many drives are asked at once as there are command slots.
 	parallel.Each(len(jobs), maxCommands, func(i int) { readDriveCache(ctx, env, jobs[i].o, jobs[i].d) })
+	setPersistence(ctx, env, persist, out, judged)
+	for _, o := range out {
+		derive(o)
+	}
+	return out
+}
+
+// setCacheViews records what the kernel, the boot log and udev say of the
+// disk's write cache, without asking the drive.
+func setCacheViews(ctx context.Context, env *Env, o *Observation, d *block.Device, bootLines map[string]kernlog.WriteCacheLine) {
+	o.Set("wc_nvme_vwc", nil)
+	if v := d.Queue.WriteCache; v != "" {
+		ev := Evidence{d.Files["write_cache"], v}
+		o.Set("wc_kernel_on", v == "write back", ev)
+		// For NVMe the kernel shows "write back" exactly when Identify
+		// Controller reports a volatile write cache (VWC; the queue's
+		// write cache feature in drivers/nvme/host/core.c); drives with
+		// power-loss protection usually have none, and "write through"
+		// is then their normal state.
+		if d.Transport == "nvme" {
+			o.Set("wc_nvme_vwc", v == "write back", ev)
+		}
+	} else {
+		o.Set("wc_kernel_on", nil)
+	}
+	o.Set("wc_scsi_cache_type", nil)
+	if d.SCSIAddr != "" {
+		p := "/sys/class/scsi_disk/" + d.SCSIAddr + "/cache_type"
+		if v, err := env.Host.ReadString(ctx, "/sys/block/"+d.Name+"/device/scsi_disk/"+d.SCSIAddr+"/cache_type"); err == nil {
+			o.Set("wc_scsi_cache_type", v, Evidence{p, v})
+		}
+	}
+	if l, ok := bootLines[d.Name]; ok {
+		o.Set("wc_boot_enabled", l.Enabled, Evidence{"dmesg line " + strconv.Itoa(l.Line.Num), l.Line.Raw})
+	} else {
+		o.Set("wc_boot_enabled", nil)
+	}
+	o.Set("wc_udev_supported", nil)
+	o.Set("wc_udev_enabled", nil)
+	if u := d.Udev; u != nil {
+		if v := u.Prop("ID_ATA_WRITE_CACHE"); v != "" {
+			o.Set("wc_udev_supported", v == "1", Evidence{u.Path, "ID_ATA_WRITE_CACHE=" + v})
+		}
+		if v := u.Prop("ID_ATA_WRITE_CACHE_ENABLED"); v != "" {
+			o.Set("wc_udev_enabled", v == "1", Evidence{u.Path, "ID_ATA_WRITE_CACHE_ENABLED=" + v})
+		}
+	}
+}
+
+// setPersistence records, on each disk's observation, what re-enables its
+// cache at boot, and the drives the doctor's own rules file covers.
+func setPersistence(ctx context.Context, env *Env, persist *bootcfg.CachePersistence, out []*Observation, judged []*block.Device) {
 	byName := map[string]*block.Device{}
 	for _, d := range judged {
 		byName[d.Name] = d
@@ -105,9 +124,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 		// The doctor's own rules file is rewritten whole: it must keep the
 		// drives it already covers.
 		o.Set("wc_own_rule_serials", nonNil(ownSerials))
-		derive(o)
 	}
-	return out
 }
 
 // OwnRulesFile is the file the doctor's persistent write-cache fix writes.

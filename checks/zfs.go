@@ -4,26 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"path"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/zfs"
-)
-
-// Units: zpool iostat -p prints exact values, bytes and nanoseconds
-// (zpool-iostat(8)); the facts are in µs and MB/s (decimal megabytes, as
-// drive datasheets count them).
-const (
-	nsPerUs     = 1e3
-	nsPerMs     = 1e6
-	usPerS      = 1e6
-	bytesPerMB  = 1e6
-	bytesPerKiB = 1024
 )
 
 func init() {
@@ -47,109 +33,6 @@ func zfsPresent(ctx context.Context, env *Env, devs []*block.Device) bool {
 
 func argvString(argv []string) string { return strings.Join(argv, " ") }
 
-// memberIndex maps every name a pool member can be printed as (kernel
-// name, /dev path, by-id/by-partuuid/by-path link, with or without -P) to
-// the disk that holds it.
-type memberIndex struct {
-	byName map[string]indexedMember
-}
-
-// indexedMember is the disk behind a name, and the partition's kernel name
-// ("" for the whole disk).
-type indexedMember struct {
-	d    *block.Device
-	part string
-}
-
-func newMemberIndex(devs []*block.Device) *memberIndex {
-	// One map, sized for the names it will hold (a kernel name and a /dev
-	// path per disk and partition, two per link): on 1,000 disks, grown one
-	// name at a time, two maps were rehashed a dozen times each.
-	hint := 0
-	for _, d := range devs {
-		hint += 2 + 2*len(d.ByID)
-		if d.Udev != nil {
-			hint += 2 * len(d.Udev.Links)
-		}
-		for _, p := range d.Partitions {
-			hint += 2 + 2*len(p.Links)
-		}
-	}
-	ix := &memberIndex{byName: make(map[string]indexedMember, hint)}
-	add := func(d *block.Device, part, name string) {
-		if name == "" {
-			return
-		}
-		if _, ok := ix.byName[name]; !ok {
-			ix.byName[name] = indexedMember{d, part}
-		}
-	}
-	addLinks := func(d *block.Device, part string, links []string) {
-		for _, l := range links {
-			add(d, part, "/dev/"+l)
-			add(d, part, path.Base(l))
-		}
-	}
-	for _, d := range devs {
-		if d.NVMePath {
-			continue
-		}
-		add(d, "", d.Name)
-		add(d, "", "/dev/"+d.Name)
-		for _, l := range d.ByID {
-			add(d, "", l)
-			add(d, "", path.Base(l))
-		}
-		if d.Udev != nil {
-			addLinks(d, "", d.Udev.Links)
-		}
-		for _, p := range d.Partitions {
-			add(d, p.Name, p.Name)
-			add(d, p.Name, "/dev/"+p.Name)
-			addLinks(d, p.Name, p.Links)
-		}
-	}
-	return ix
-}
-
-// resolve finds the disk behind a member name; links under /dev are
-// followed where udev's record does not list them.
-func (ix *memberIndex) resolve(env *Env, name string) (*block.Device, string) {
-	if m, ok := ix.byName[name]; ok {
-		return m.d, m.part
-	}
-	var cands []string
-	if strings.HasPrefix(name, "/") {
-		cands = []string{name}
-	} else {
-		for _, dir := range []string{"/dev/disk/by-id/", "/dev/disk/by-partuuid/", "/dev/disk/by-path/", "/dev/disk/by-vdev/", "/dev/mapper/", "/dev/"} {
-			cands = append(cands, dir+name)
-		}
-	}
-	for _, c := range cands {
-		if !strings.HasPrefix(c, "/dev/") {
-			continue
-		}
-		r, err := env.Host.Resolve(c)
-		if err != nil {
-			continue
-		}
-		if m, ok := ix.byName[path.Base(r)]; ok {
-			return m.d, m.part
-		}
-	}
-	return nil, ""
-}
-
-// member is one leaf vdev mapped to its disk.
-type member struct {
-	pool *zfs.Pool
-	vdev *zfs.Vdev
-	disk *block.Device
-	part string
-	row  *zfs.IostatRow
-}
-
 // zfsRun is one run of the zfs check: what the pools' members resolve to,
 // gathered pool by pool and then judged disk by disk.
 type zfsRun struct {
@@ -161,7 +44,8 @@ type zfsRun struct {
 	diskOrder            []string
 }
 
-// ix is the member index, made on first use (20,000 names on 1,000 disks).
+// ix is the member index, made on first use: it holds every name of every
+// disk, and a machine whose pools have no members needs none of them.
 func (z *zfsRun) ix() *memberIndex {
 	if z.index == nil {
 		z.index = newMemberIndex(z.devs)
@@ -403,31 +287,6 @@ func poolDatasetFacts(o *Observation, p *zfs.Pool, props zfs.Props) {
 	}
 }
 
-// poolLatency records the pool row's latency over the interval and hands
-// each member its own row.
-func (z *zfsRun) poolLatency(o *Observation, p *zfs.Pool, members []*member, rows []*zfs.IostatRow) {
-	o.Set("zfs_total_wait_write_us", nil)
-	o.Set("zfs_disk_wait_write_us", nil)
-	for _, r := range rows {
-		if r.Pool != p.Name {
-			continue
-		}
-		if r.Name == p.Name {
-			ev := Evidence{z.iostatCmd, iostatSummary(r)}
-			setUs(o, "zfs_total_wait_write_us", r.TotalWaitWrite, ev)
-			setUs(o, "zfs_disk_wait_write_us", r.DiskWaitWrite, ev)
-			setUs(o, "zfs_total_wait_read_us", r.TotalWaitRead, ev)
-			setUs(o, "zfs_disk_wait_read_us", r.DiskWaitRead, ev)
-			continue
-		}
-		for _, m := range members {
-			if m.row == nil && (r.Name == m.vdev.Name) {
-				m.row = r
-			}
-		}
-	}
-}
-
 // deviceObservations are the per-disk facts: pool membership and the
 // member's latency.
 func (z *zfsRun) deviceObservations() []*Observation {
@@ -474,169 +333,6 @@ func (z *zfsRun) deviceObservations() []*Observation {
 	return out
 }
 
-// zfsLatencyFacts records one interval of a member's latency, and compares
-// its device wait with its peers' (the other members of its pool and class).
-func zfsLatencyFacts(o *Observation, m *member, byDisk map[string][]*member, iostatCmd string) {
-	for _, f := range []string{"zfs_write_iops", "zfs_write_mbs", "zfs_write_size_bytes", "zfs_write_size_kib", "zfs_disk_wait_write_us", "zfs_total_wait_write_us", "zfs_disk_wait_read_us", "zfs_total_wait_read_us", "zfs_effective_write_us", "zfs_peer_disk_wait_write_us", "zfs_peer_disk_wait_write", "zfs_above_device_write_us"} {
-		o.Set(f, nil)
-	}
-	o.Set("zfs_slow_vs_peers", false)
-	o.Set("zfs_slow_read_vs_peers", false)
-	r := m.row
-	if r == nil {
-		return
-	}
-	ev := Evidence{iostatCmd, iostatSummary(r)}
-	if r.WriteOps != nil {
-		o.Set("zfs_write_iops", round(*r.WriteOps, 1), ev)
-	}
-	if r.WriteBytes != nil {
-		o.Set("zfs_write_mbs", round(*r.WriteBytes/bytesPerMB, 2))
-		if r.WriteOps != nil && *r.WriteOps > 0 {
-			o.Set("zfs_write_size_bytes", math.Round(*r.WriteBytes / *r.WriteOps))
-			o.Set("zfs_write_size_kib", round(*r.WriteBytes / *r.WriteOps / bytesPerKiB, 1))
-		}
-	}
-	setUs(o, "zfs_disk_wait_write_us", r.DiskWaitWrite, ev)
-	setUs(o, "zfs_total_wait_write_us", r.TotalWaitWrite)
-	setUs(o, "zfs_disk_wait_read_us", r.DiskWaitRead)
-	setUs(o, "zfs_total_wait_read_us", r.TotalWaitRead)
-	o.Set("zfs_disk_wait_write", humanNs(r.DiskWaitWrite))
-	o.Set("zfs_total_wait_write", humanNs(r.TotalWaitWrite))
-	if r.TotalWaitWrite != nil && r.DiskWaitWrite != nil && *r.TotalWaitWrite > *r.DiskWaitWrite {
-		o.Set("zfs_above_device_write_us", round((*r.TotalWaitWrite-*r.DiskWaitWrite)/nsPerUs, 1))
-		o.Set("zfs_above_device_write", humanNs(ptrF(*r.TotalWaitWrite-*r.DiskWaitWrite)))
-	}
-	if e := eff(r); e > 0 {
-		o.Set("zfs_effective_write_us", round(e, 1))
-		o.Set("zfs_effective_write", humanNs(ptrF(e*nsPerUs)))
-	}
-	// Peers: the other members of the same pool and class with a sample,
-	// compared per direction (a failing disk shows in reads first).
-	peerWaits := func(wait func(*zfs.IostatRow) (*float64, *float64)) []float64 {
-		var out []float64
-		for _, ms := range byDisk {
-			for _, x := range ms {
-				if x == m || x.disk == m.disk || x.pool != m.pool || x.vdev.Class != m.vdev.Class || x.row == nil {
-					continue
-				}
-				if w, ops := wait(x.row); w != nil && ops != nil && *ops > 0 {
-					out = append(out, *w/nsPerUs)
-				}
-			}
-		}
-		return out
-	}
-	writes := func(r *zfs.IostatRow) (*float64, *float64) { return r.DiskWaitWrite, r.WriteOps }
-	reads := func(r *zfs.IostatRow) (*float64, *float64) { return r.DiskWaitRead, r.ReadOps }
-	peers := peerWaits(writes)
-	classDevs := []string{m.disk.Name}
-	for _, ms := range byDisk {
-		for _, x := range ms {
-			if x.pool == m.pool && x.vdev.Class == m.vdev.Class && !contains(classDevs, x.disk.Name) {
-				classDevs = append(classDevs, x.disk.Name)
-			}
-		}
-	}
-	sortNatural(classDevs)
-	o.Set("zfs_class_devices", classDevs)
-	o.Set("zfs_class_member_count", len(classDevs))
-	o.Set("zfs_peer_count", len(peers))
-	o.Set("zfs_disk_wait_read", humanNs(r.DiskWaitRead))
-	o.Set("zfs_read_iops", nil)
-	if r.ReadOps != nil {
-		o.Set("zfs_read_iops", round(*r.ReadOps, 1))
-	}
-	// slower: at least 4 times the peers' median and 0.5 ms more, over at
-	// least 10 requests per second.
-	slower := func(mine, ops *float64, peers []float64) (float64, bool) {
-		if len(peers) == 0 {
-			return 0, false
-		}
-		med := median(peers)
-		if mine == nil || ops == nil {
-			return med, false
-		}
-		w := *mine / nsPerUs
-		return med, *ops >= 10 && w >= 4*med && w-med >= 500
-	}
-	o.Set("zfs_peer_disk_wait_read", nil)
-	o.Set("zfs_slow_read_vs_peers", false)
-	if med, slow := slower(r.DiskWaitWrite, r.WriteOps, peers); len(peers) > 0 {
-		o.Set("zfs_peer_disk_wait_write_us", round(med, 1))
-		o.Set("zfs_peer_disk_wait_write", humanNs(ptrF(med*nsPerUs)))
-		o.Set("zfs_slow_vs_peers", slow)
-	}
-	if rp := peerWaits(reads); len(rp) > 0 {
-		med, slow := slower(r.DiskWaitRead, r.ReadOps, rp)
-		o.Set("zfs_peer_disk_wait_read", humanNs(ptrF(med*nsPerUs)))
-		o.Set("zfs_slow_read_vs_peers", slow)
-		if slow {
-			o.AddEvidence("zfs_slow_read_vs_peers", Evidence{iostatCmd, iostatSummary(r)})
-		}
-	}
-}
-
-// eff is the device's time per write over the interval in µs: its
-// disk_wait, or the time between completions where requests queued inside
-// the device (disk_wait > 1/ops: Little's law), whichever is less. A device
-// that is not busy shows its latency; a busy one its throughput.
-func eff(r *zfs.IostatRow) float64 {
-	if r == nil || r.DiskWaitWrite == nil || r.WriteOps == nil || *r.WriteOps <= 0 {
-		return 0
-	}
-	wait := *r.DiskWaitWrite / nsPerUs
-	return math.Min(wait, usPerS / *r.WriteOps)
-}
-
-func setUs(o *Observation, fact string, ns *float64, ev ...Evidence) {
-	if ns == nil {
-		o.Set(fact, nil)
-		return
-	}
-	o.Set(fact, round(*ns/nsPerUs, 1), ev...)
-}
-
-func ptrF(f float64) *float64 { return &f }
-
-// humanNs prints a latency as zpool iostat would: 90 µs, 68 ms, 1.2 s.
-func humanNs(ns *float64) string {
-	if ns == nil {
-		return "-"
-	}
-	v := *ns
-	switch {
-	case v >= 1e9:
-		return trimFloat(round(v/1e9, 1)) + " s"
-	case v >= nsPerMs:
-		return trimFloat(round(v/nsPerMs, 1)) + " ms"
-	case v >= nsPerUs:
-		return trimFloat(round(v/nsPerUs, 0)) + " µs"
-	}
-	return trimFloat(v) + " ns"
-}
-
-func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-// iostatSummary is one member's row in words, for evidence.
-func iostatSummary(r *zfs.IostatRow) string {
-	num := func(p *float64) string {
-		if p == nil {
-			return "-"
-		}
-		return trimFloat(round(*p, 1))
-	}
-	mbs := func(p *float64) string {
-		if p == nil {
-			return "-"
-		}
-		return trimFloat(round(*p/bytesPerMB, 2)) + " MB/s"
-	}
-	return fmt.Sprintf("%s: write %s/s %s, total_wait %s, disk_wait %s; read %s/s %s, total_wait %s, disk_wait %s",
-		r.Name, num(r.WriteOps), mbs(r.WriteBytes), humanNs(r.TotalWaitWrite), humanNs(r.DiskWaitWrite),
-		num(r.ReadOps), mbs(r.ReadBytes), humanNs(r.TotalWaitRead), humanNs(r.DiskWaitRead))
-}
-
 func classWord(c string) string {
 	switch c {
 	case "data":
@@ -645,23 +341,4 @@ func classWord(c string) string {
 		return "log vdev"
 	}
 	return c + " vdev"
-}
-
-func median(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }

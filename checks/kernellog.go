@@ -78,39 +78,57 @@ func kernelLogCheck(ctx context.Context, env *Env) []*Observation {
 // removed) and zpool status (a missing vdev keeps its name, or "was
 // /dev/…"). Only read when a disk is gone: these probes cost time.
 func linkGoneMember(ctx context.Context, env *Env, topo *kernlog.Topology, o *Observation) {
-	dev := o.Subject
 	members, _ := o.Get("klog_member_of").([]string)
+	members, ev := mdMemberships(ctx, env, topo, o.Subject, members)
+	members, zev := zfsMemberships(ctx, env, topo, o.Subject, members)
+	o.Set("klog_member_of", nonNil(members), append(ev, zev...)...)
+}
+
+// mdMemberships adds the md arrays /proc/mdstat lists dev in (md(4)).
+func mdMemberships(ctx context.Context, env *Env, topo *kernlog.Topology, dev string, members []string) ([]string, []Evidence) {
+	arrays, err := env.MDStat(ctx)
+	if err != nil {
+		return members, nil
+	}
 	var ev []Evidence
-	if arrays, err := env.MDStat(ctx); err == nil {
-		for _, a := range arrays {
-			for _, m := range a.Members {
-				if contains(topo.Attribute(kernlog.RefBlock, m.Name), dev) {
-					state := "member"
-					if m.Faulty {
-						state = "marked failed"
-					}
-					members = appendUniq(members, fmt.Sprintf("%s (%s, %s in /proc/mdstat)", a.Name, m.Name, state))
-					ev = append(ev, Evidence{"/proc/mdstat", strings.Join(a.Lines, " | ")})
-				}
+	for _, a := range arrays {
+		for _, m := range a.Members {
+			if !contains(topo.Attribute(kernlog.RefBlock, m.Name), dev) {
+				continue
 			}
+			state := "member"
+			if m.Faulty {
+				state = "marked failed"
+			}
+			members = appendUniq(members, fmt.Sprintf("%s (%s, %s in /proc/mdstat)", a.Name, m.Name, state))
+			ev = append(ev, Evidence{"/proc/mdstat", strings.Join(a.Lines, " | ")})
 		}
 	}
-	if env.Host.Exists("/sys/module/zfs") {
-		if st, err := env.ZpoolStatus(ctx); err == nil && st != nil {
-			for _, p := range st.Pools {
-				for _, v := range p.Vdevs {
-					name := path.Base(v.Name)
-					was := path.Base(v.Was)
-					if !v.Leaf || (!contains(topo.Attribute(kernlog.RefBlock, name), dev) && !contains(topo.Attribute(kernlog.RefBlock, was), dev)) {
-						continue
-					}
-					members = appendUniq(members, fmt.Sprintf("ZFS pool %s (%s, %s)", p.Name, v.Name, v.State))
-					ev = append(ev, Evidence{"zpool status -P -t", v.Line})
-				}
+	return members, ev
+}
+
+// zfsMemberships adds the ZFS pools whose leaf vdevs name dev, now or as
+// "was /dev/…" (zpool-status(8)), when the zfs module is loaded.
+func zfsMemberships(ctx context.Context, env *Env, topo *kernlog.Topology, dev string, members []string) ([]string, []Evidence) {
+	if !env.Host.Exists("/sys/module/zfs") {
+		return members, nil
+	}
+	st, err := env.ZpoolStatus(ctx)
+	if err != nil || st == nil {
+		return members, nil
+	}
+	names := func(name string) bool { return contains(topo.Attribute(kernlog.RefBlock, path.Base(name)), dev) }
+	var ev []Evidence
+	for _, p := range st.Pools {
+		for _, v := range p.Vdevs {
+			if !v.Leaf || (!names(v.Name) && !names(v.Was)) {
+				continue
 			}
+			members = appendUniq(members, fmt.Sprintf("ZFS pool %s (%s, %s)", p.Name, v.Name, v.State))
+			ev = append(ev, Evidence{"zpool status -P -t", v.Line})
 		}
 	}
-	o.Set("klog_member_of", nonNil(members), ev...)
+	return members, ev
 }
 
 // KernelLogObservations turns a classified log into one observation per
@@ -219,23 +237,60 @@ func goneTransport(dev string) string {
 	return ""
 }
 
-func appendUniq(s []string, v string) []string {
-	if contains(s, v) {
-		return s
-	}
-	return append(s, v)
-}
-
 func klogDevice(dev string, groups []kernlog.Group, link *kernlog.SATALinkState, uptime float64) *Observation {
 	o := newObservationSized("kernel-log", KindDevice, dev, 20)
-	// One failed read is logged by libata, the SCSI layer and the block
-	// layer, each in its own words: a category counts the incidents of the
-	// pattern that saw most of them, not the sum of every layer's lines.
+	t := tallyKlog(groups)
+	downgraded := link.Downgraded()
+	if downgraded && t.counts[kernlog.LinkLimited] == 0 {
+		// The link came up slower than before without a "limiting" line.
+		t.groups = append(t.groups, kernlog.Group{Category: kernlog.LinkUp, Device: dev, Count: 1, First: link.LastEvent.Line, Last: link.LastEvent.Line, Boot: link.LastEvent.Boot})
+	}
+	sortKlogGroups(t.groups)
+	total, critical, cats, summary := t.summary()
+	o.Set("klog_events", total, klogSamples(t.groups)...)
+	o.Set("klog_critical_events", critical)
+	o.Set("klog_categories", nonNil(cats))
+	o.Set("klog_summary", strings.Join(summary, ", "))
+	counts := t.counts
+	o.Set("klog_io_errors", counts[kernlog.IOError])
+	o.Set("klog_medium_errors", counts[kernlog.MediumError])
+	o.Set("klog_timeouts", counts[kernlog.Timeout])
+	o.Set("klog_resets", counts[kernlog.LinkReset]+counts[kernlog.ControllerReset])
+	o.Set("klog_link_errors", counts[kernlog.LinkError])
+	o.Set("klog_fs_errors", counts[kernlog.FSError])
+	o.Set("klog_fs_readonly", counts[kernlog.FSReadOnly] > 0)
+	o.Set("klog_device_failed", counts[kernlog.DeviceFailed] > 0)
+	o.Set("klog_ncq_disabled", counts[kernlog.NCQDisabled] > 0)
+	o.Set("klog_boot_only", total > 0 && t.bootOnly)
+	if t.newest != nil {
+		o.Set("klog_last_age_s", round(*t.newest, 0))
+		o.Set("klog_last_age_h", round(*t.newest/3600, 1))
+	} else {
+		o.Set("klog_last_age_s", nil)
+		o.Set("klog_last_age_h", nil)
+	}
+	o.Set("klog_link_downgraded", downgraded)
+	setKlogLink(o, link, downgraded)
+	return o
+}
+
+// klogTally is one disk's error messages counted by category.
+type klogTally struct {
+	counts   map[string]int
+	groups   []kernlog.Group // the groups that count, worst first once sorted
+	bootOnly bool            // every one of them logged while the kernel booted
+	newest   *float64        // age of the newest, seconds
+}
+
+func tallyKlog(groups []kernlog.Group) klogTally {
+	t := klogTally{counts: map[string]int{}, bootOnly: true}
+	// One failed read is logged by libata (drivers/ata/libata-eh.c), the
+	// SCSI layer (drivers/scsi/scsi_logging.c, sd.c) and the block layer
+	// (block/blk-mq.c), each in its own words: a category counts the
+	// incidents of the pattern that saw most of them, not the sum of every
+	// layer's lines.
 	perPattern := map[string]int{}
 	patternCat := map[string]string{}
-	var errGroups []kernlog.Group
-	bootOnly := true
-	var newest *float64
 	for _, g := range groups {
 		switch g.Category {
 		case kernlog.WriteCache, kernlog.PCIeBandwidth, kernlog.LinkUp:
@@ -243,37 +298,39 @@ func klogDevice(dev string, groups []kernlog.Group, link *kernlog.SATALinkState,
 		}
 		perPattern[g.Pattern] += g.Count
 		patternCat[g.Pattern] = g.Category
-		errGroups = append(errGroups, g)
-		bootOnly = bootOnly && g.Boot
-		if g.Age != nil && (newest == nil || *g.Age < *newest) {
+		t.groups = append(t.groups, g)
+		t.bootOnly = t.bootOnly && g.Boot
+		if g.Age != nil && (t.newest == nil || *g.Age < *t.newest) {
 			a := *g.Age
-			newest = &a
+			t.newest = &a
 		}
 	}
-	counts := map[string]int{}
 	for p, n := range perPattern {
-		if c := patternCat[p]; n > counts[c] {
-			counts[c] = n
+		if c := patternCat[p]; n > t.counts[c] {
+			t.counts[c] = n
 		}
 	}
-	downgraded := link.Downgraded()
-	if downgraded && counts[kernlog.LinkLimited] == 0 {
-		// The link came up slower than before without a "limiting" line.
-		errGroups = append(errGroups, kernlog.Group{Category: kernlog.LinkUp, Device: dev, Count: 1, First: link.LastEvent.Line, Last: link.LastEvent.Line, Boot: link.LastEvent.Boot})
-	}
-	// Worst category first; within one, a message's own line before an
-	// indented continuation line (the "res …" under an ATA command).
-	sort.SliceStable(errGroups, func(i, j int) bool {
-		a, b := errGroups[i], errGroups[j]
+	return t
+}
+
+// sortKlogGroups puts the worst category first; within one, a message's
+// own line before an indented continuation line (the "res …" under an ATA
+// command).
+func sortKlogGroups(groups []kernlog.Group) {
+	sort.SliceStable(groups, func(i, j int) bool {
+		a, b := groups[i], groups[j]
 		if ra, rb := klogRank(a.Category), klogRank(b.Category); ra != rb {
 			return ra < rb
 		}
 		return !indented(a.First.Raw) && indented(b.First.Raw)
 	})
-	total, critical := 0, 0
-	var cats, summary []string
+}
+
+// summary is the tally in words, worst category first: the events, the
+// critical ones among them, the categories seen, "2 medium errors, …".
+func (t klogTally) summary() (total, critical int, cats, summary []string) {
 	for _, c := range klogOrder {
-		n := counts[c]
+		n := t.counts[c]
 		if n == 0 {
 			continue
 		}
@@ -288,36 +345,25 @@ func klogDevice(dev string, groups []kernlog.Group, link *kernlog.SATALinkState,
 		}
 		summary = append(summary, fmt.Sprintf("%d %s", n, name))
 	}
+	return total, critical, cats, summary
+}
+
+// klogSamples are the evidence of a disk's messages: one line per group,
+// the first maxKlogEvidence groups and a count of the rest.
+func klogSamples(groups []kernlog.Group) []Evidence {
 	var evs []Evidence
-	for i, g := range errGroups {
+	for i, g := range groups {
 		if i == maxKlogEvidence {
-			evs = append(evs, Evidence{"dmesg", fmt.Sprintf("… %d more kinds of message", len(errGroups)-i)})
+			evs = append(evs, Evidence{"dmesg", fmt.Sprintf("… %d more kinds of message", len(groups)-i)})
 			break
 		}
 		evs = append(evs, klogEvidence(g))
 	}
-	o.Set("klog_events", total, evs...)
-	o.Set("klog_critical_events", critical)
-	o.Set("klog_categories", nonNil(cats))
-	o.Set("klog_summary", strings.Join(summary, ", "))
-	o.Set("klog_io_errors", counts[kernlog.IOError])
-	o.Set("klog_medium_errors", counts[kernlog.MediumError])
-	o.Set("klog_timeouts", counts[kernlog.Timeout])
-	o.Set("klog_resets", counts[kernlog.LinkReset]+counts[kernlog.ControllerReset])
-	o.Set("klog_link_errors", counts[kernlog.LinkError])
-	o.Set("klog_fs_errors", counts[kernlog.FSError])
-	o.Set("klog_fs_readonly", counts[kernlog.FSReadOnly] > 0)
-	o.Set("klog_device_failed", counts[kernlog.DeviceFailed] > 0)
-	o.Set("klog_ncq_disabled", counts[kernlog.NCQDisabled] > 0)
-	o.Set("klog_boot_only", total > 0 && bootOnly)
-	if newest != nil {
-		o.Set("klog_last_age_s", round(*newest, 0))
-		o.Set("klog_last_age_h", round(*newest/3600, 1))
-	} else {
-		o.Set("klog_last_age_s", nil)
-		o.Set("klog_last_age_h", nil)
-	}
-	o.Set("klog_link_downgraded", downgraded)
+	return evs
+}
+
+// setKlogLink: the speed the SATA link last came up at.
+func setKlogLink(o *Observation, link *kernlog.SATALinkState, downgraded bool) {
 	if link != nil && link.LastUp > 0 {
 		// The line is evidence only where the speed may matter: a link
 		// below SATA's 6 Gb/s or one libata slowed down.
@@ -326,10 +372,9 @@ func klogDevice(dev string, groups []kernlog.Group, link *kernlog.SATALinkState,
 			ev = append(ev, Evidence{"dmesg line " + strconv.Itoa(l.Num), l.Raw})
 		}
 		o.Set("klog_link_gbps", link.LastUp, ev...)
-	} else {
-		o.Set("klog_link_gbps", nil)
+		return
 	}
-	return o
+	o.Set("klog_link_gbps", nil)
 }
 
 func klogHost(groups []kernlog.Group, uptime float64) *Observation {

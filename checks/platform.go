@@ -1,0 +1,86 @@
+package checks
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/machine"
+)
+
+func init() {
+	Register(Check{Name: "platform", Description: "vendor, product, BIOS, kernel, distribution, storage controllers and their drivers", Run: platform})
+}
+
+func platform(ctx context.Context, env *Env) []*Observation {
+	o := NewObservation("platform", KindHost, "host")
+	p, err := env.Platform(ctx)
+	if err != nil {
+		env.Skip("platform", "", err)
+	}
+	if p != nil {
+		dmi := func(fact, attr, v string) {
+			if f := p.Files[attr]; f != "" {
+				o.Set(fact, v, Evidence{f, v})
+			} else {
+				o.Set(fact, v)
+			}
+		}
+		dmi("vendor", "sys_vendor", p.Vendor)
+		dmi("product", "product_name", p.Product)
+		dmi("bios_version", "bios_version", p.BIOSVersion)
+		dmi("bios_date", "bios_date", p.BIOSDate)
+		dmi("board", "board_name", p.Board)
+		o.Set("chassis_type", p.ChassisType)
+		o.Set("kernel", p.Kernel, Evidence{"/proc/sys/kernel/osrelease", p.Kernel})
+		// major*1000+minor (6.11 -> 6011): what a kernel-dependent remedy
+		// compares with; nil when the release cannot be parsed.
+		if code := kernelCode(p.Kernel); code > 0 {
+			o.Set("kernel_code", code)
+		} else {
+			o.Set("kernel_code", nil)
+		}
+		o.Set("distro", p.Distro)
+		o.Set("hostname", p.Hostname)
+		o.Set("platform", strings.TrimSpace(p.Vendor+" "+p.Product))
+		if p.Vendor == "" && p.Product == "" {
+			env.Skip("platform", "", fmt.Errorf("/sys/class/dmi/id: %w", machine.ErrNotAvailable))
+		}
+	}
+	o.Set("role", Role(p, env.Opts.Context))
+	o.Set("context", env.Opts.Context)
+
+	devs, _ := env.Devices(ctx)
+	ctrls := map[string][]string{}
+	for _, d := range devs {
+		if d.NVMePath {
+			continue
+		}
+		if drv := controllerDriver(d); drv != "" {
+			ctrls[drv] = append(ctrls[drv], d.Name)
+		}
+	}
+	var list []string
+	for _, drv := range sortedKeys(ctrls) {
+		list = append(list, drv+": "+strings.Join(ctrls[drv], " "))
+	}
+	o.Set("controllers", nonNil(list))
+	return []*Observation{o}
+}
+
+var kernelRelease = regexp.MustCompile(`^(\d+)\.(\d+)`)
+
+func kernelCode(release string) int {
+	m := kernelRelease.FindStringSubmatch(release)
+	if m == nil {
+		return 0
+	}
+	major, _ := strconv.Atoi(m[1])
+	minor, _ := strconv.Atoi(m[2])
+	if minor >= 1000 {
+		return 0
+	}
+	return major*1000 + minor
+}

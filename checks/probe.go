@@ -1,0 +1,61 @@
+package checks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/machine"
+)
+
+// Probe runs f under the probe timeout. A probe that ignores its context
+// still cannot hold the check past the deadline.
+func Probe[T any](ctx context.Context, env *Env, f func(ctx context.Context) (T, error)) (T, error) {
+	return ProbeWithin(ctx, env, env.Opts.ProbeTimeout, f)
+}
+
+// ProbeWithin is Probe with its own deadline, for a probe that takes a
+// known time by design (a sampling interval) on top of the probe timeout.
+func ProbeWithin[T any](ctx context.Context, env *Env, timeout time.Duration, f func(ctx context.Context) (T, error)) (T, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	type result struct {
+		v      T
+		err    error
+		panicV any
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() {
+			r.panicV = recover()
+			ch <- r
+		}()
+		r.v, r.err = f(ctx)
+	}()
+	select {
+	case r := <-ch:
+		if r.panicV != nil {
+			panic(r.panicV) // in the check's goroutine, where Run recovers it
+		}
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return zero, fmt.Errorf("%w after %s", machine.ErrTimeout, timeout)
+		}
+		return zero, ctx.Err()
+	}
+}
+
+// RunCommand runs a per-device command under the probe timeout, a few at a
+// time.
+func RunCommand[T any](ctx context.Context, env *Env, f func(ctx context.Context) (T, error)) (T, error) {
+	if err := env.cmdSlots.acquire(ctx); err != nil {
+		var zero T
+		return zero, err
+	}
+	defer env.cmdSlots.release()
+	return Probe(ctx, env, f)
+}

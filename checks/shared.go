@@ -1,0 +1,142 @@
+package checks
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/kernlog"
+	"github.com/diskdoctor/diskdoctor/probes/md"
+	"github.com/diskdoctor/diskdoctor/probes/mount"
+	"github.com/diskdoctor/diskdoctor/probes/system"
+	"github.com/diskdoctor/diskdoctor/probes/zfs"
+)
+
+// shared is a value computed once per run and read by every check. The
+// computation runs under the run's context; each caller waits under its
+// own, so a caller that gives up returns its own error and leaves the
+// value to the others.
+type shared[T any] struct {
+	once   sync.Once
+	done   chan struct{}
+	v      T
+	err    error
+	panicV any // a panic of the computation, raised again in each caller
+}
+
+func (s *shared[T]) get(ctx, run context.Context, compute func(run context.Context) (T, error)) (T, error) {
+	s.once.Do(func() {
+		s.done = make(chan struct{})
+		go func() {
+			defer close(s.done)
+			defer func() { s.panicV = recover() }()
+			s.v, s.err = compute(run)
+		}()
+	})
+	select {
+	case <-s.done:
+		if s.panicV != nil {
+			panic(s.panicV) // in the caller's goroutine, where Run recovers it
+		}
+		return s.v, s.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}
+
+// reader is a probe that reads one thing from the host.
+type reader[T any] func(ctx context.Context, h *machine.Host) (T, error)
+
+// valueOnly drops the raw output a command probe also returns.
+func valueOnly[T, R any](f func(ctx context.Context, h *machine.Host) (T, R, error)) reader[T] {
+	return func(ctx context.Context, h *machine.Host) (T, error) {
+		v, _, err := f(ctx, h)
+		return v, err
+	}
+}
+
+// probeOnce reads a shared probe once per run under timeout (0: the probe
+// timeout). A failure is one skipped entry named skipAs, unless skipAs is
+// "" or absentOK and the probe found nothing to read.
+func probeOnce[T any](ctx context.Context, env *Env, s *shared[T], skipAs string, timeout time.Duration, absentOK bool, read reader[T]) (T, error) {
+	if timeout == 0 {
+		timeout = env.Opts.ProbeTimeout
+	}
+	return s.get(ctx, env.run, func(run context.Context) (T, error) {
+		v, err := ProbeWithin(run, env, timeout, func(ctx context.Context) (T, error) { return read(ctx, env.Host) })
+		if err != nil && skipAs != "" && !(absentOK && errors.Is(err, machine.ErrNotAvailable)) {
+			env.Skip(skipAs, "", err)
+		}
+		return v, err
+	})
+}
+
+// Devices is the block-device inventory.
+func (env *Env) Devices(ctx context.Context) ([]*block.Device, error) {
+	return probeOnce(ctx, env, &env.devices, "", 0, false, block.Read)
+}
+
+// Platform is DMI, kernel and distribution.
+func (env *Env) Platform(ctx context.Context) (*system.Platform, error) {
+	return probeOnce(ctx, env, &env.platform, "", 0, false, system.ReadPlatform)
+}
+
+// KernelLog is dmesg; a failure is recorded once as a skipped entry.
+func (env *Env) KernelLog(ctx context.Context) (*kernlog.Log, error) {
+	return probeOnce(ctx, env, &env.kernLog, "kernel-log", 0, false, kernlog.Read)
+}
+
+// Mounts is /proc/self/mountinfo.
+func (env *Env) Mounts(ctx context.Context) ([]mount.Mount, error) {
+	return probeOnce(ctx, env, &env.mounts, "mounts", 0, false, mount.Read)
+}
+
+// MountsByDevNo is the mount table by "major:minor", for finding what is
+// mounted from a device or partition.
+func (env *Env) MountsByDevNo(ctx context.Context) map[string][]mount.Mount {
+	m, _ := env.mountsByDev.get(ctx, env.run, func(run context.Context) (map[string][]mount.Mount, error) {
+		mounts, _ := env.Mounts(run)
+		by := map[string][]mount.Mount{}
+		for _, m := range mounts {
+			by[m.DevNo] = append(by[m.DevNo], m)
+		}
+		return by, nil
+	})
+	return m
+}
+
+// ZFSAutotrim is `zpool get autotrim` by pool.
+func (env *Env) ZFSAutotrim(ctx context.Context) (map[string]string, error) {
+	return probeOnce(ctx, env, &env.autotrim, "zfs-autotrim", 0, false, valueOnly(zfs.Autotrim))
+}
+
+// ZpoolStatus is `zpool status -P -t`; a failure (a hang included) is
+// recorded once as a skipped entry.
+func (env *Env) ZpoolStatus(ctx context.Context) (*zfs.Status, error) {
+	return probeOnce(ctx, env, &env.zstatus, "zpool-status", 0, false, valueOnly(zfs.ReadStatus))
+}
+
+// ZpoolIostatInterval is the sampling interval of probes.ZpoolIostatArgv:
+// with -y the command answers only after it.
+const ZpoolIostatInterval = time.Second
+
+// ZpoolIostat is one interval of `zpool iostat -H -p -P -v -l -y 1 1`. It
+// gets the probe timeout on top of its interval.
+func (env *Env) ZpoolIostat(ctx context.Context) ([]*zfs.IostatRow, error) {
+	return probeOnce(ctx, env, &env.ziostat, "zpool-iostat", env.Opts.ProbeTimeout+2*ZpoolIostatInterval, false, valueOnly(zfs.ReadIostat))
+}
+
+// ZFSProps is `zfs get` of compression, sync, logbias and recordsize.
+func (env *Env) ZFSProps(ctx context.Context) (zfs.Props, error) {
+	return probeOnce(ctx, env, &env.zfsProps, "zfs-get", 0, false, valueOnly(zfs.ReadGet))
+}
+
+// MDStat is /proc/mdstat. A machine without the md driver has none: that
+// is not a skipped entry.
+func (env *Env) MDStat(ctx context.Context) ([]md.Array, error) {
+	return probeOnce(ctx, env, &env.mdstat, "mdstat", 0, true, md.Read)
+}
