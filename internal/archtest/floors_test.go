@@ -1,11 +1,10 @@
 package archtest
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,34 +42,13 @@ func floorOf(dir string) int {
 // nothing of the run that made it; bench renders its own tables with
 // report's styles, never the other way.
 func TestFloors(t *testing.T) {
-	fset := token.NewFileSet()
-	seen := 0
-	err := filepath.WalkDir(moduleRoot, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(moduleRoot, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if d.Name() == "testdata" || d.Name() == "fixtures" || strings.HasPrefix(d.Name(), ".") && rel != "." {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
-			return nil
-		}
+	eachSourceFile(t, parser.ImportsOnly, nil, func(_ *token.FileSet, rel string, f *ast.File) {
 		dir := path.Dir(rel)
 		from := floorOf(dir)
 		if from < 0 {
 			t.Errorf("%s: package %s has no floor: place it in floors", rel, dir)
-			return nil
+			return
 		}
-		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		seen++
 		for _, im := range f.Imports {
 			ip, _ := strconv.Unquote(im.Path.Value)
 			target, ok := strings.CutPrefix(ip, module+"/")
@@ -87,12 +65,5 @@ func TestFloors(t *testing.T) {
 			}
 			t.Errorf("%s imports %s: %s is above %s (floors: %s)", rel, target, target, dir, strings.Join(floors, " < "))
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if seen < 20 {
-		t.Fatalf("walked only %d files: is moduleRoot right?", seen)
-	}
 }

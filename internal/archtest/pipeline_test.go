@@ -4,11 +4,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"path"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -24,27 +21,8 @@ var pipelineCalls = map[string][]string{
 // TestOnlyDoctorRunsThePipeline fails on a non-test call of a pipeline step
 // outside doctor/ (and outside the package that defines it).
 func TestOnlyDoctorRunsThePipeline(t *testing.T) {
-	fset := token.NewFileSet()
 	calls := 0
-	err := filepath.WalkDir(moduleRoot, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(moduleRoot, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if d.Name() == "testdata" || d.Name() == "fixtures" || strings.HasPrefix(d.Name(), ".") && rel != "." {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, p, nil, 0)
-		if err != nil {
-			return err
-		}
+	eachSourceFile(t, parser.SkipObjectResolution, nil, func(fset *token.FileSet, rel string, f *ast.File) {
 		names := map[string]string{} // local name -> import path
 		for _, im := range f.Imports {
 			ip, _ := strconv.Unquote(im.Path.Value)
@@ -67,21 +45,16 @@ func TestOnlyDoctorRunsThePipeline(t *testing.T) {
 				return true
 			}
 			for _, fn := range pipelineCalls[names[id.Name]] {
-				if sel.Sel.Name != fn {
-					continue
-				}
-				calls++
-				if path.Dir(rel) != "doctor" {
-					t.Errorf("%s: %s.%s outside doctor/: call doctor.Run instead", fset.Position(sel.Pos()), id.Name, fn)
+				if sel.Sel.Name == fn {
+					calls++
+					if path.Dir(rel) != "doctor" {
+						t.Errorf("%s: %s.%s outside doctor/: call doctor.Run instead", fset.Position(sel.Pos()), id.Name, fn)
+					}
 				}
 			}
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if calls == 0 {
 		t.Fatal("no call of a pipeline step found at all: the walk is broken")
 	}
