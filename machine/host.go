@@ -241,8 +241,8 @@ func (h *Host) ReadFileLimit(ctx context.Context, p string, limit int64) ([]byte
 // hostMemo holds what one run reads more than once and what does not
 // change during it: links (every disk below one controller asks for the
 // same driver links) and resolved device paths. Copies of a Host share it.
-// (Udev records are not kept: on a 10,000-device machine they would hold
-// far more than the few hundred repeated reads they would save.)
+// (Udev records are not kept: one per device, most read once, they would
+// hold far more than the repeated reads they would save.)
 type hostMemo struct {
 	links, resolved sync.Map
 	// pciIDs holds vendor:device per PCI function directory: a controller

@@ -121,10 +121,11 @@ var (
 )
 
 // Read inventories /sys/block: sysfs for the device, its queue,
-// bus, drivers and partitions, udev's record for identity and links. (ghw's
-// block listing was measured at 3 s on a 1,000-disk machine: it rereads the
-// udev record per attribute and rescans the mount table per partition, and
-// its path override that would skip that panics in v0.27.0.)
+// bus, drivers and partitions, udev's record for identity and links. (Not
+// ghw's block listing: it rereads the udev record per attribute and
+// rescans the mount table per partition, which grows with the square of a
+// big machine's disks, and its path override that would skip that panics
+// in v0.27.0.)
 func Read(ctx context.Context, h *machine.Host) ([]*Device, error) {
 	all, err := h.ReadDir(ctx, "/sys/block")
 	if err != nil {
@@ -211,8 +212,8 @@ func readBlockDevice(ctx context.Context, h *machine.Host, name string) *Device 
 func (d *Device) readIdentity(ctx context.Context, h *machine.Host, link string) {
 	u := d.Udev
 	// What is kept of the record is copied out of it (Prop shares the
-	// record's memory): a model or serial must not hold 2 KiB of udev
-	// properties alive for the rest of the run.
+	// record's memory): a model or serial must not hold the whole udev
+	// record alive for the rest of the run.
 	d.Model = strings.Clone(strings.ReplaceAll(u.Prop("ID_MODEL"), "_", " "))
 	if d.Model == "" {
 		for _, p := range []string{link + "/device/model", link + "/device/device/model"} {

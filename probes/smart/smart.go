@@ -94,7 +94,7 @@ func readATASMART(h *machine.Host, path string) (*Info, error) {
 	// Before anything that would spin a sleeping disk up (IDENTIFY and
 	// SMART READ DATA may), ask its power mode, as smartctl -n standby
 	// does. A drive that cannot answer (a bridge without pass-through) is
-	// read as before.
+	// read the ordinary way.
 	if mode, asleep, err := ataCheckPower(h, path); err == nil && asleep {
 		return &Info{Protocol: "ATA", Standby: mode}, nil
 	}
