@@ -14,12 +14,6 @@ import (
 // belongs cannot hang or flood the doctor. sysfs and procfs attributes are
 // regular files (of size 4096 or 0), so live reads are unaffected.
 func (r *rootFS) readFile(p string, limit int64) ([]byte, error) {
-	return r.readFileInto(p, limit, nil)
-}
-
-// readFileInto is readFile into buf's space when it is large enough (a
-// caller that copies out what it keeps reuses one buffer for many reads).
-func (r *rootFS) readFileInto(p string, limit int64, buf []byte) ([]byte, error) {
 	fd, err := r.open(p, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, false)
 	if err != nil {
 		return nil, err
@@ -27,9 +21,9 @@ func (r *rootFS) readFileInto(p string, limit int64, buf []byte) ([]byte, error)
 	defer unix.Close(fd)
 	var st unix.Stat_t
 	if r.fd < 0 && strings.HasPrefix(p, "/proc/") {
-		// The live procfs has neither FIFOs nor devices; the open did not
-		// block and the limit bounds the read. (A window reads 20,000
-		// process files; the fstat was a fifth of their cost.)
+		// The live procfs has neither FIFOs nor devices (proc(5)); the
+		// open did not block and the limit bounds the read, so a window,
+		// which reads several files of every process, needs no fstat.
 	} else if err := unix.Fstat(fd, &st); err != nil {
 		return nil, err
 	} else if err := regular(st); err != nil {
@@ -43,11 +37,7 @@ func (r *rootFS) readFileInto(p string, limit int64, buf []byte) ([]byte, error)
 	if size <= 0 || size > 64<<10 {
 		size = 4 << 10
 	}
-	if want := int(min(size+1, limit+1)); cap(buf) < want {
-		buf = make([]byte, 0, want)
-	} else {
-		buf = buf[:0]
-	}
+	buf := make([]byte, 0, int(min(size+1, limit+1)))
 	procOfPid := r.fd < 0 && isProcPidFile(p)
 	for {
 		if len(buf) == cap(buf) {

@@ -28,12 +28,6 @@ var allowed = map[string]string{
 	"bench/runner.go":                     "bench's one runner: it starts fio and dd, creates and removes the test file, and opens a raw device O_EXCL; a test replaces it with recorded fio output",
 	"internal/clidoc/manpages.go":         "the build's man pages and completions, written into the directory the packaging script names; it reads nothing of the machine",
 	"internal/testutil/testutil.go":       "test support: writes the tests' recorded roots and reads the shared samples; only tests import it, never the binary",
-	// Live-only calls still made by a probe (issue #22: each moves behind
-	// machine.Host next; until then they are listed, not hidden).
-	"probes/md/mdstat.go":               "pending #22: hands procfs's parser a temporary directory holding the mdstat bytes the Host read",
-	"probes/mount/pathdev.go":           "pending #22: stat(2)/statfs(2) of a live path for bench; a recorded machine takes the Host's path",
-	"probes/proc/proccmd.go":            "pending #22: stat(2) of a live process's open files",
-	"probes/smart/smart_power_linux.go": "pending #22: the SG_IO CHECK POWER MODE ioctl on a live device",
 }
 
 // machineCalls are the functions that open, read, list, create or execute

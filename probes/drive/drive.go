@@ -47,8 +47,8 @@ func ReadHdparmW(ctx context.Context, h *machine.Host, dev string) (*Cache, erro
 // ParseHdparmW reads " write-caching =  1 (on)". A drive without the
 // feature prints "not supported".
 func ParseHdparmW(b []byte) (*Cache, error) {
-	// Lines, not a bufio.Scanner: its 4 KiB buffer per call is garbage
-	// once per disk, for outputs of a few lines.
+	// Lines, not a bufio.Scanner: the output is a few lines, and a
+	// Scanner allocates a buffer of its own per disk.
 	for line := range strings.Lines(string(b)) {
 		line = strings.TrimRight(line, "\r\n")
 		if m := hdparmW.FindStringSubmatch(line); m != nil {

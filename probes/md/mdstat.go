@@ -2,15 +2,10 @@ package md
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/diskdoctor/diskdoctor/machine"
-	"github.com/prometheus/procfs"
 )
 
 // Array is one Linux software RAID array of /proc/mdstat.
@@ -53,8 +48,8 @@ type Member struct {
 	Faulty, Spare, Replac bool
 }
 
-// Read reads /proc/mdstat through procfs. A machine without the md
-// driver has no /proc/mdstat: ErrNotAvailable.
+// Read reads /proc/mdstat. A machine without the md driver has no
+// /proc/mdstat: ErrNotAvailable.
 func Read(ctx context.Context, h *machine.Host) ([]Array, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, machine.CtxErr(err)
@@ -63,35 +58,11 @@ func Read(ctx context.Context, h *machine.Host) ([]Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := h.Uses("/proc/mdstat"); err != nil {
-		return nil, err
-	}
-	pfs, err := procfs.NewFS(h.Path("/proc"))
-	if err != nil {
-		return nil, fmt.Errorf("/proc: %w", machine.ErrNotAvailable)
-	}
-	return mdFromProcfs(pfs, raw)
+	return Parse(raw)
 }
 
-// Parse parses /proc/mdstat content with procfs' parser (which reads
-// a file: the bytes go through a private temporary directory).
-func Parse(b []byte) ([]Array, error) {
-	dir, err := os.MkdirTemp("", "diskdoctor-mdstat")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	if err := os.WriteFile(filepath.Join(dir, "mdstat"), b, 0o600); err != nil {
-		return nil, err
-	}
-	pfs, err := procfs.NewFS(dir)
-	if err != nil {
-		return nil, err
-	}
-	return mdFromProcfs(pfs, b)
-}
-
-func mdFromProcfs(pfs procfs.FS, raw []byte) (out []Array, err error) {
+// Parse parses /proc/mdstat content (parseMDStat, procfs's parser).
+func Parse(raw []byte) (out []Array, err error) {
 	// procfs' parser indexes lines and slices words without checking them
 	// (a "Personalities : x" line panics it): a malformed file is a parse
 	// error, never a crash.
@@ -100,12 +71,9 @@ func mdFromProcfs(pfs procfs.FS, raw []byte) (out []Array, err error) {
 			out, err = nil, fmt.Errorf("%w: /proc/mdstat: %v", machine.ErrParse, r)
 		}
 	}()
-	stats, err := pfs.MDStat()
+	stats, err := parseMDStat(raw)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("/proc/mdstat: %w", machine.ErrNotAvailable)
-		}
-		return nil, fmt.Errorf("%w: %w", machine.ErrParse, err)
+		return nil, fmt.Errorf("%w: /proc/mdstat: %w", machine.ErrParse, err)
 	}
 	blocks := mdBlocks(raw)
 	for _, s := range stats {

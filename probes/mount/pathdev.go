@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -42,12 +41,12 @@ func StatPath(ctx context.Context, h *machine.Host, p string) (PathInfo, error) 
 	if !h.IsLive() {
 		return recordedStat(ctx, h, p)
 	}
-	var st unix.Stat_t
-	if err := unix.Stat(p, &st); err != nil {
-		return PathInfo{}, machine.FileErr(p, err)
+	st, err := h.LiveStat(p)
+	if err != nil {
+		return PathInfo{}, err
 	}
 	pi := PathInfo{Path: p, DevNo: DevNo(st.Dev)}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
+	if r, err := h.LiveRealPath(p); err == nil {
 		pi.Path = r
 	}
 	switch st.Mode & unix.S_IFMT {
@@ -61,10 +60,8 @@ func StatPath(ctx context.Context, h *machine.Host, p string) (PathInfo, error) 
 		pi.Kind = "other"
 	}
 	if pi.Kind == "dir" {
-		var sfs unix.Statfs_t
-		if err := unix.Statfs(p, &sfs); err == nil {
-			pi.Free = sfs.Bavail * uint64(sfs.Bsize)
-			pi.Size = sfs.Blocks * uint64(sfs.Bsize)
+		if free, size, err := h.LiveStatFS(p); err == nil {
+			pi.Free, pi.Size = free, size
 		}
 	}
 	return pi, nil
@@ -148,11 +145,5 @@ func Swaps(ctx context.Context, h *machine.Host) ([]string, error) {
 // working directory on the live machine. On a recorded machine there is no
 // working directory to resolve against, so a relative path is refused.
 func AbsPath(h *machine.Host, p string) (string, error) {
-	if filepath.IsAbs(p) {
-		return p, nil
-	}
-	if !h.IsLive() {
-		return "", fmt.Errorf("%s: on a recorded machine (--root) give an absolute path", p)
-	}
-	return filepath.Abs(p)
+	return h.AbsPath(p)
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/mount"
 	"github.com/prometheus/procfs"
-	"golang.org/x/sys/unix"
 )
 
 // Cmdline is a process's command line (/proc/PID/cmdline), its
@@ -60,8 +59,7 @@ func FilesOn(ctx context.Context, h *machine.Host, pid int, devNos map[string]bo
 		if ctx.Err() != nil {
 			return false, machine.CtxErr(ctx.Err())
 		}
-		var st unix.Stat_t
-		if unix.Stat(p, &st) == nil && devNos[mount.DevNo(st.Dev)] {
+		if st, err := h.LiveStat(p); err == nil && devNos[mount.DevNo(st.Dev)] {
 			return true, nil
 		}
 	}

@@ -70,7 +70,7 @@ func ReadLive(ctx context.Context, h *machine.Host, dev string, nvme bool) (*Inf
 		if nvme {
 			r.s, r.err = readNVMeSMART("/dev/" + dev)
 		} else {
-			r.s, r.err = readATASMART("/dev/" + dev)
+			r.s, r.err = readATASMART(h, "/dev/"+dev)
 		}
 		if errors.Is(r.err, fs.ErrNotExist) {
 			r.err = fmt.Errorf("/dev/%s: %w", dev, machine.ErrNotAvailable)
@@ -90,12 +90,12 @@ func ReadLive(ctx context.Context, h *machine.Host, dev string, nvme bool) (*Inf
 	}
 }
 
-func readATASMART(path string) (*Info, error) {
+func readATASMART(h *machine.Host, path string) (*Info, error) {
 	// Before anything that would spin a sleeping disk up (IDENTIFY and
 	// SMART READ DATA may), ask its power mode, as smartctl -n standby
 	// does. A drive that cannot answer (a bridge without pass-through) is
-	// read as before.
-	if mode, asleep, err := ataCheckPower(path); err == nil && asleep {
+	// read the ordinary way.
+	if mode, asleep, err := ataCheckPower(h, path); err == nil && asleep {
 		return &Info{Protocol: "ATA", Standby: mode}, nil
 	}
 	d, err := smart.OpenSata(path)

@@ -1,6 +1,10 @@
 package smart
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/diskdoctor/diskdoctor/machine"
+)
 
 // ATA CHECK POWER MODE (ACS-3 7.3, command E5h) answers in its COUNT
 // register without changing the power state: the one question that may be
@@ -57,4 +61,25 @@ func ataReturnCount(sense []byte) (byte, bool) {
 		}
 	}
 	return 0, false
+}
+
+// ataPassThr16 is ATA PASS-THROUGH (16), SAT-4 12.2.2.
+const ataPassThr16 = 0x85
+
+// ataCheckPower sends CHECK POWER MODE as an ATA PASS-THROUGH (16) with
+// CK_COND set, so the drive's registers come back in the sense data.
+// Non-data, read-only: it neither wakes the drive nor changes a setting.
+func ataCheckPower(h *machine.Host, path string) (mode string, asleep bool, err error) {
+	cdb := [16]byte{ataPassThr16, 3 << 1, 0x20} // protocol 3 (non-data), CK_COND
+	cdb[14] = ataCheckPowerMode
+	res, err := h.LiveSGNoData(path, cdb[:])
+	if err != nil {
+		return "", false, err
+	}
+	count, ok := ataReturnCount(res.Sense)
+	if !ok {
+		return "", false, fmt.Errorf("CHECK POWER MODE: no ATA status in the sense data (status %#x, host %#x, driver %#x)", res.Status, res.HostStatus, res.DriverStatus)
+	}
+	mode, asleep = ataPowerMode(count)
+	return mode, asleep, nil
 }

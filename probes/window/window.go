@@ -51,8 +51,8 @@ func ReadCounters(ctx context.Context, h *machine.Host) (*Counters, error) {
 // readCounters reads the disks' and the processes' counters; comm adds each
 // process's name. A process's files are read through the Host like any
 // other (contained, bounded, non-blocking) rather than through procfs' Proc,
-// which costs twice the system calls: with 10,000 processes a window reads
-// 30,000 files.
+// which costs twice the system calls, and a window reads several files of
+// every process.
 func readCounters(ctx context.Context, h *machine.Host, comm bool) (*Counters, error) {
 	if err := h.Uses("/proc/diskstats"); err != nil {
 		return nil, err
@@ -230,8 +230,8 @@ func Sample(ctx context.Context, h *machine.Host, d time.Duration, progress func
 		return recordedWindow(ctx, h)
 	}
 	// Names only at the end (where the report needs them) and cgroups only
-	// for the processes that did I/O: with 10,000 processes each file read
-	// is a long pass over /proc. Without the first names a pid reused within the
+	// for the processes that did I/O: on a host of many processes each file
+	// read is a long pass over /proc. Without the first names a pid reused within the
 	// window is not told apart; pid_max is 2^22 on 64-bit systemd hosts,
 	// so reuse within seconds needs millions of process starts.
 	start, err := readCounters(ctx, h, false)

@@ -8,7 +8,6 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -172,106 +171,9 @@ func ParseStatus(b []byte) (*Status, error) {
 	if strings.Contains(text, "no pools available") && !strings.Contains(text, "pool:") {
 		return st, nil
 	}
-	var p *Pool
-	section := "" // the header key being continued: status, action, scan, config
-	var stack []*Vdev
-	baseIndent := -1
-	class := "data"
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	for _, raw := range lines {
-		line := strings.TrimRight(raw, " \t")
-		trimmed := strings.TrimSpace(line)
-		if key, val, ok := headerLine(line); ok {
-			section = key
-			switch key {
-			case "pool":
-				p = &Pool{Name: val, DataErrors: -1}
-				st.Pools = append(st.Pools, p)
-				stack, baseIndent, class = nil, -1, "data"
-			case "state":
-				if p != nil {
-					p.State, p.StateLine = val, trimmed
-				}
-			case "status":
-				if p != nil {
-					p.Status = val
-				}
-			case "action":
-				if p != nil {
-					p.Action = val
-				}
-			case "scan", "scrub":
-				if p != nil {
-					p.Scan.Lines = append(p.Scan.Lines, val)
-				}
-			case "errors":
-				if p != nil {
-					p.Errors = val
-					if val == "No known data errors" {
-						p.DataErrors = 0
-					} else if m := dataErrorsRE.FindStringSubmatch(val); m != nil {
-						p.DataErrors, _ = strconv.Atoi(m[1])
-					}
-				}
-			}
-			continue
-		}
-		if p == nil || trimmed == "" {
-			continue
-		}
-		switch section {
-		case "status":
-			p.Status += " " + trimmed
-			continue
-		case "action":
-			p.Action += " " + trimmed
-			continue
-		case "scan", "scrub":
-			p.Scan.Lines = append(p.Scan.Lines, trimmed)
-			continue
-		case "config":
-		default:
-			continue
-		}
-		// The config table.
-		fields := strings.Fields(trimmed)
-		if fields[0] == "NAME" && len(fields) >= 2 && fields[1] == "STATE" {
-			continue
-		}
-		indent := indentOf(line)
-		if baseIndent < 0 {
-			if fields[0] != p.Name {
-				continue
-			}
-			baseIndent = indent
-			continue // the pool's own row
-		}
-		if indent <= baseIndent {
-			// A class header (logs, cache, spares, special, dedup) sits at
-			// the pool's indent.
-			class = fields[0] // logs, cache, spares, special, dedup
-			stack = stack[:0]
-			continue
-		}
-		v := parseVdevRow(fields)
-		v.Line = trimmed
-		v.Class = class
-		v.Depth = (indent - baseIndent + 1) / 2
-		if v.Depth < 1 {
-			v.Depth = 1
-		}
-		for len(stack) > 0 && stack[len(stack)-1].Depth >= v.Depth {
-			stack = stack[:len(stack)-1]
-		}
-		if len(stack) > 0 {
-			stack[len(stack)-1].Leaf = false
-			v.TopLevel = stack[0].Name
-		} else {
-			v.TopLevel = v.Name
-		}
-		v.Leaf = true
-		stack = append(stack, v)
-		p.Vdevs = append(p.Vdevs, v)
+	ps := statusParser{st: st}
+	for _, raw := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		ps.line(strings.TrimRight(raw, " \t"))
 	}
 	if len(st.Pools) == 0 {
 		return nil, fmt.Errorf("%w: no pool in zpool status output", machine.ErrParse)
@@ -280,6 +182,111 @@ func ParseStatus(b []byte) (*Status, error) {
 		p.Scan.parse()
 	}
 	return st, nil
+}
+
+// statusParser is ParseStatus's state between lines.
+type statusParser struct {
+	st      *Status
+	p       *Pool  // the pool being read; nil before the first "pool:"
+	section string // the header key being continued: status, action, scan, config
+	// The config table: the vdevs above the current row, the pool row's
+	// indent (-1 before it) and the class of the rows (data, logs, ...).
+	stack      []*Vdev
+	baseIndent int
+	class      string
+}
+
+func (ps *statusParser) line(line string) {
+	trimmed := strings.TrimSpace(line)
+	if key, val, ok := headerLine(line); ok {
+		ps.section = key
+		ps.header(key, val, trimmed)
+		return
+	}
+	p := ps.p
+	if p == nil || trimmed == "" {
+		return
+	}
+	switch ps.section {
+	case "status":
+		p.Status += " " + trimmed
+	case "action":
+		p.Action += " " + trimmed
+	case "scan", "scrub":
+		p.Scan.Lines = append(p.Scan.Lines, trimmed)
+	case "config":
+		ps.configRow(line, trimmed)
+	}
+}
+
+// header takes in a "key: value" line of the status header.
+func (ps *statusParser) header(key, val, trimmed string) {
+	if key == "pool" {
+		ps.p = &Pool{Name: val, DataErrors: -1}
+		ps.st.Pools = append(ps.st.Pools, ps.p)
+		ps.stack, ps.baseIndent, ps.class = nil, -1, "data"
+		return
+	}
+	p := ps.p
+	if p == nil {
+		return
+	}
+	switch key {
+	case "state":
+		p.State, p.StateLine = val, trimmed
+	case "status":
+		p.Status = val
+	case "action":
+		p.Action = val
+	case "scan", "scrub":
+		p.Scan.Lines = append(p.Scan.Lines, val)
+	case "errors":
+		p.Errors = val
+		if val == "No known data errors" {
+			p.DataErrors = 0
+		} else if m := dataErrorsRE.FindStringSubmatch(val); m != nil {
+			p.DataErrors, _ = strconv.Atoi(m[1])
+		}
+	}
+}
+
+// configRow takes in a row of the config table.
+func (ps *statusParser) configRow(line, trimmed string) {
+	p := ps.p
+	fields := strings.Fields(trimmed)
+	if fields[0] == "NAME" && len(fields) >= 2 && fields[1] == "STATE" {
+		return
+	}
+	indent := indentOf(line)
+	if ps.baseIndent < 0 {
+		if fields[0] == p.Name {
+			ps.baseIndent = indent // the pool's own row
+		}
+		return
+	}
+	if indent <= ps.baseIndent {
+		// A class header (logs, cache, spares, special, dedup) sits at
+		// the pool's indent.
+		ps.class = fields[0]
+		ps.stack = ps.stack[:0]
+		return
+	}
+	v := parseVdevRow(fields)
+	v.Line = trimmed
+	v.Class = ps.class
+	v.Depth = max((indent-ps.baseIndent+1)/2, 1)
+	for len(ps.stack) > 0 && ps.stack[len(ps.stack)-1].Depth >= v.Depth {
+		ps.stack = ps.stack[:len(ps.stack)-1]
+	}
+	if len(ps.stack) > 0 {
+		ps.stack[len(ps.stack)-1].Leaf = false
+		v.TopLevel = ps.stack[0].Name
+	} else {
+		v.TopLevel = v.Name
+	}
+	v.Leaf = true
+	ps.stack = append(ps.stack, v)
+	p.Vdevs = append(p.Vdevs, v)
 }
 
 // headerLine recognises "  pool: tank", " state: ONLINE", "config:" and
@@ -497,179 +504,4 @@ func ReadStatus(ctx context.Context, h *machine.Host) (*Status, machine.CmdResul
 	}
 	st, err := ParseStatus(res.Stdout)
 	return st, res, err
-}
-
-// IostatRow is one line of `zpool iostat -H -p -v -l`: a pool, a vdev or a
-// class header, with exact values. Latencies are in nanoseconds; nil where
-// the tool printed "-" (not applicable).
-type IostatRow struct {
-	Name                            string
-	Pool                            string // filled by AssignPools
-	Alloc, Free                     *float64
-	ReadOps, WriteOps               *float64 // per second over the interval
-	ReadBytes, WriteBytes           *float64 // bytes per second
-	TotalWaitRead, TotalWaitWrite   *float64
-	DiskWaitRead, DiskWaitWrite     *float64
-	SyncqWaitRead, SyncqWaitWrite   *float64
-	AsyncqWaitRead, AsyncqWaitWrite *float64
-	Line                            string
-}
-
-// ParseIostat reads the scripted output of ZpoolIostatArgv: one row
-// per pool and vdev, tab-separated, name then alloc, free, read/write ops,
-// read/write bandwidth, then latency pairs (total_wait, disk_wait,
-// syncq_wait, asyncq_wait, scrub, trim, [rebuild]). Rows with fewer than 7
-// columns or non-numeric values where numbers belong are ErrParse.
-func ParseIostat(b []byte) ([]*IostatRow, error) {
-	var rows []*IostatRow
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := strings.TrimRight(sc.Text(), "\r\n")
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		if len(f) == 1 {
-			f = strings.Fields(line)
-		}
-		if len(f) < 7 {
-			return nil, fmt.Errorf("%w: zpool iostat line %d: %d columns, want at least 7", machine.ErrParse, n, len(f))
-		}
-		r := &IostatRow{Name: strings.TrimSpace(f[0]), Line: line}
-		if r.Name == "" {
-			return nil, fmt.Errorf("%w: zpool iostat line %d: no name", machine.ErrParse, n)
-		}
-		vals := make([]*float64, len(f)-1)
-		for i, s := range f[1:] {
-			s = strings.TrimSpace(s)
-			if s == "-" || s == "" {
-				continue
-			}
-			v, err := parse.Finite(s)
-			if err != nil || v < 0 {
-				return nil, fmt.Errorf("%w: zpool iostat line %d column %d: %q is not a number (run with -p)", machine.ErrParse, n, i+2, s)
-			}
-			vals[i] = &v
-		}
-		get := func(i int) *float64 {
-			if i < len(vals) {
-				return vals[i]
-			}
-			return nil
-		}
-		r.Alloc, r.Free = get(0), get(1)
-		r.ReadOps, r.WriteOps = get(2), get(3)
-		r.ReadBytes, r.WriteBytes = get(4), get(5)
-		r.TotalWaitRead, r.TotalWaitWrite = get(6), get(7)
-		r.DiskWaitRead, r.DiskWaitWrite = get(8), get(9)
-		r.SyncqWaitRead, r.SyncqWaitWrite = get(10), get(11)
-		r.AsyncqWaitRead, r.AsyncqWaitWrite = get(12), get(13)
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %w", machine.ErrParse, err)
-	}
-	return rows, nil
-}
-
-// AssignPools sets each row's pool: scripted output has no indentation, so
-// a row whose name is a pool starts that pool's block.
-func AssignPools(rows []*IostatRow, pools []string) {
-	known := map[string]bool{}
-	for _, p := range pools {
-		known[p] = true
-	}
-	cur := ""
-	for _, r := range rows {
-		if known[r.Name] {
-			cur = r.Name
-		}
-		r.Pool = cur
-	}
-}
-
-// ReadIostat runs ZpoolIostatArgv.
-func ReadIostat(ctx context.Context, h *machine.Host) ([]*IostatRow, machine.CmdResult, error) {
-	res, err := h.Run(ctx, iostatArgv...)
-	if err != nil {
-		return nil, res, err
-	}
-	if res.Exit != 0 {
-		return nil, res, machine.ExitError(res)
-	}
-	rows, err := ParseIostat(res.Stdout)
-	return rows, res, err
-}
-
-// Props is the output of ZfsGetArgv: property values by dataset.
-type Props map[string]map[string]string
-
-// ParseGet reads "name<TAB>property<TAB>value" lines (zfs get -H -o
-// name,property,value). Lines of another shape are skipped.
-func ParseGet(b []byte) Props {
-	out := Props{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), "\t")
-		if len(f) != 3 && len(f) != 4 {
-			continue
-		}
-		name, prop, val := strings.TrimSpace(f[0]), strings.TrimSpace(f[1]), strings.TrimSpace(f[2])
-		if name == "" || prop == "" || strings.ContainsAny(name, " ") {
-			continue
-		}
-		if out[name] == nil {
-			out[name] = map[string]string{}
-		}
-		out[name][prop] = val
-	}
-	return out
-}
-
-// Pool is the pool a dataset belongs to.
-func datasetPool(ds string) string {
-	p, _, _ := strings.Cut(ds, "/")
-	return p
-}
-
-// ByPool groups datasets by pool, names sorted.
-func (z Props) ByPool() map[string][]string {
-	out := map[string][]string{}
-	for ds := range z {
-		out[datasetPool(ds)] = append(out[datasetPool(ds)], ds)
-	}
-	for _, l := range out {
-		sort.Strings(l)
-	}
-	return out
-}
-
-// ReadGet runs ZfsGetArgv.
-func ReadGet(ctx context.Context, h *machine.Host) (Props, machine.CmdResult, error) {
-	res, err := h.Run(ctx, getArgv...)
-	if err != nil {
-		return nil, res, err
-	}
-	if res.Exit != 0 {
-		return nil, res, machine.ExitError(res)
-	}
-	return ParseGet(res.Stdout), res, nil
-}
-
-// ModuleParam reads /sys/module/zfs/parameters/<name> as a number.
-func ModuleParam(ctx context.Context, h *machine.Host, name string) (float64, string, error) {
-	p := "/sys/module/zfs/parameters/" + name
-	v, err := h.ReadString(ctx, p)
-	if err != nil {
-		return 0, p, err
-	}
-	f, err := parse.Finite(v)
-	if err != nil {
-		return 0, p, fmt.Errorf("%s: %w", p, machine.ErrParse)
-	}
-	return f, p, nil
 }

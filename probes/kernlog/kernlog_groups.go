@@ -1,0 +1,174 @@
+package kernlog
+
+import (
+	"strings"
+)
+
+// Group is every occurrence of one message (same category, device and
+// text once numbers are set aside): 5,000 identical resets are one group.
+type Group struct {
+	Category    string
+	Pattern     string
+	Device      string // the disk; "" for host-wide messages
+	Ref         string
+	Key         string
+	Count       int
+	First, Last Line
+	Boot        bool     // every occurrence was logged during boot
+	Age         *float64 // age of the newest occurrence, when known
+}
+
+// Key is a message with its numbers set aside: sectors, tags, ages.
+// Each number (numberRun) becomes "#" and each run of white space (\s+)
+// one space. It is the two regular expressions' replacement, written as
+// one pass over the bytes: on a large log the two ReplaceAllString calls
+// were a third of the kernel-log check's time (FuzzKlogKey holds it to
+// the expressions).
+func Key(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	for i := 0; i < len(text); {
+		c := text[i]
+		if isSpaceRE(c) {
+			b.WriteByte(' ')
+			for i < len(text) && isSpaceRE(text[i]) {
+				i++
+			}
+			continue
+		}
+		if j := numberAt(text, i); j > i {
+			b.WriteByte('#')
+			i = j
+			continue
+		}
+		b.WriteByte(c)
+		i++
+	}
+	return b.String()
+}
+
+// numberAt is the end of numberRun's match at i, or i when there is none:
+// 0x and hex digits; or, from a word boundary, hex digits with a decimal
+// digit among them up to a word boundary, then any number of [.:/] and hex
+// digits up to a word boundary (1.5, 0000:03:00.0, 4/8).
+func numberAt(s string, i int) int {
+	if s[i] == '0' && i+2 < len(s) && s[i+1] == 'x' && isHexDigit(s[i+2]) {
+		return hexRunEnd(s, i+2)
+	}
+	if !isHexDigit(s[i]) || (i > 0 && isWordByte(s[i-1])) {
+		return i
+	}
+	j := hexRunEnd(s, i)
+	if j < len(s) && isWordByte(s[j]) {
+		return i
+	}
+	if strings.IndexFunc(s[i:j], func(r rune) bool { return r >= '0' && r <= '9' }) < 0 {
+		return i
+	}
+	for j+1 < len(s) && (s[j] == '.' || s[j] == ':' || s[j] == '/') && isHexDigit(s[j+1]) {
+		k := hexRunEnd(s, j+1)
+		if k < len(s) && isWordByte(s[k]) {
+			break
+		}
+		j = k
+	}
+	return j
+}
+
+func hexRunEnd(s string, i int) int {
+	for i < len(s) && isHexDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// isWordByte is \w of RE2 (ASCII): what \b tells apart.
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+// isSpaceRE is \s of RE2: [\t\n\f\r ].
+func isSpaceRE(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// GroupEvents groups events per disk (an event about two disks counts
+// for both), host-wide ones under "". Groups keep log order of their first
+// line.
+func GroupEvents(events []Event) []Group {
+	idx := map[string]int{}
+	var out []Group
+	for _, e := range events {
+		devs := e.Devices
+		if len(devs) == 0 {
+			devs = []string{""}
+		}
+		key := Key(e.Line.Text)
+		for _, d := range devs {
+			k := d + "\x00" + e.Pattern + "\x00" + key
+			i, ok := idx[k]
+			if !ok {
+				idx[k] = len(out)
+				out = append(out, Group{Category: e.Category, Pattern: e.Pattern, Device: d, Ref: e.Ref, Key: key, First: e.Line, Boot: true})
+				i = len(out) - 1
+			}
+			g := &out[i]
+			g.Count++
+			g.Last = e.Line
+			g.Boot = g.Boot && e.Boot
+			g.Age = e.Age
+		}
+	}
+	return out
+}
+
+// SATALinkState is what the log says about one libata port's speed.
+type SATALinkState struct {
+	Port      string
+	FirstUp   float64 // Gb/s of the first "link up" in the log
+	LastUp    float64
+	MaxUp     float64
+	Limited   float64 // the speed libata limited the link to; 0: never
+	LastEvent Event
+}
+
+// SATALinks summarises link-up and link-limit messages per port.
+func SATALinks(events []Event) map[string]*SATALinkState {
+	out := map[string]*SATALinkState{}
+	for _, e := range events {
+		if e.Category != LinkUp && e.Category != LinkLimited {
+			continue
+		}
+		port := e.Ref
+		s := out[port]
+		if s == nil {
+			s = &SATALinkState{Port: port}
+			out[port] = s
+		}
+		if e.Category == LinkUp {
+			if s.FirstUp == 0 {
+				s.FirstUp = e.Speed
+			}
+			s.LastUp = e.Speed
+			if e.Speed > s.MaxUp {
+				s.MaxUp = e.Speed
+			}
+		} else {
+			s.Limited = e.Speed
+		}
+		s.LastEvent = e
+	}
+	return out
+}
+
+// Downgraded reports whether the port runs slower than it did or could:
+// libata limited its speed after errors, or the last link-up is slower than
+// an earlier one. A port that came up slow once and stayed there (an old
+// drive, a DVD writer at 1.5 Gbps) is not downgraded by the log alone.
+func (s *SATALinkState) Downgraded() bool {
+	return s != nil && (s.Limited > 0 || (s.LastUp > 0 && s.LastUp < s.MaxUp))
+}
