@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/prometheus/procfs"
 )
 
 // Array is one Linux software RAID array of /proc/mdstat.
@@ -61,19 +62,21 @@ func Read(ctx context.Context, h *machine.Host) ([]Array, error) {
 	return Parse(raw)
 }
 
-// Parse parses /proc/mdstat content (parseMDStat, procfs's parser).
+// Parse parses /proc/mdstat content with procfs's parser, which reads
+// only a file it opens itself: the bytes go through a private staged
+// directory (machine.WithStagedFile).
 func Parse(raw []byte) (out []Array, err error) {
-	// procfs' parser indexes lines and slices words without checking them
-	// (a "Personalities : x" line panics it): a malformed file is a parse
-	// error, never a crash.
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("%w: /proc/mdstat: %v", machine.ErrParse, r)
+	var stats []procfs.MDStat
+	err = machine.WithStagedFile("mdstat", raw, func(dir string) error {
+		pfs, err := procfs.NewFS(dir)
+		if err != nil {
+			return err
 		}
-	}()
-	stats, err := parseMDStat(raw)
+		stats, err = mdStat(pfs)
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("%w: /proc/mdstat: %w", machine.ErrParse, err)
+		return nil, err
 	}
 	blocks := mdBlocks(raw)
 	for _, s := range stats {
@@ -159,4 +162,20 @@ func mdWaiting(lines []string) (waiting, readOnly string) {
 		}
 	}
 	return waiting, readOnly
+}
+
+// mdStat is procfs's MDStat, whose parser indexes lines and slices words
+// without checking them (a "Personalities : x" line panics it): a
+// malformed file is a parse error, never a crash.
+func mdStat(pfs procfs.FS) (stats []procfs.MDStat, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			stats, err = nil, fmt.Errorf("%w: /proc/mdstat: %v", machine.ErrParse, r)
+		}
+	}()
+	stats, err = pfs.MDStat()
+	if err != nil {
+		return nil, fmt.Errorf("%w: /proc/mdstat: %w", machine.ErrParse, err)
+	}
+	return stats, nil
 }
