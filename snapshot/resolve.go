@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/diskdoctor/diskdoctor/internal/inroot"
 )
 
 // resolution is where a clean machine path leads: the physical path, with
@@ -15,14 +17,11 @@ type resolution struct {
 	dir  bool
 }
 
-const maxLinkHops = 40
-
 // resolve walks the clean machine path p component by component as the
-// kernel does, recording every directory and link on the way; it returns
-// the physical machine path it ends at, and false when a component is
-// missing. Each path's parent is resolved once (on a 1,000-disk machine
-// some 30,000 traced paths share a few thousand directories, each 10-15
-// components and two links deep).
+// kernel does (inroot.Walk), recording every directory and link on the
+// way; it returns the physical machine path it ends at, and false when a
+// component is missing. Each path's parent is resolved once: traced paths
+// are mostly siblings deep in /sys/devices, behind the same links.
 func (c *collector) resolve(p string) (string, bool) {
 	r := c.resolveMemo(p)
 	return r.phys, r.ok
@@ -38,7 +37,8 @@ func (c *collector) resolveMemo(p string) resolution {
 	r := c.resolveMemo(path.Dir(p))
 	switch {
 	case r.ok && r.dir:
-		r.phys, r.hops, r.dir, r.ok = c.walk(r.phys, []string{path.Base(p)}, r.hops)
+		w, err := inroot.Walk(walkFS{c}, r.phys, path.Base(p), r.hops, false)
+		r = resolution{phys: w.Path, hops: w.Hops, ok: err == nil, dir: err == nil && w.Dir}
 	case r.ok:
 		r = resolution{phys: path.Join(r.phys, path.Base(p))} // not a directory
 	}
@@ -50,50 +50,27 @@ func (c *collector) resolveMemo(p string) resolution {
 	return r
 }
 
-// walk resolves the components of stack from the physical directory cur,
-// with hops links already followed; it reports whether it ends at a
-// directory.
-func (c *collector) walk(cur string, stack []string, hops int) (string, int, bool, bool) {
-	isDir := true
-	for len(stack) > 0 {
-		comp := stack[0]
-		stack = stack[1:]
-		switch comp {
-		case ".":
-			continue
-		case "..":
-			cur, isDir = path.Dir(cur), true
-			continue
-		}
-		next := join(cur, comp)
-		mode, ok := c.kind(next)
-		if !ok {
-			return next, hops, false, false
-		}
-		switch {
-		case mode&fs.ModeSymlink != 0:
-			hops++
-			if hops > maxLinkHops {
-				return next, hops, false, false
-			}
-			t, err := c.readlink(next)
-			if err != nil {
-				return next, hops, false, false
-			}
-			c.addLink(next, t)
-			if path.IsAbs(t) {
-				cur, isDir = "/", true
-			}
-			stack = append(splitPath(t), stack...)
-			continue
-		case mode.IsDir():
-			c.add(next, EntryDir)
-		case len(stack) > 0:
-			return next, hops, false, false // not a directory
-		}
-		cur, isDir = next, mode.IsDir()
+// walkFS is the machine as the collector sees it, for inroot.Walk: every
+// directory and link the walk passes is recorded.
+type walkFS struct{ c *collector }
+
+func (w walkFS) Lstat(p string) (fs.FileMode, error) {
+	mode, ok := w.c.kind(p)
+	if !ok {
+		return 0, fs.ErrNotExist
 	}
-	return cur, hops, isDir, true
+	if mode.IsDir() {
+		w.c.add(p, EntryDir)
+	}
+	return mode, nil
+}
+
+func (w walkFS) Readlink(p string) (string, error) {
+	t, err := w.c.readlink(p)
+	if err == nil {
+		w.c.addLink(p, t)
+	}
+	return t, err
 }
 
 type linkResult struct {
@@ -138,20 +115,10 @@ func (c *collector) readlink(p string) (string, error) {
 
 // join is path.Join of a clean directory and a name that is neither "",
 // "." nor ".." and holds no '/' (a listed name, a component of a split
-// path): nothing to clean, which was most of path.Join's cost.
+// path): nothing to clean, which is most of path.Join's cost.
 func join(dir, name string) string {
 	if dir == "/" {
 		return "/" + name
 	}
 	return dir + "/" + name
-}
-
-func splitPath(p string) []string {
-	var out []string
-	for _, s := range strings.Split(p, "/") {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }
