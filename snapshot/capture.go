@@ -18,8 +18,6 @@ type collector struct {
 	ctx        context.Context
 	h          *machine.Host
 	listings   *listingCache // per directory: traced paths share long prefixes
-	lastDir    string
-	last       *listing // of lastDir
 	links      map[string]linkResult
 	resolved   map[string]resolution // per traced path and each of its parents
 	opts       CollectOptions

@@ -55,20 +55,13 @@ func (lc *listingCache) get(dir string, fill func(*listing)) *listing {
 }
 
 func (c *collector) listing(dir string) *listing {
-	// The last directory again, most often: the sorted paths are
-	// siblings, and a path's kind is asked in walk and then in capture.
-	if c.last != nil && c.lastDir == dir {
-		return c.last
-	}
-	l := c.listings.get(dir, func(l *listing) {
+	return c.listings.get(dir, func(l *listing) {
 		if ents, ok := c.dirs[dir]; ok {
 			l.ents = ents // a probe listed it
 			return
 		}
 		l.ents, l.err = c.h.ReadDir(c.ctx, dir)
 	})
-	c.lastDir, c.last = dir, l
-	return l
 }
 
 // seedListing takes ents, read by a probe, as the listing of the physical

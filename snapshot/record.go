@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"bytes"
 	"context"
 	"io/fs"
 	"path"
@@ -25,8 +26,7 @@ type Recorder struct {
 	files    map[string][]byte
 	dirs     map[string][]fs.DirEntry
 	links    map[string]string
-	arena    []byte // the tail of the block the last content was copied into
-	frozen   bool   // Collect has begun: the content maps are no longer written
+	frozen   bool // Collect has begun: the content maps are no longer written
 	cmds     map[string]recordedCmd
 	order    []string
 	inflight int
@@ -99,12 +99,6 @@ func (r *Recorder) Path(p string) {
 	r.mu.Unlock()
 }
 
-// arenaBlock is the size of the blocks small contents are copied into: a
-// large machine's probes read tens of thousands of sysfs attributes of a
-// few bytes each, and one allocation apiece would be as many objects for
-// the collector to scan.
-const arenaBlock = 64 << 10
-
 // File implements probes.ContentTracer: the first content read of p is
 // kept (a copy: the probe owns b).
 func (r *Recorder) File(p string, b []byte) {
@@ -117,19 +111,7 @@ func (r *Recorder) File(p string, b []byte) {
 	if _, ok := r.files[p]; ok || r.frozen {
 		return
 	}
-	var c []byte
-	switch {
-	case len(b) > arenaBlock/8:
-		c = append([]byte(nil), b...)
-	default:
-		if len(b) > cap(r.arena)-len(r.arena) {
-			r.arena = make([]byte, 0, arenaBlock)
-		}
-		n := len(r.arena)
-		r.arena = append(r.arena, b...)
-		c = r.arena[n:len(r.arena):len(r.arena)] // full slice: an append to c cannot reach the next content
-	}
-	r.files[p] = c
+	r.files[p] = bytes.Clone(b)
 }
 
 // Dir implements probes.ContentTracer: the first listing of p is kept.
