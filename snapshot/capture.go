@@ -39,9 +39,9 @@ type pendingRead struct {
 	done bool // a later traced path brought what the probes read of it
 }
 
-// readWorkers read files at once: a large machine has tens of thousands of
-// small sysfs attributes, and a slow one (an attribute that blocks until
-// its timeout) should not hold up the others.
+// readWorkers read files at once: a slow sysfs attribute (one that blocks
+// until its timeout, as a driver's show() may) should not hold up the
+// others.
 const readWorkers = 8
 
 // readPending reads every queued file with readWorkers goroutines; a file
@@ -181,8 +181,9 @@ func (c *collector) capture(p string) {
 			return
 		}
 		// What the probes read, when they read all of it within what a
-		// snapshot member of this path may hold (a longer content is
-		// read again, and refused as before).
+		// snapshot member of this path may hold; a longer content is
+		// queued like an unread one, so readFile refuses it with the
+		// reason it gives any file over the cap.
 		b, ok := c.files[p]
 		ok = ok && int64(len(b)) <= min(c.opts.MaxFile, machine.ReadLimit(phys))
 		if e.queued > 0 && ok {

@@ -14,9 +14,10 @@ type listing struct {
 	ready chan struct{} // closed once the fields are set
 }
 
-// lookup finds an entry by name. The entries are sorted (as ReadDir
-// returns them), and searched rather than indexed: of the 50,000 entries
-// the listings of a 1,000-disk machine hold, 32,000 are looked up once.
+// lookup finds an entry by name. The entries are sorted anyway (get sorts
+// a listing that is not, as os.ReadDir's is, and list cuts a long one at
+// MaxListing in that order), so a binary search needs no index beside
+// them: most names of a listing are looked up once, or never.
 func (l *listing) lookup(name string) (fs.DirEntry, bool) {
 	i, ok := slices.BinarySearchFunc(l.ents, name, func(de fs.DirEntry, name string) int { return strings.Compare(de.Name(), name) })
 	if !ok {

@@ -80,8 +80,8 @@ type linkResult struct {
 
 // kind is the type of the machine path p, whose directory holds no link:
 // read from that directory's listing, once per directory, rather than one
-// Lstat per component of every traced path (on a 1,000-disk machine the
-// same /sys/devices prefixes would be asked for a hundred thousand times).
+// Lstat per component of every traced path (traced paths share their long
+// /sys/devices prefixes).
 // A directory that cannot be listed, and /proc (whose listing leaves out
 // thread ids that can be opened), fall back to the Host's Lstat.
 func (c *collector) kind(p string) (fs.FileMode, bool) {

@@ -93,9 +93,8 @@ func (s *secrets) merge(o *secrets) {
 }
 
 // findSecrets collects what identifies the machine and its devices. The
-// entries are searched in chunks at once (a 1,000-disk machine's snapshot
-// holds 40,000) and what each chunk found is merged in order; each search
-// only adds, so the result is the one pass's.
+// entries are searched in chunks at once and what each chunk found is
+// merged in order; each search only adds, so the result is the one pass's.
 func (rec *Recording) findSecrets() *secrets {
 	chunks := chunksOf(len(rec.Entries))
 	contents := make([]*secrets, len(chunks))
