@@ -101,8 +101,8 @@ const MetaFile = "diskdoctor-snapshot.yaml"
 // walk calls f for every entry of the layout, parents first: the metadata,
 // the recorded paths, then commands/.
 func (rec *Recording) walk(meta []byte, f func(e *Entry) error) error {
-	// The commands' files (a YAML manifest of 2,000 commands on a
-	// 1,000-disk machine) are laid out while the paths are written.
+	// The commands' files (a YAML manifest of two commands or so per
+	// disk) are laid out while the paths are written.
 	type laidOut struct {
 		files map[string][]byte
 		err   error

@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/diskdoctor/diskdoctor/internal/inroot"
 )
 
 // Open unpacks a snapshot archive into a private temporary directory (mode
@@ -314,70 +317,46 @@ func escapesLexically(name, target string) bool {
 }
 
 // linkStaysInside resolves the link at name (relative to dir) component by
-// component, following links, and fails when a ".." would leave dir.
-// Resolution stops harmlessly at a missing component (a dangling link) or
-// after too many hops (the kernel would answer ELOOP).
+// component as the kernel would (inroot.Walk, beneath dir), following the
+// archive's other links, and fails when a ".." would leave dir or a link
+// leads to an absolute path. Resolution stops harmlessly at a missing
+// component (a dangling link), at a file, or after too many hops (the
+// kernel would answer ELOOP).
 func linkStaysInside(dir, name string) error {
 	t, err := os.Readlink(filepath.Join(dir, name))
 	if err != nil {
 		return refuse(name, "%v", err)
 	}
-	cur := path.Dir(name)
-	if cur == "." {
-		cur = ""
-	}
-	stack := splitPath(t)
-	hops := 0
-	for len(stack) > 0 {
-		comp := stack[0]
-		stack = stack[1:]
-		switch comp {
-		case ".":
-			continue
-		case "..":
-			if cur == "" {
-				return refuse(name, "link %q resolves outside the snapshot", short(t))
-			}
-			cur = path.Dir(cur)
-			if cur == "." {
-				cur = ""
-			}
-			continue
-		}
-		next := path.Join(cur, comp)
-		st, err := os.Lstat(filepath.Join(dir, next))
-		if err != nil {
-			return nil
-		}
-		if st.Mode()&os.ModeSymlink != 0 {
-			if hops++; hops > maxLinkHops {
-				return nil
-			}
-			lt, err := os.Readlink(filepath.Join(dir, next))
-			if err != nil || path.IsAbs(lt) {
-				return refuse(name, "link %q leads through %s to an absolute path", short(t), short(next))
-			}
-			stack = append(splitPath(lt), stack...)
-			continue
-		}
-		if !st.IsDir() {
-			return nil
-		}
-		cur = next
+	res, err := inroot.Walk(unpacked(dir), path.Dir("/"+name), t, 0, true)
+	switch {
+	case errors.Is(err, inroot.ErrAbove):
+		return refuse(name, "link %q resolves outside the snapshot", short(t))
+	case errors.Is(err, inroot.ErrAbsoluteLink), errors.As(err, new(unreadableLink)):
+		return refuse(name, "link %q leads through %s to an absolute path", short(t), short(strings.TrimPrefix(res.Path, "/")))
 	}
 	return nil
 }
 
-// maxLinkHops is the kernel's limit of links followed in one resolution
-// (MAXSYMLINKS, path_resolution(7)).
-const maxLinkHops = 40
+// unpacked is the directory an archive is unpacked in, as inroot.Walk
+// reads it: paths are relative to it.
+type unpacked string
 
-func splitPath(p string) []string {
-	var out []string
-	for _, s := range strings.Split(p, "/") {
-		if s != "" {
-			out = append(out, s)
-		}
+func (d unpacked) Lstat(p string) (fs.FileMode, error) {
+	st, err := os.Lstat(filepath.Join(string(d), p))
+	if err != nil {
+		return 0, err
 	}
-	return out
+	return st.Mode().Type(), nil
 }
+
+func (d unpacked) Readlink(p string) (string, error) {
+	t, err := os.Readlink(filepath.Join(string(d), p))
+	if err != nil {
+		return "", unreadableLink{err}
+	}
+	return t, nil
+}
+
+// unreadableLink: a link Lstat found could not be read; refused as one
+// that may lead anywhere.
+type unreadableLink struct{ error }

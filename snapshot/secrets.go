@@ -1,0 +1,188 @@
+package snapshot
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// hostNotSecret are host names that identify nothing (and would, replaced
+// everywhere, eat ordinary words).
+var hostNotSecret = map[string]bool{"localhost": true, "localhost.localdomain": true, "(none)": true, "localdomain": true}
+
+// secrets are the identifying values of a recording.
+type secrets struct {
+	kind  map[string]string // value -> serial, wwn or mac
+	alias map[string]string // another spelling -> its value (same token)
+	// jsonIDs: the decimal id of a JSON WWN or EUI-64 -> its hex value.
+	jsonIDs       map[string]string
+	hosts         []string
+	hostFiles     []*Entry
+	identityFiles []*Entry // sysfs attributes replaced whole
+}
+
+func (s *secrets) add(v, kind string) {
+	v = strings.TrimSpace(v)
+	if kind == "wwn" {
+		for _, part := range wwnParts(v) {
+			if len(part) < 4 || placeholder(part) { // an unset EUI: all zeros
+				continue
+			}
+			if !isHex(part) {
+				s.kind[part] = kind
+				continue
+			}
+			// Hex is printed in either case (udev lower, hdparm and
+			// some HBAs upper): one value, one token.
+			lower := strings.ToLower(part)
+			s.kind[lower] = kind
+			for _, a := range []string{part, strings.ToUpper(part)} {
+				if a != lower {
+					s.alias[a] = lower
+				}
+			}
+		}
+		return
+	}
+	if len(v) >= 4 && !strings.ContainsAny(v, "\n\x00") && !placeholder(v) {
+		s.kind[v] = kind
+	}
+}
+
+// placeholderValues are what firmware writes where a serial was never set:
+// they identify nothing, and replacing them everywhere would rewrite other
+// DMI fields that hold the same words ("Default string" as a product
+// version).
+var placeholderValues = map[string]bool{
+	"to be filled by o.e.m.": true, "default string": true, "system serial number": true,
+	"chassis serial number": true, "base board serial number": true, "serial number": true,
+	"not specified": true, "not applicable": true, "not available": true, "none": true,
+	"unknown": true, "n/a": true, "empty": true, "invalid": true, "oem": true,
+	"0123456789": true, "123456789": true, "1234567890": true,
+	"03000200-0400-0500-0006-000700080009": true, // a common unset product_uuid
+}
+
+func placeholder(v string) bool {
+	if placeholderValues[strings.ToLower(v)] {
+		return true
+	}
+	// One character repeated (00000000, FFFFFFFF, "        "), dashes aside.
+	v = strings.ReplaceAll(v, "-", "")
+	return v != "" && strings.Count(v, v[:1]) == len(v)
+}
+
+func newSecrets() *secrets {
+	return &secrets{kind: map[string]string{}, alias: map[string]string{}, jsonIDs: map[string]string{}}
+}
+
+// merge adds what o found after what s found: a value both found takes
+// o's kind, as one pass over s's inputs and then o's would give it.
+func (s *secrets) merge(o *secrets) {
+	for k, v := range o.kind {
+		s.kind[k] = v
+	}
+	for k, v := range o.alias {
+		s.alias[k] = v
+	}
+	for k, v := range o.jsonIDs {
+		s.jsonIDs[k] = v
+	}
+	s.hostFiles = append(s.hostFiles, o.hostFiles...)
+	s.identityFiles = append(s.identityFiles, o.identityFiles...)
+}
+
+// findSecrets collects what identifies the machine and its devices. The
+// entries are searched in chunks at once and what each chunk found is
+// merged in order; each search only adds, so the result is the one pass's.
+func (rec *Recording) findSecrets() *secrets {
+	chunks := chunksOf(len(rec.Entries))
+	contents := make([]*secrets, len(chunks))
+	names := make([]*secrets, len(chunks))
+	osIDs := make([]map[string]bool, len(chunks))
+	commands := newSecrets()
+	var wg sync.WaitGroup
+	for k, ch := range chunks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			contents[k], osIDs[k] = newSecrets(), map[string]bool{}
+			contents[k].fromEntries(rec.Entries[ch[0]:ch[1]], osIDs[k])
+			names[k] = newSecrets()
+			for _, e := range rec.Entries[ch[0]:ch[1]] {
+				names[k].macs([]byte(e.Path))
+				names[k].macs([]byte(e.Target))
+			}
+		}()
+	}
+	for _, c := range rec.Commands {
+		commands.fromText(c.Stdout)
+		commands.fromText(c.Stderr)
+	}
+	wg.Wait()
+	s, words := newSecrets(), map[string]bool{}
+	for k := range chunks {
+		s.merge(contents[k])
+		for w := range osIDs[k] {
+			words[w] = true
+		}
+	}
+	s.merge(commands)
+	for k := range chunks {
+		s.merge(names[k])
+	}
+	for _, e := range s.hostFiles {
+		s.addHost(string(bytes.TrimSpace(e.Data)), words)
+	}
+	return s
+}
+
+func isHex(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i] | 0x20; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return v != ""
+}
+
+// addHost takes the host name, its short form and its domain-less parts,
+// unless it is a name that identifies nothing (localhost, the
+// distribution's own name as installers default to).
+func (s *secrets) addHost(h string, osIDs map[string]bool) {
+	for _, v := range []string{h, strings.SplitN(h, ".", 2)[0]} {
+		if len(v) < 3 || hostNotSecret[strings.ToLower(v)] || osIDs[strings.ToLower(v)] || strings.ContainsAny(v, " \t\n\x00/") {
+			continue
+		}
+		if !contains(s.hosts, v) {
+			s.hosts = append(s.hosts, v)
+		}
+	}
+	// Longest first: the FQDN before its short name.
+	sort.Slice(s.hosts, func(i, j int) bool { return len(s.hosts[i]) > len(s.hosts[j]) })
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// wwnParts splits a WWN or EUI as udev and sysfs print it (0x5002538e40a1b2c3,
+// naa.5002..., eui.0025..., 0x6005...0x1234 with its vendor extension) into
+// its hex values.
+func wwnParts(v string) []string {
+	for _, p := range []string{"naa.", "eui.", "nvme.", "wwn-"} {
+		v = strings.TrimPrefix(v, p)
+	}
+	var out []string
+	for _, part := range strings.Split(v, "0x") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
