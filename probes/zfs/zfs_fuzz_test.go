@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/internal/testutil"
-	"github.com/diskdoctor/diskdoctor/probes/md"
 )
 
 // Fuzz targets of the ZFS and md parsers; seeds are the fixtures' recorded
@@ -53,14 +52,5 @@ func FuzzParseZfsGet(f *testing.F) {
 		_ = ParseGet(b).ByPool()
 		_ = ParseZpoolGet(b)
 		_, _ = ParseSize(string(b))
-	})
-}
-
-func FuzzParseMDStat(f *testing.F) {
-	addFileSeeds(f, "../../fixtures/md-raid1-degraded/proc/mdstat")
-	f.Add([]byte("Personalities : [raid1]\nmd6 : active raid1 sdb2[2](F) sdc[1](S) sda2[0]\n      195310144 blocks [2/1] [U_]\n      [=>...]  recovery =  8.5% (16775552/195310144) finish=17.0min speed=259783K/sec\n\n"))
-	f.Add([]byte("Personalities : x\n"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		_, _ = md.Parse(b)
 	})
 }
