@@ -16,3 +16,10 @@ func WalkVariants(h *Host) map[string]*Host {
 	out["walk"] = &w
 	return out
 }
+
+// KeptDir says whether h keeps a descriptor of directory p, and whether it
+// resolves in user space (where it keeps none).
+func KeptDir(h *Host, p string) (kept, walk bool) {
+	_, kept = h.fs.dirs.fds.Load(p)
+	return kept, h.fs.walk
+}

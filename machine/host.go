@@ -69,7 +69,8 @@ type Tracer interface {
 type ContentTracer interface {
 	Tracer
 	// File: the whole content of a regular file (ReadFile, ReadFileLimit,
-	// ReadString). b is the reader's: a tracer that keeps it keeps a copy.
+	// ReadString). b is the reader's, and ReadString's is reused after the
+	// call: a tracer that keeps it keeps a copy.
 	File(p string, b []byte)
 	// Dir: a directory's listing (ReadDir), sorted by name.
 	Dir(p string, ents []fs.DirEntry)
@@ -224,11 +225,15 @@ func (h *Host) ReadFile(ctx context.Context, p string) ([]byte, error) {
 
 // ReadFileLimit is ReadFile with an explicit size limit in bytes.
 func (h *Host) ReadFileLimit(ctx context.Context, p string, limit int64) ([]byte, error) {
+	return h.readFileInto(ctx, p, limit, nil)
+}
+
+func (h *Host) readFileInto(ctx context.Context, p string, limit int64, buf []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, CtxErr(err)
 	}
 	h.trace(p)
-	b, err := h.fs.readFile(p, limit)
+	b, err := h.fs.readFileInto(p, limit, buf)
 	if err != nil {
 		return nil, FileErr(p, err)
 	}
@@ -246,8 +251,21 @@ func (h *Host) ReadFileLimit(ctx context.Context, p string, limit int64) ([]byte
 type hostMemo struct {
 	links, resolved sync.Map
 	// pciIDs holds vendor:device per PCI function directory: a controller
-	// is above every disk on it (600 disks, two reads each, on one HBA).
+	// is above every disk on it, and each disk would read it again.
 	pciIDs sync.Map
+	// reads hold what ReadString reads before it copies out the trimmed
+	// value: a live sysfs attribute reports a size of a page whatever it
+	// holds (fs/sysfs/file.c), so a buffer of that size for each read would
+	// be garbage for values of a few bytes.
+	reads sync.Pool
+}
+
+func (m *hostMemo) readBuffer() *[]byte {
+	if bp, ok := m.reads.Get().(*[]byte); ok {
+		return bp
+	}
+	b := make([]byte, 0, 4<<10+1)
+	return &b
 }
 
 // ReadLimit is the most a machine file of this kind holds: a sysfs
@@ -268,12 +286,31 @@ func ReadLimit(p string) int64 {
 
 // ReadString reads a one-value sysfs or procfs file and trims it.
 func (h *Host) ReadString(ctx context.Context, p string) (string, error) {
-	b, err := h.ReadFile(ctx, p)
-	if err != nil {
-		return "", err
-	}
-	return string(bytes.TrimSpace(b)), nil
+	var s string
+	err := h.ReadPooled(ctx, p, func(b []byte) { s = string(bytes.TrimSpace(b)) })
+	return s, err
 }
+
+// ReadPooled reads the machine file p into a buffer of the run's pool and
+// gives it to use, which copies out what it keeps: the buffer is reused
+// after use returns.
+func (h *Host) ReadPooled(ctx context.Context, p string, use func([]byte)) error {
+	bp := h.memo.readBuffer()
+	defer h.memo.reads.Put(bp)
+	b, err := h.readFileInto(ctx, p, ReadLimit(p), *bp)
+	if err != nil {
+		return err
+	}
+	if cap(b) <= maxPooledRead {
+		*bp = b
+	}
+	use(b)
+	return nil
+}
+
+// maxPooledRead is the largest buffer kept for reuse: a sysfs attribute's
+// page on the largest-page kernels. A longer one-value file is rare.
+const maxPooledRead = 64<<10 + 1
 
 // ReadDir lists a machine directory, sorted by name.
 func (h *Host) ReadDir(ctx context.Context, p string) ([]fs.DirEntry, error) {
@@ -314,13 +351,24 @@ func (h *Host) Readlink(p string) (string, error) {
 // Resolve follows every link in p and returns the machine path it ends at.
 // In a recorded machine every link resolves inside the root (an absolute
 // target starts at the root), as the machine itself would see it.
-// Each path is resolved once per run (the memo).
 func (h *Host) Resolve(p string) (string, error) {
+	return h.resolveWith(p, h.fs.resolve)
+}
+
+// ResolveDir is Resolve for a directory whose files are read next: they
+// are opened from the directory's descriptor (see rootFS.resolveDir).
+func (h *Host) ResolveDir(p string) (string, error) {
+	return h.resolveWith(p, h.fs.resolveDir)
+}
+
+// resolveWith resolves p with resolve once per run (both ways give the
+// same machine path; they share the memo).
+func (h *Host) resolveWith(p string, resolve func(string) (string, error)) (string, error) {
 	h.trace(p)
 	if v, ok := h.memo.resolved.Load(p); ok {
 		return v.(string), nil
 	}
-	r, err := h.fs.resolve(p)
+	r, err := resolve(p)
 	if err != nil {
 		return "", FileErr(p, err)
 	}

@@ -85,10 +85,11 @@ func TestHostileRootLinksStayInside(t *testing.T) {
 		plantLink(t, target, filepath.Join(root, "etc/hdparm.conf"))
 		plantLink(t, filepath.Dir(target), filepath.Join(root, "etc/udev/rules.d/evil"))
 		plantLink(t, filepath.Join(outside, "dir"), filepath.Join(root, "etc/cron.d/evil"))
-		// Below a device directory.
+		// Below a device directory, which is resolved once and reused.
 		plantLink(t, target, filepath.Join(root, "sys/block/sda/queue/scheduler"))
 		plantLink(t, filepath.Dir(target), filepath.Join(root, "sys/block/sda/device"))
-		// Below an NVMe controller's PCI function.
+		// Below an NVMe controller's PCI function, whose descriptor
+		// ResolveDir keeps.
 		fn := filepath.Join(root, "sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0")
 		testutil.Must(t, os.MkdirAll(fn, 0o755))
 		testutil.Must(t, os.MkdirAll(filepath.Join(root, "sys/class/nvme/nvme0"), 0o755))
@@ -113,9 +114,12 @@ func TestHostileRootLinksStayInside(t *testing.T) {
 				}
 				l, err := pcie.ReadNVMeLink(ctx, h, "nvme0")
 				if err == nil || l == nil || l.CurSpeed != "8.0 GT/s PCIe" || l.CurWidth != "" {
-					t.Errorf("NVMe link through its PCI function: %+v, %v; want the speed read and the width refused", l, err)
+					t.Errorf("NVMe link through a kept directory: %+v, %v; want the speed read and the width refused", l, err)
 				}
 				noSecret(t, "ReadNVMeLink", []byte(fmt.Sprint(l)))
+				if kept, walk := machine.KeptDir(h, "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"); !kept && !walk {
+					t.Error("the PCI function's descriptor was not kept: the reads above did not go through it")
+				}
 				p, err := system.ReadPlatform(ctx, h)
 				if err == nil && p.Hostname != "" {
 					t.Errorf("platform hostname %q from a link out of the root", p.Hostname)

@@ -14,6 +14,12 @@ import (
 // belongs cannot hang or flood the doctor. sysfs and procfs attributes are
 // regular files (of size 4096 or 0), so live reads are unaffected.
 func (r *rootFS) readFile(p string, limit int64) ([]byte, error) {
+	return r.readFileInto(p, limit, nil)
+}
+
+// readFileInto is readFile into buf's space when it is large enough (a
+// caller that copies out what it keeps reuses one buffer for many reads).
+func (r *rootFS) readFileInto(p string, limit int64, buf []byte) ([]byte, error) {
 	fd, err := r.open(p, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, false)
 	if err != nil {
 		return nil, err
@@ -37,7 +43,11 @@ func (r *rootFS) readFile(p string, limit int64) ([]byte, error) {
 	if size <= 0 || size > 64<<10 {
 		size = 4 << 10
 	}
-	buf := make([]byte, 0, int(min(size+1, limit+1)))
+	if want := int(min(size+1, limit+1)); cap(buf) < want {
+		buf = make([]byte, 0, want)
+	} else {
+		buf = buf[:0]
+	}
 	procOfPid := r.fd < 0 && isProcPidFile(p)
 	for {
 		if len(buf) == cap(buf) {

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,9 +26,167 @@ var ErrRefused = errors.New("refused")
 // at it): with openat2(RESOLVE_IN_ROOT), one system call per open, or, on
 // kernels before 5.6, with the same walk done in user space.
 type rootFS struct {
-	dir  string // canonical absolute root; "/" when live
-	fd   int    // O_PATH descriptor of dir; -1 when live
-	walk bool   // no openat2: resolve in user space
+	dir  string    // canonical absolute root; "/" when live
+	fd   int       // O_PATH descriptor of dir; -1 when live
+	walk bool      // no openat2: resolve in user space
+	dirs *dirCache // resolved /sys/block/<name> directories, and those resolveDir kept
+}
+
+// dirCache keeps an O_PATH descriptor of each /sys/block/<name> directory
+// (and of its device/) a run reads from, resolved once: the inventory and
+// the checks read a few dozen attributes below each, and resolving from the
+// cached directory spares the kernel the device link and the PCI path
+// behind it on every open (docs/performance.md). It
+// also keeps the directories resolveDir resolved, by machine path. The
+// descriptors live as long as the rootFS.
+type dirCache struct {
+	// fds is read without a lock: every attribute read looks its
+	// directory up, and the workers would contend for one mutex.
+	fds sync.Map // prefix -> descriptor
+	n   atomic.Int64
+	max int
+}
+
+func newDirCache() *dirCache {
+	c := &dirCache{max: 4096}
+	var lim unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) == nil {
+		c.max = int(min(uint64(c.max), lim.Cur/4))
+	}
+	go reserveDescriptors(c.max + descriptorHeadroom)
+	return c
+}
+
+// descriptorHeadroom is room in the descriptor table beyond a full
+// dirCache: the files the workers have open at one time, the runtime's own.
+const descriptorHeadroom = 256
+
+// reserveDescriptors grows the process's descriptor table to n entries in
+// one step. The kernel grows it by doubling as descriptors are opened, and
+// in a process of several threads each growth waits for an RCU grace period
+// (expand_fdtable calls synchronize_rcu), stopping every thread that opens
+// a descriptor meanwhile; the directories a machine of many disks caches
+// grow it several times (docs/performance.md). Run
+// in its own goroutine when the root is opened, the one wait left overlaps
+// the run's first work. The table never shrinks; a later call costs nothing.
+func reserveDescriptors(n int) {
+	fd, err := unix.Open("/", unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	// F_DUPFD takes the lowest free descriptor from n on (dup3 to n would
+	// close one that is in use); past RLIMIT_NOFILE it fails, and the
+	// table grows by doubling as it would without this call.
+	if high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, n); err == nil {
+		unix.Close(high)
+	}
+}
+
+func (c *dirCache) close() {
+	c.fds.Range(func(k, fd any) bool {
+		unix.Close(fd.(int))
+		c.fds.Delete(k)
+		return true
+	})
+}
+
+// cachedDir splits a clean /sys/block/<name>/<rest> path into the
+// descriptor of its device directory and rest, and a clean path in a
+// device directory resolveDir kept into that directory's descriptor and
+// the name; ok is false for any other path.
+func (r *rootFS) cachedDir(p string) (fd int, rest string, ok bool) {
+	if r.dirs == nil || r.walk {
+		return -1, "", false
+	}
+	name, ok := strings.CutPrefix(p, "/sys/block/")
+	if !ok {
+		return r.keptDir(p)
+	}
+	name, rest, ok = strings.Cut(name, "/")
+	if !ok || name == "" || rest == "" || path.Clean(p) != p {
+		return -1, "", false
+	}
+	prefix := "/sys/block/" + name
+	// The device's own attributes (model, vendor, rev, scsi_disk/...) sit
+	// behind the "device" link, which climbs out of the block directory.
+	if after, ok := strings.CutPrefix(rest, "device/"); ok && after != "" {
+		prefix, rest = prefix+"/device", after
+	}
+	fd, ok = r.dirFD(prefix)
+	return fd, rest, ok
+}
+
+// dirFD is the cached descriptor of a /sys/block/<name> directory or of its
+// device/, opened on first use; ok is false when the cache is full or the
+// directory cannot be opened.
+func (r *rootFS) dirFD(prefix string) (int, bool) {
+	c := r.dirs
+	if v, ok := c.fds.Load(prefix); ok {
+		return v.(int), true
+	}
+	// Workers racing for one directory may pass this together: the cache
+	// holds at most max plus that many.
+	if c.n.Load() >= int64(c.max) {
+		return -1, false
+	}
+	var fd int
+	var err error
+	if r.fd < 0 {
+		fd, err = unix.Open(prefix, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	} else {
+		fd, err = r.openat2(prefix, unix.O_PATH|unix.O_DIRECTORY, 0)
+	}
+	if err != nil {
+		return -1, false
+	}
+	if old, loaded := c.fds.LoadOrStore(prefix, fd); loaded {
+		unix.Close(fd)
+		return old.(int), true
+	}
+	c.n.Add(1)
+	return fd, true
+}
+
+// keptDir is the kept descriptor of p's directory when p is a clean path
+// below /sys/devices/ (where resolveDir keeps them).
+func (r *rootFS) keptDir(p string) (int, string, bool) {
+	if !strings.HasPrefix(p, "/sys/devices/") {
+		return -1, "", false
+	}
+	dir, name := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	if name == "" || name == "." || name == ".." || path.Clean(p) != p {
+		return -1, "", false
+	}
+	v, ok := r.dirs.fds.Load(dir)
+	if !ok {
+		return -1, "", false
+	}
+	return v.(int), name, true
+}
+
+// keep caches fd as the descriptor of the machine directory dir; false
+// when the cache is full or dir is there already (the caller closes fd).
+func (c *dirCache) keep(dir string, fd int) bool {
+	if c.n.Load() >= int64(c.max) {
+		return false
+	}
+	if _, loaded := c.fds.LoadOrStore(dir, fd); loaded {
+		return false
+	}
+	c.n.Add(1)
+	return true
+}
+
+// cachedDirFD is the cached descriptor of p when p is a clean
+// /sys/block/<name> path.
+func (r *rootFS) cachedDirFD(p string) (int, bool) {
+	name, ok := strings.CutPrefix(p, "/sys/block/")
+	if !ok || r.dirs == nil || r.walk || name == "" || strings.Contains(name, "/") || path.Clean(p) != p {
+		return -1, false
+	}
+	return r.dirFD(p)
 }
 
 const maxLinks = 40
@@ -35,7 +195,9 @@ const maxLinks = 40
 
 func newRootFS(dir string) (*rootFS, error) {
 	if dir == "/" {
-		return &rootFS{dir: "/", fd: -1}, nil
+		r := &rootFS{dir: "/", fd: -1, dirs: newDirCache()}
+		runtime.AddCleanup(r, func(c *dirCache) { c.close() }, r.dirs)
+		return r, nil
 	}
 	canon, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -45,7 +207,7 @@ func newRootFS(dir string) (*rootFS, error) {
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: canon, Err: err}
 	}
-	r := &rootFS{dir: canon, fd: fd}
+	r := &rootFS{dir: canon, fd: fd, dirs: newDirCache()}
 	if probe, err := r.openat2(".", unix.O_PATH, 0); err == nil {
 		unix.Close(probe)
 	} else {
@@ -53,7 +215,8 @@ func newRootFS(dir string) (*rootFS, error) {
 	}
 	// Copies of a Host share r; the descriptor is closed when the last
 	// one is gone.
-	runtime.AddCleanup(r, func(fd int) { unix.Close(fd) }, fd)
+	dirs := r.dirs
+	runtime.AddCleanup(r, func(fd int) { dirs.close(); unix.Close(fd) }, fd)
 	return r, nil
 }
 
@@ -86,6 +249,35 @@ func (r *rootFS) openat2(p string, flags int, resolve uint64) (int, error) {
 func (r *rootFS) open(p string, flags int, nofollow bool) (int, error) {
 	if nofollow {
 		flags |= unix.O_NOFOLLOW
+	}
+	dfd, rest, ok := r.cachedDir(p)
+	if !ok && flags&unix.O_DIRECTORY != 0 {
+		// The device directory itself (listing its partitions): from
+		// its descriptor, not through the link and its 14 components.
+		dfd, ok = r.cachedDirFD(p)
+		rest = "."
+	}
+	if ok {
+		var fd int
+		var err error
+		for {
+			if r.fd < 0 {
+				// Live: relative to the resolved directory is what the
+				// kernel does with the full path.
+				fd, err = unix.Openat(dfd, rest, flags|unix.O_CLOEXEC, 0)
+			} else {
+				// Recorded: beneath the device directory (itself inside the
+				// root); a link that climbs above it (device -> ../../..)
+				// or is absolute is resolved again from the root below.
+				fd, err = unix.Openat2(dfd, rest, &unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS})
+			}
+			if !errors.Is(err, unix.EINTR) && !errors.Is(err, unix.EAGAIN) {
+				break
+			}
+		}
+		if r.fd < 0 || !errors.Is(err, unix.EXDEV) {
+			return fd, err
+		}
 	}
 	if r.fd < 0 {
 		for {
@@ -170,11 +362,18 @@ func (r *rootFS) resolve(p string) (string, error) {
 	if r.fd >= 0 && r.walk {
 		return r.resolveWalk(p, true)
 	}
-	fd, err := r.open(p, unix.O_PATH, false)
-	if err != nil {
-		return "", err
+	var fd int
+	if dfd, ok := r.cachedDirFD(p); ok {
+		// The directory the inventory reads below anyway: its descriptor
+		// says where it is (one open per disk instead of two).
+		fd = dfd
+	} else {
+		var err error
+		if fd, err = r.open(p, unix.O_PATH, false); err != nil {
+			return "", err
+		}
+		defer unix.Close(fd)
 	}
-	defer unix.Close(fd)
 	return r.machinePath(fd, p)
 }
 
@@ -199,6 +398,25 @@ func (r *rootFS) machinePath(fd int, p string) (string, error) {
 		return "", fmt.Errorf("resolved outside the recorded root: %w", ErrRefused)
 	}
 	return strings.TrimPrefix(host, r.dir), nil
+}
+
+// resolveDir is resolve for a directory whose attributes are read next
+// (an NVMe controller's PCI function): a directory below /sys/devices/
+// keeps its descriptor, and each of those reads resolves one name from it
+// instead of the whole path again.
+func (r *rootFS) resolveDir(p string) (string, error) {
+	if r.dirs == nil || r.fd >= 0 && r.walk {
+		return r.resolve(p)
+	}
+	fd, err := r.open(p, unix.O_PATH|unix.O_DIRECTORY, false)
+	if err != nil {
+		return "", err
+	}
+	dir, err := r.machinePath(fd, p)
+	if err != nil || !strings.HasPrefix(dir, "/sys/devices/") || !r.dirs.keep(dir, fd) {
+		unix.Close(fd)
+	}
+	return dir, err
 }
 
 // fdPath is the path the kernel reports for an open descriptor.
