@@ -120,8 +120,9 @@ func argvKey(argv []string) string { return strings.Join(argv, "\x00") }
 // manifestPath is the recorded machine's command manifest.
 const manifestPath = manifest.Path
 
-// manifestLimit bounds the manifest file: a 10,000-device machine records
-// about 20,000 commands, far below it.
+// manifestLimit bounds the manifest file: a recorded machine holds about
+// two commands per device, so even tens of thousands of devices stay far
+// below it.
 const manifestLimit = 16 << 20
 
 // newRecordedRunner returns the runner of fs's manifest and the function

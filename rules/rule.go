@@ -245,8 +245,8 @@ func compileCond(s string) (*vm.Program, error) {
 
 // factsEnv tells the compiler what a rule runs on, a subject's facts: a
 // map[string]any, whose names it then loads straight from the map. Without
-// it each name was fetched through reflection, half of the time of the
-// 30,000 conditions a 1,000-disk machine runs.
+// it each name is fetched through reflection (expr's checker, without a
+// type, falls back to it), for every condition of every subject.
 var factsEnv = expr.Env(map[string]any{})
 
 var templateFuncs = template.FuncMap{
