@@ -2,12 +2,12 @@ package checks
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/internal/testutil"
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/kernlog"
@@ -22,12 +22,7 @@ func TestKernelLogGoneDeviceLinkedToMDStat(t *testing.T) {
 		"sys/block/.keep": "",
 		"proc/mdstat":     "Personalities : [raid1]\nmd0 : active raid1 nvme9n1p2[9](F) nvme7n1p2[7]\n      1046528 blocks super 1.2 [2/1] [U_]\n\nunused devices: <none>\n",
 	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testutil.WriteFile(t, filepath.Join(root, p), s)
 	}
 	h, err := machine.Recorded(root)
 	if err != nil {
@@ -77,12 +72,7 @@ func TestKernelLogGoneDeviceLinkedToZpool(t *testing.T) {
 		"commands/status.txt":             status,
 		"commands/manifest.yaml":          "- argv: [zpool, status, -P, -t]\n  stdout: status.txt\n",
 	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testutil.WriteFile(t, filepath.Join(root, p), s)
 	}
 	h, err := machine.Recorded(root)
 	if err != nil {
