@@ -187,24 +187,15 @@ func Examine(ctx context.Context, o Options) (*rules.Report, error) {
 	}
 	res, err := Run(ctx, host, o)
 	if err != nil {
-		if o.Snapshot != "" && errors.Is(err, errManifest) {
+		// A snapshot whose command manifest could not be read is named,
+		// as its archive's errors are (Wait keeps the manifest's error).
+		if o.Snapshot != "" && errors.Is(err, host.Wait(ctx)) {
 			return nil, fmt.Errorf("snapshot %s: %w", o.Snapshot, err)
 		}
 		return nil, err
 	}
 	return res.Report, nil
 }
-
-// errManifest marks a recorded machine whose command manifest could not be
-// read.
-var errManifest = errors.New("command manifest")
-
-// manifestError keeps the manifest's own message and lets Examine name the
-// snapshot it came from.
-type manifestError struct{ err error }
-
-func (e manifestError) Error() string   { return e.err.Error() }
-func (e manifestError) Unwrap() []error { return []error{e.err, errManifest} }
 
 // Run is the pipeline, the only one: the checks on host, then the rules
 // with the datasheets built in, the host's own (/etc/diskdoctor/
@@ -243,7 +234,7 @@ func Run(ctx context.Context, host *machine.Host, o Options) (*Result, error) {
 	// A recorded machine's command manifest was parsed while the checks
 	// ran; one that cannot be read ends the run as if it had come first.
 	if werr := host.Wait(ctx); werr != nil && Interrupted(ctx) == nil {
-		return nil, manifestError{werr}
+		return nil, werr
 	}
 	l := <-engc
 	if l.panicV != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
+	"github.com/diskdoctor/diskdoctor/machine/archive"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -137,5 +138,38 @@ func TestSuggest(t *testing.T) {
 		if got := Suggest(word, cands); got != want {
 			t.Errorf("Suggest(%q) = %q, want %q", word, got, want)
 		}
+	}
+}
+
+// A snapshot whose command manifest cannot be read ends the run with the
+// manifest's error, named by the snapshot it came from.
+func TestSnapshotManifestErrorNamesTheSnapshot(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bad.tar.gz")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	members := func(yield func(archive.Member) error) error {
+		for _, m := range []archive.Member{
+			{Name: "sys", Type: archive.Dir},
+			{Name: "sys/block", Type: archive.Dir},
+			{Name: "commands", Type: archive.Dir},
+			{Name: "commands/manifest.yaml", Type: archive.File, Data: []byte("- argv: [dmesg]\n  no_such_field: 1\n")},
+		} {
+			if err := yield(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if _, err := archive.Write(f, members, time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Examine(t.Context(), Options{Snapshot: file, ProbeTimeout: time.Second})
+	if err == nil || !strings.HasPrefix(err.Error(), "snapshot "+file+": ") || !strings.Contains(err.Error(), "no_such_field") {
+		t.Errorf("Examine: %v; want the manifest's error, named by the snapshot", err)
 	}
 }
