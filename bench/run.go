@@ -189,9 +189,12 @@ func (b *run) note(format string, args ...any) {
 func (b *run) preflight(ctx context.Context) {
 	// The machine's own datasheets (/etc/diskdoctor/datasheets.d) as the
 	// doctor reads them, then the user's file.
-	ds, err := rules.LoadDatasheets(b.o.Datasheets)
+	var ds *rules.Datasheets
+	var err error
 	if b.env.Host != nil {
 		ds, err = rules.LoadHostDatasheets(ctx, b.env.Host, b.o.Datasheets)
+	} else {
+		ds, err = rules.LoadDatasheets(b.o.Datasheets)
 	}
 	if err != nil {
 		b.doctorErr = err

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/doctor"
@@ -134,18 +133,11 @@ func examineSide(ctx context.Context, spec string, o Options) (*state, error) {
 			}
 		}
 	}
-	mctx, cancel := context.WithTimeout(ctx, probeTimeout(o))
+	mctx, cancel := context.WithTimeout(ctx, o.ProbeTimeoutOrDefault())
 	s.mounts, _ = mount.Read(mctx, host)
 	cancel()
 	s.side.Kernel, s.side.Verdict = s.report.Host.Kernel, s.report.Verdict
 	return s, nil
-}
-
-func probeTimeout(o Options) time.Duration {
-	if o.ProbeTimeout > 0 {
-		return o.ProbeTimeout
-	}
-	return doctor.DefaultProbeTimeout
 }
 
 // open makes a Host of a side: the live machine, a recorded directory, or

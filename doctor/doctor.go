@@ -70,11 +70,16 @@ func (o Options) RunDeadline() time.Duration {
 	if o.Deadline > 0 {
 		return o.Deadline
 	}
-	pt := o.ProbeTimeout
-	if pt <= 0 {
-		pt = DefaultProbeTimeout
+	return o.Sample + runProbeTimeouts*o.ProbeTimeoutOrDefault() + time.Minute
+}
+
+// ProbeTimeoutOrDefault is one probe's timeout: ProbeTimeout, or
+// DefaultProbeTimeout when it is zero.
+func (o Options) ProbeTimeoutOrDefault() time.Duration {
+	if o.ProbeTimeout <= 0 {
+		return DefaultProbeTimeout
 	}
-	return o.Sample + runProbeTimeouts*pt + time.Minute
+	return o.ProbeTimeout
 }
 
 // withDefaults fills what a zero Options leaves open.
