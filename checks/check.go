@@ -40,7 +40,7 @@ type Check struct {
 // fact the later one wins. A check not named here comes after these, in
 // the order it registered (a test's own check).
 var runOrder = []string{
-	"pcie-link", "cpu-power", "pressure", "scheduler", "inventory", "platform",
+	"pcie-link", "cpu-power", "pressure", "scheduler", "inventory", "controller", "platform",
 	"kernel-log", "md", "sample", "smart", "stack", "trim", "write-cache", "zfs",
 }
 

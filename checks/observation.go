@@ -13,6 +13,10 @@ const (
 	KindDevice = "device"
 	KindHost   = "host"
 	KindPool   = "pool"
+	// KindController is a RAID controller, for what belongs to no volume
+	// (an empty controller's cache module, a failed unassigned drive),
+	// named as its tool addresses it: slot=0, /c0, a0.
+	KindController = "controller"
 )
 
 // Observation is what one check saw about one subject.

@@ -35,6 +35,11 @@ type Datasheet struct {
 	WriteLatencyUs float64 `yaml:"write_latency_us,omitempty" json:"write_latency_us,omitempty"`
 	VolatileCache  bool    `yaml:"volatile_cache" json:"volatile_cache"`
 	PLP            bool    `yaml:"plp" json:"plp"`
+	// A RAID controller's cache: its size and what protects it
+	// ("flash": flash-backed, "battery", "optional": an energy pack is an
+	// option, "none": the controller has no write cache).
+	CacheMB    float64 `yaml:"cache_mb,omitempty" json:"cache_mb,omitempty"`
+	EnergyPack string  `yaml:"energy_pack,omitempty" json:"energy_pack,omitempty"`
 	Source         string  `yaml:"source" json:"source"`
 	// ModelEntry is true when a model entry matched, false for a class default.
 	ModelEntry bool `yaml:"-" json:"model_entry"`
@@ -48,6 +53,9 @@ type Datasheets struct {
 	Version string       `yaml:"version"`
 	Classes []*Datasheet `yaml:"classes"`
 	Models  []*Datasheet `yaml:"models"`
+	// Controllers are RAID controller models, matched against the model
+	// the controller's tool prints.
+	Controllers []*Datasheet `yaml:"controllers"`
 }
 
 // DatasheetsDir holds the administrator's own datasheet files (the Debian
@@ -116,6 +124,7 @@ func (ds *Datasheets) add(b []byte, name string) error {
 		return fmt.Errorf("%s: not a datasheet table (see rules/datasheets.yaml): %w", name, err)
 	}
 	ds.Models = append(user.Models, ds.Models...)
+	ds.Controllers = append(user.Controllers, ds.Controllers...)
 	for _, c := range user.Classes {
 		for i, old := range ds.Classes {
 			if old.Class == c.Class {
@@ -140,7 +149,7 @@ func parseUserDatasheets(b []byte) (*Datasheets, error) {
 	if err := dec.Decode(&ds); err != nil {
 		return nil, err
 	}
-	if len(ds.Models) == 0 && len(ds.Classes) == 0 {
+	if len(ds.Models) == 0 && len(ds.Classes) == 0 && len(ds.Controllers) == 0 {
 		return nil, errors.New("no models and no classes")
 	}
 	return finishDatasheets(&ds)
@@ -156,7 +165,7 @@ func parseDatasheets(b []byte) (*Datasheets, error) {
 
 // finishDatasheets checks each entry and compiles its model pattern.
 func finishDatasheets(ds *Datasheets) (*Datasheets, error) {
-	for i, m := range ds.Models {
+	for i, m := range append(append([]*Datasheet(nil), ds.Models...), ds.Controllers...) {
 		if m.Match == "" || m.Source == "" || m.Class == "" {
 			return nil, fmt.Errorf("model entry %d (%s): match, class and source are required", i+1, m.Product)
 		}
@@ -232,6 +241,19 @@ func (ds *Datasheets) Lookup(model, class string) *Datasheet {
 	for _, c := range ds.Classes {
 		if c.Class == class {
 			return c
+		}
+	}
+	return nil
+}
+
+// LookupController finds a RAID controller model's entry, nil when the
+// table has none.
+func (ds *Datasheets) LookupController(model string) *Datasheet {
+	if n := NormalizeModel(model); n != "" {
+		for _, c := range ds.Controllers {
+			if c.re.MatchString(n) {
+				return c
+			}
 		}
 	}
 	return nil

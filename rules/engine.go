@@ -106,6 +106,9 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 		if s.kind == checks.KindDevice {
 			e.classify(s, &sheets)
 		}
+		if m, ok := s.facts["ctl_controller_model"].(string); ok {
+			e.controllerSheet(s, m)
+		}
 		built[i] = s
 	})
 	subs := make(map[string]*subject, len(order)+1)
@@ -149,6 +152,50 @@ func (e *Engine) classify(s *subject, sheets *sync.Map) {
 	if s.ds != nil {
 		s.facts["class"] = s.ds.Class
 	}
+	if models, ok := s.facts["ctl_drive_models"].([]string); ok {
+		s.facts["ctl_drives_plp"] = e.drivesPLP(models, str(s.facts["ctl_media"]))
+	}
+}
+
+// controllerSheet gives a controller, or a volume of it, its controller's
+// datasheet facts (nil where the table has no entry).
+func (e *Engine) controllerSheet(s *subject, model string) {
+	ds := e.Datasheets.LookupController(model)
+	if ds == nil {
+		for _, k := range []string{"ctl_ds_product", "ctl_ds_cache_mb", "ctl_ds_energy_pack", "ctl_ds_source"} {
+			s.facts[k] = nil
+		}
+		return
+	}
+	s.facts["ctl_ds_product"] = ds.Product
+	s.facts["ctl_ds_cache_mb"] = ds.CacheMB
+	s.facts["ctl_ds_energy_pack"] = ds.EnergyPack
+	s.facts["ctl_ds_source"] = ds.Source
+}
+
+// drivesPLP says whether the drives behind a controller volume protect
+// their own caches against power loss: true when every model's datasheet
+// says so, false when one's says not (or it is a hard disk, whose cache
+// is volatile by construction), nil when a model is not in the table (a
+// class default is no evidence of a drive's power-loss protection).
+func (e *Engine) drivesPLP(models []string, media string) any {
+	if len(models) == 0 {
+		return nil
+	}
+	var all any = true
+	for _, m := range models {
+		if media == "hdd" {
+			return false
+		}
+		ds := e.Datasheets.Lookup(m, "sata-ssd")
+		switch {
+		case ds == nil || !ds.ModelEntry:
+			all = nil
+		case !ds.PLP:
+			return false
+		}
+	}
+	return all
 }
 
 // envKeys are the names the engine adds to a subject's facts for its
@@ -349,7 +396,7 @@ func (e *Engine) judgePart(subs map[string]*subject, order []string, host *subje
 		kept := false
 		for ri, r := range e.Rules {
 			st := &states[ri]
-			if s.kind != r.Subject || st.strict != nil {
+			if !r.appliesTo(s.kind) || st.strict != nil {
 				continue
 			}
 			if env == nil {

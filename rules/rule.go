@@ -14,6 +14,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
@@ -51,7 +52,7 @@ func SeverityRank(s string) int { return severityRank[s] }
 type Rule struct {
 	ID           string         `yaml:"id"`
 	Title        string         `yaml:"title"`
-	Subject      string         `yaml:"subject"` // device | host
+	Subject      string         `yaml:"subject"` // device | host | pool | controller
 	Severity     string         `yaml:"severity"`
 	When         string         `yaml:"when"`
 	SeverityWhen []SeverityCase `yaml:"severity_when"`
@@ -162,8 +163,8 @@ func parseRule(b []byte) (*Rule, error) {
 	if r.ID == "" || r.Title == "" || r.When == "" || r.Why == "" || r.Impact == "" || r.Expected == "" {
 		return nil, fmt.Errorf("id, title, when, why, impact and expected are required")
 	}
-	if r.Subject != "device" && r.Subject != "host" && r.Subject != "pool" {
-		return nil, fmt.Errorf("subject must be device, host or pool, not %q", r.Subject)
+	if r.Subject != "device" && r.Subject != "host" && r.Subject != "pool" && r.Subject != "controller" {
+		return nil, fmt.Errorf("subject must be device, host, pool or controller, not %q", r.Subject)
 	}
 	if severityRank[r.Severity] == 0 {
 		return nil, fmt.Errorf("severity must be critical, warning or info, not %q", r.Severity)
@@ -379,4 +380,15 @@ func LoadPlatforms() ([]Platform, error) {
 		return nil, fmt.Errorf("platforms.yaml: %w", err)
 	}
 	return ps, nil
+}
+
+// appliesTo says whether the rule judges subjects of kind. A controller
+// rule judges the OS devices that are a controller's logical drives (the
+// finding names the volume a person knows) and the controllers themselves
+// (for what no OS device carries).
+func (r *Rule) appliesTo(kind string) bool {
+	if r.Subject == "controller" {
+		return kind == checks.KindDevice || kind == checks.KindController
+	}
+	return kind == r.Subject
 }

@@ -46,7 +46,7 @@ func scsiDiskAddr(d *Device) (string, bool) {
 
 var scsiAddr = regexp.MustCompile(`^\d+:\d+:\d+:\d+$`)
 
-var raidDrivers = map[string]bool{"hpsa": true, "smartpqi": true, "megaraid_sas": true, "aacraid": true, "mpt3sas": false}
+var raidDrivers = map[string]bool{"cciss": true, "hpsa": true, "smartpqi": true, "megaraid_sas": true, "aacraid": true, "mpt3sas": false}
 
 func transport(d *Device) string {
 	p := d.SysPath

@@ -92,6 +92,7 @@ type Volume struct {
 	ReadPolicy      Value
 	DiskCache       Value // "Disabled", "Enabled", "Disk's Default"
 	Caching         Value // ssacli "Caching: Enabled"
+	Acceleration    Value // ssacli "LD Acceleration Method: Controller Cache" / "SSD Smart Path"
 	CacheBadBBU     Value // MegaCli "Write Cache OK if Bad BBU" in the current policy
 	OSName          Value // "/dev/sda", "/dev/cciss/c0d0"
 	WWN             Value // ssacli "Unique Identifier", storcli "SCSI NAA Id"

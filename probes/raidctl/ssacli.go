@@ -211,6 +211,8 @@ func ssaVolumeSetting(vol *Volume, key, value string, v Value) {
 		}
 	case "Caching":
 		vol.Caching = v
+	case "LD Acceleration Method":
+		vol.Acceleration = v
 	case "Unique Identifier":
 		vol.WWN = v
 	case "Disk Name":

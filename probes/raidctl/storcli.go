@@ -144,7 +144,6 @@ func storcliController(c *Controller, d map[string]any) error {
 	c.Status = jv(status, c.ID+" Status", "Controller Status")
 	c.CacheSize = jv(hw, c.ID+" HwCfg", "On Board Memory Size")
 	c.CacheBoardPresent = c.CacheSize
-	c.NoBatteryWrite = jv(jsonObj(d["Defaults"]), c.ID+" Defaults", "Cache When BBU Bad")
 	c.EnergyPack.Present = jv(hw, c.ID+" HwCfg", "BBU")
 	for _, key := range []string{"Cachevault_Info", "BBU_Info"} {
 		for _, e := range jsonList(d[key]) {

@@ -19,7 +19,6 @@ func TestParseStorcliControllerAndDrives(t *testing.T) {
 	wantValue(t, "cache", c.CacheSize, "512MB", 0)
 	wantValue(t, "bbu present", c.EnergyPack.Present, "Present", 0)
 	wantValue(t, "bbu state", c.EnergyPack.Status, "Optimal", 0)
-	wantValue(t, "cache when bbu bad", c.NoBatteryWrite, "Off", 0)
 	if c.EnergyPack.Kind != "battery" {
 		t.Errorf("kind %q", c.EnergyPack.Kind)
 	}

@@ -1,0 +1,301 @@
+package checks
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/internal/shellquote"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/raidctl"
+)
+
+// controllerObservations: one observation per OS device that is a logical
+// drive of a controller, one per controller, and controller_volume on
+// every device behind the family's driver.
+func controllerObservations(env *Env, inv *raidctl.Inventory, devs []*block.Device) []*Observation {
+	r := &ctlRun{inv: inv}
+	matched := map[string]bool{}
+	var out []*Observation
+	for _, c := range inv.Controllers {
+		volumes := 0
+		for _, v := range c.Volumes {
+			d, how := volumeMatch(inv, c, v, devs)
+			if d == nil || matched[d.Name] {
+				continue
+			}
+			matched[d.Name] = true
+			volumes++
+			o := NewObservation("controller", KindDevice, d.Name)
+			o.Set("controller_volume", true, how)
+			r.controllerFacts(o, c, v)
+			r.volumeFacts(o, c, v)
+			out = append(out, o)
+		}
+		o := NewObservation("controller", KindController, c.ID)
+		o.Set("kind_controller", true)
+		r.controllerFacts(o, c, nil)
+		o.Set("ctl_volume_count", float64(volumes))
+		// What belongs to no volume of the OS: the cache when no volume
+		// carries it, and the drives in no logical drive.
+		o.Set("ctl_has_os_volumes", volumes > 0)
+		r.unassignedFacts(o, c)
+		out = append(out, o)
+	}
+	for _, d := range devs {
+		if matched[d.Name] {
+			continue
+		}
+		vol := isControllerVolume(d, nil)
+		o := NewObservation("controller", KindDevice, d.Name)
+		o.Set("controller_volume", vol)
+		if vol {
+			o.Set("ctl_cache_state", "unknown")
+			env.Skip("controller", d.Name, withHint(fmt.Errorf("%s lists no logical drive with this disk's WWN %q or name: %w", inv.Tool, d.WWN, machine.ErrNotAvailable),
+				"run "+shellquote.Join(r.argv(outVolumes))+" and compare its logical drives' identifiers with /sys/block/"+d.Name+"/device/wwid"))
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// controllerFacts are the controller's own: model, cache module, energy
+// pack, and the cache verdict for volume v (nil: the controller alone).
+func (r *ctlRun) controllerFacts(o *Observation, c *raidctl.Controller, v *raidctl.Volume) {
+	o.Set("ctl_family", r.inv.Family)
+	o.Set("ctl_tool", r.inv.Tool)
+	o.Set("ctl_controller", c.ID)
+	o.Set("ctl_selector", selector(r.inv, c))
+	o.Set("ctl_controller_model", valueOrNil(c.Model), r.ev(outController, c.Model)...)
+	o.Set("ctl_controller_status", valueOrNil(c.Status), r.ev(outController, c.Status)...)
+	cv := r.verdict(c, v)
+	o.Set("ctl_cache_present", cv.present, r.ev(outController, c.CacheBoardPresent)...)
+	o.Set("ctl_cache_size", valueOrNil(c.CacheSize), r.ev(outController, c.CacheSize)...)
+	o.Set("ctl_cache_status", valueOrNil(c.CacheStatus), r.ev(outController, c.CacheStatus)...)
+	o.Set("ctl_write_ratio", cv.ratio, r.ev(outController, c.CacheRatio)...)
+	o.Set("ctl_energy_pack", cv.energy, r.ev(outController, c.EnergyPack.Present)...)
+	o.Set("ctl_energy_status", valueOrNil(c.EnergyPack.Status), r.ev(outController, c.EnergyPack.Status)...)
+	o.Set("ctl_energy_state", nilIfEmpty(energyState(c.EnergyPack)))
+	o.Set("ctl_nbwc", onOff(c.NoBatteryWrite), r.ev(outController, c.NoBatteryWrite)...)
+	o.Set("ctl_cache_state", cv.state, cv.ev...)
+	o.Set("ctl_cache_reason", cv.reason)
+	o.Set("ctl_unprotected", nonNil(cv.unprotected), cv.unprotEv...)
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// selector addresses the controller in its tool's own syntax, for the
+// commands of the remediation: ssacli "ctrl slot=0", storcli "/c0",
+// MegaCli "-a0".
+func selector(inv *raidctl.Inventory, c *raidctl.Controller) string {
+	if inv.Family == raidctl.FamilyMegaCli {
+		return "-" + c.ID
+	}
+	return c.ID
+}
+
+// volumeFacts are the logical drive's own and those of its drives.
+func (r *ctlRun) volumeFacts(o *Observation, c *raidctl.Controller, v *raidctl.Volume) {
+	o.Set("ctl_volume", v.ID)
+	// The volume in its tool's syntax: storcli /c0/v0, MegaCli's target id
+	// (-L0), ssacli's logical drive number (ld 1).
+	ref := v.ID
+	if r.inv.Family == raidctl.FamilyStorcli {
+		ref = c.ID + "/" + v.ID
+	}
+	o.Set("ctl_volume_ref", ref)
+	o.Set("ctl_raid", valueOrNil(v.RAID), r.ev(outVolumes, v.RAID)...)
+	o.Set("ctl_volume_status", valueOrNil(v.Status), r.ev(outVolumes, v.Status)...)
+	o.Set("ctl_volume_degraded", volumeDegraded(v.Status), r.ev(outVolumes, v.Status)...)
+	o.Set("ctl_policy_configured", nilIfEmpty(writePolicy(v.ConfiguredWrite)), r.ev(outVolumes, v.ConfiguredWrite)...)
+	o.Set("ctl_policy_current", nilIfEmpty(writePolicy(v.CurrentWrite)), r.ev(outVolumes, v.CurrentWrite)...)
+	o.Set("ctl_read_policy", valueOrNil(v.ReadPolicy), r.ev(outVolumes, v.ReadPolicy)...)
+	// The drives' own caches: the volume's disk cache policy (MegaRAID) or
+	// the controller's drive write cache setting (Smart Array).
+	driveCache, dcEv := onOff(v.DiskCache), r.ev(outVolumes, v.DiskCache)
+	if !v.DiskCache.Set {
+		driveCache, dcEv = onOff(c.DriveWriteCache), r.ev(outController, c.DriveWriteCache)
+	}
+	o.Set("ctl_drive_cache", driveCache, dcEv...)
+	drives := volumeDrives(c, v)
+	o.Set("ctl_drives", driveIDs(drives))
+	o.Set("ctl_drive_models", driveModels(drives))
+	o.Set("ctl_media", nilIfEmpty(driveMedia(drives)))
+	r.failingFacts(o, drives)
+	r.taskFacts(o, c, v, drives)
+	cv := r.verdict(c, v)
+	byDesign := cv.present == false || strings.Contains(strings.ToLower(v.Acceleration.Text), "smart path")
+	o.Set("ctl_no_cache_by_design", byDesign, r.ev(outVolumes, v.Acceleration)...)
+	noWrite := cv.state == "write-through" || cv.ratio == float64(0)
+	o.Set("ctl_no_write_cache", noWrite && driveCache != true)
+}
+
+// volumeDegraded: a logical drive that is not whole. The healthy words are
+// ssacli's "OK", storcli's "Optl" and MegaCli's "Optimal"; anything else
+// ("Interim Recovery Mode", "Recovering, 45% complete", "Failed", "Dgrd",
+// "Pdgd", "OfLn", "Degraded", "Partially Degraded") is not.
+func volumeDegraded(v raidctl.Value) any {
+	switch s := strings.ToLower(strings.TrimSpace(v.Text)); {
+	case !v.Set || s == "":
+		return nil
+	case s == "ok" || s == "optl" || s == "optimal":
+		return false
+	}
+	return true
+}
+
+func volumeDrives(c *raidctl.Controller, v *raidctl.Volume) []*raidctl.Drive {
+	var out []*raidctl.Drive
+	for _, d := range c.Drives {
+		if slices.Contains(v.Drives, d.ID) || (len(v.Drives) == 0 && d.Volume == v.ID) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func driveIDs(ds []*raidctl.Drive) []string {
+	out := []string{}
+	for _, d := range ds {
+		out = append(out, d.ID)
+	}
+	return out
+}
+
+func driveModels(ds []*raidctl.Drive) []string {
+	out := []string{}
+	for _, d := range ds {
+		if m := strings.TrimSpace(d.Model.Text); m != "" && !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// driveMedia is hdd, sata-ssd or sas-ssd when every drive agrees, mixed
+// when not, "" when the tool did not say.
+func driveMedia(ds []*raidctl.Drive) string {
+	kind := ""
+	for _, d := range ds {
+		k := ""
+		m, i := strings.ToUpper(d.Media.Text), strings.ToUpper(d.Interface.Text)
+		switch {
+		case strings.Contains(m, "SSD") || strings.Contains(m, "SOLID"):
+			k = "sata-ssd"
+			if strings.Contains(i, "SAS") {
+				k = "sas-ssd"
+			} else if strings.Contains(i, "NVME") {
+				k = "nvme"
+			}
+		case strings.Contains(m, "HDD") || strings.Contains(m, "HARD"):
+			k = "hdd"
+		default:
+			return ""
+		}
+		if kind != "" && kind != k {
+			return "mixed"
+		}
+		kind = k
+	}
+	return kind
+}
+
+// driveFailing says why a physical drive is failing, "" when it is not:
+// a failed or predictive-failure state (ssacli "Failed", "Predictive
+// Failure"; storcli "UBad", "Offln", "F"; MegaCli "Failed",
+// "Unconfigured(bad)"), a predictive failure count, or media errors.
+func driveFailing(d *raidctl.Drive) string {
+	s := strings.ToLower(d.Status.Text)
+	switch {
+	case strings.Contains(s, "predictive"):
+		return d.ID + " " + d.Status.Text
+	case strings.Contains(s, "fail") || strings.Contains(s, "bad") || s == "offln" || s == "f" || strings.HasPrefix(s, "offline"):
+		return d.ID + " " + d.Status.Text
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(d.Predictive.Text)); err == nil && n > 0 {
+		return d.ID + " predictive failure count " + d.Predictive.Text
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(d.MediaErrors.Text)); err == nil && n > 0 {
+		return d.ID + " media error count " + d.MediaErrors.Text
+	}
+	return ""
+}
+
+func (r *ctlRun) failingFacts(o *Observation, ds []*raidctl.Drive) {
+	failing := []string{}
+	var ev []Evidence
+	for _, d := range ds {
+		if why := driveFailing(d); why != "" {
+			failing = append(failing, why)
+			for _, v := range []raidctl.Value{d.Status, d.Predictive, d.MediaErrors, d.Model, d.Serial} {
+				ev = append(ev, r.ev(outDrives, v)...)
+			}
+		}
+	}
+	o.Set("ctl_failing_drives", failing, ev...)
+}
+
+// taskFacts: background work on the volume, on its drives (a rebuild) and,
+// for the controller alone (v nil), what no volume claims.
+func (r *ctlRun) taskFacts(o *Observation, c *raidctl.Controller, v *raidctl.Volume, drives []*raidctl.Drive) {
+	tasks := []string{}
+	var ev []Evidence
+	add := func(t raidctl.Task, on string) {
+		s := t.Kind + " on " + on
+		if t.Progress.Set {
+			s += " (" + t.Progress.Text + ")"
+		}
+		if !slices.Contains(tasks, s) {
+			tasks = append(tasks, s)
+			ev = append(ev, r.ev(outVolumes, raidctl.Value{Text: s, Line: t.Line, Set: true})...)
+		}
+	}
+	if v != nil {
+		for _, t := range v.Tasks {
+			add(t, c.ID+" logical drive "+v.ID)
+		}
+	}
+	for _, t := range c.Tasks {
+		if v == nil || taskOnDrives(t, drives) {
+			add(t, c.ID)
+		}
+	}
+	o.Set("ctl_tasks", tasks, ev...)
+}
+
+// taskOnDrives: a controller task found on one of the drives' lines (a
+// drive in rebuild).
+func taskOnDrives(t raidctl.Task, ds []*raidctl.Drive) bool {
+	for _, d := range ds {
+		if d.Status.Line == t.Line {
+			return true
+		}
+	}
+	return false
+}
+
+// unassignedFacts: the drives in no logical drive the OS sees, on the
+// controller's own subject.
+func (r *ctlRun) unassignedFacts(o *Observation, c *raidctl.Controller) {
+	var loose []*raidctl.Drive
+	for _, d := range c.Drives {
+		if d.Volume == "" {
+			loose = append(loose, d)
+		}
+	}
+	r.failingFacts(o, loose)
+	var tasks []raidctl.Task
+	for _, t := range c.Tasks {
+		if taskOnDrives(t, loose) {
+			tasks = append(tasks, t)
+		}
+	}
+	r.taskFacts(o, &raidctl.Controller{ID: c.ID, Tasks: tasks}, nil, nil)
+}

@@ -1,0 +1,153 @@
+package raidctl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/machine"
+)
+
+// The programs of each family, in the order they are tried: the current
+// name first, then the names older packages installed (HPE renamed
+// hpacucli to hpssacli and then ssacli; Dell ships storcli as perccli).
+var (
+	smartArrayTools = []string{"ssacli", "hpssacli", "hpacucli"}
+	storcliTools    = []string{"storcli64", "storcli", "perccli64", "perccli"}
+	megacliTools    = []string{"MegaCli64", "MegaCli", "megacli"}
+)
+
+// SmartArrayArgv is the command read from program.
+func SmartArrayArgv(program string) []string {
+	return []string{program, "ctrl", "all", "show", "config", "detail"}
+}
+
+// StorcliArgvs are the three commands read from program: controllers,
+// virtual drives, physical drives.
+func StorcliArgvs(program string) [][]string {
+	return [][]string{
+		{program, "/call", "show", "all", "J"},
+		{program, "/call/vall", "show", "all", "J"},
+		{program, "/call/eall/sall", "show", "all", "J"},
+	}
+}
+
+// MegaCliArgvs are the three commands read from program: logical drives,
+// the energy pack, physical drives.
+func MegaCliArgvs(program string) [][]string {
+	return [][]string{
+		{program, "-LDInfo", "-Lall", "-aALL", "-NoLog"},
+		{program, "-AdpBbuCmd", "-GetBbuStatus", "-aALL", "-NoLog"},
+		{program, "-PDList", "-aALL", "-NoLog"},
+	}
+}
+
+// ToolsOf are the programs a family tries, for hints and documentation.
+func ToolsOf(family string) []string {
+	switch family {
+	case FamilySmartArray:
+		return append([]string(nil), smartArrayTools...)
+	case FamilyStorcli:
+		return append([]string(nil), storcliTools...)
+	case FamilyMegaCli:
+		return append([]string(nil), megacliTools...)
+	}
+	return nil
+}
+
+// run runs one command under its own deadline: a controller tool can hang
+// for minutes on a sick controller, and each command is one probe.
+func run(ctx context.Context, h *machine.Host, timeout time.Duration, argv []string) (machine.CmdResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := h.Run(ctx, argv...)
+	if err != nil {
+		return res, err
+	}
+	if len(res.Stdout) == 0 && res.Exit != 0 {
+		return res, machine.ExitError(res)
+	}
+	return res, nil
+}
+
+// first runs argv(program) for each program in turn until one is
+// installed: the result, the program, or a *machine.ToolError naming every
+// program tried.
+func first(ctx context.Context, h *machine.Host, timeout time.Duration, programs []string, argv func(string) []string) (machine.CmdResult, string, error) {
+	for _, p := range programs {
+		res, err := run(ctx, h, timeout, argv(p))
+		var missing *machine.ToolError
+		if errors.As(err, &missing) {
+			continue
+		}
+		return res, p, err
+	}
+	return machine.CmdResult{}, "", &machine.ToolError{Tool: joinOr(programs)}
+}
+
+func joinOr(names []string) string {
+	s := ""
+	for i, n := range names {
+		switch {
+		case i == 0:
+		case i == len(names)-1:
+			s += " or "
+		default:
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+// ReadSmartArray runs ssacli (or hpssacli, hpacucli) and parses it.
+func ReadSmartArray(ctx context.Context, h *machine.Host, timeout time.Duration) (*Inventory, error) {
+	res, prog, err := first(ctx, h, timeout, smartArrayTools, SmartArrayArgv)
+	if err != nil {
+		return nil, err
+	}
+	inv, err := ParseSmartArray(res.Stdout)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", res, err)
+	}
+	inv.Tool, inv.Cmds = prog, [][]string{res.Argv}
+	return inv, nil
+}
+
+// ReadStorcli runs the first installed storcli or perccli and parses its
+// three outputs. The controllers' output is required; a failure of one of
+// the other two is returned beside what the rest gave (errs).
+func ReadStorcli(ctx context.Context, h *machine.Host, timeout time.Duration) (*Inventory, []error, error) {
+	return readThree(ctx, h, timeout, storcliTools, StorcliArgvs, ParseStorcli)
+}
+
+// ReadMegaCli runs the first installed MegaCli and parses its three
+// outputs, as ReadStorcli does.
+func ReadMegaCli(ctx context.Context, h *machine.Host, timeout time.Duration) (*Inventory, []error, error) {
+	return readThree(ctx, h, timeout, megacliTools, MegaCliArgvs, ParseMegaCli)
+}
+
+func readThree(ctx context.Context, h *machine.Host, timeout time.Duration, programs []string, argvs func(string) [][]string,
+	parse func(a, b, c []byte) (*Inventory, error)) (*Inventory, []error, error) {
+	res, prog, err := first(ctx, h, timeout, programs, func(p string) []string { return argvs(p)[0] })
+	if err != nil {
+		return nil, nil, err
+	}
+	outs, cmds, errs := [][]byte{res.Stdout, nil, nil}, [][]string{res.Argv}, []error(nil)
+	for i, argv := range argvs(prog)[1:] {
+		r, err := run(ctx, h, timeout, argv)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		outs[i+1] = r.Stdout
+		cmds = append(cmds, argv)
+	}
+	inv, err := parse(outs[0], outs[1], outs[2])
+	if err != nil {
+		return nil, errs, fmt.Errorf("%s: %w", prog, err)
+	}
+	inv.Tool, inv.Cmds = prog, cmds
+	return inv, errs, nil
+}
