@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/machine/manifest"
@@ -32,7 +33,8 @@ type Runner interface {
 }
 
 // execRunner runs real programs with exec argv; the context deadline kills
-// a program that hangs (zpool on a sick pool can block for minutes).
+// a program that hangs (zpool on a sick pool, a RAID controller's CLI on a
+// sick controller, can block for minutes).
 type execRunner struct{}
 
 func (execRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
@@ -52,7 +54,16 @@ func (execRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
 	cmd.Env = append(os.Environ(), "LC_ALL=C")
 	out, errb := &cappedBuffer{limit: CmdOutputLimit}, &cappedBuffer{limit: cmdStderrLimit}
 	cmd.Stdout, cmd.Stderr = out, errb
-	// A child that keeps the pipes open must not hold the doctor past the deadline.
+	// The command leads a process group of its own, so that the deadline
+	// reaches whatever it started: a program that forks a helper (a vendor
+	// wrapper script, a CLI that spawns a worker per controller) would
+	// otherwise leave that helper blocked on a sick device after its
+	// parent was killed (issue #23). A negative pid signals every member
+	// of the group (kill(2)).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	// A member that escaped the group (setsid, its own setpgid) and keeps
+	// the pipes open must still not hold the doctor past the deadline.
 	cmd.WaitDelay = time.Second
 	err = cmd.Run()
 	res := CmdResult{Argv: argv, Stdout: out.Bytes(), Stderr: errb.Bytes()}
@@ -68,6 +79,17 @@ func (execRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
 		return res, nil
 	}
 	return res, err
+}
+
+// killGroup sends SIGKILL to the process group p leads (Setpgid with Pgid
+// 0 makes its pgid its pid). A group already gone is not an error: the
+// command ended on its own as the deadline passed, and Wait reports that.
+func killGroup(p *os.Process) error {
+	err := syscall.Kill(-p.Pid, syscall.SIGKILL)
+	if errors.Is(err, syscall.ESRCH) {
+		return os.ErrProcessDone
+	}
+	return err
 }
 
 // CmdOutputLimit bounds what one command may print: the largest real

@@ -19,7 +19,7 @@ func TestRecordedRunner(t *testing.T) {
 	testutil.Must(t, os.MkdirAll(filepath.Join(dir, "sys"), 0o755))
 	testutil.Must(t, os.MkdirAll(filepath.Join(dir, "commands"), 0o755))
 	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "manifest.yaml"), []byte(
-		"- argv: [hdparm, -W, /dev/sda]\n  stdout: w.txt\n  exit: 0\n- argv: [zpool, status]\n  timeout: true\n- argv: [dmesg]\n  stdout: empty.txt\n  stderr: err.txt\n  exit: 1\n- argv: [nvme, list]\n  missing: true\n"), 0o644))
+		"- argv: [hdparm, -W, /dev/sda]\n  stdout: w.txt\n  exit: 0\n- argv: [zpool, status]\n  timeout: true\n- argv: [dmesg]\n  stdout: empty.txt\n  stderr: err.txt\n  exit: 1\n- argv: [nvme, list]\n  missing: true\n- argv: [storcli64, /call, show, all, J]\n  timeout: true\n"), 0o644))
 	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "w.txt"), []byte(" write-caching =  1 (on)\n"), 0o644))
 	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "empty.txt"), nil, 0o644))
 	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "err.txt"), []byte("dmesg: read kernel buffer failed: Operation not permitted\n"), 0o644))
@@ -44,6 +44,17 @@ func TestRecordedRunner(t *testing.T) {
 	defer cancel()
 	if _, err := h.Run(short, "zpool", "status"); !errors.Is(err, machine.ErrTimeout) {
 		t.Errorf("hanging command: %v", err)
+	}
+	// A controller CLI recorded hanging (issue #23) answers its probe with
+	// ErrTimeout once the probe's own deadline passes, not the run's.
+	probe, cancelProbe := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancelProbe()
+	start := time.Now()
+	if _, err := h.Run(probe, "storcli64", "/call", "show", "all", "J"); !errors.Is(err, machine.ErrTimeout) {
+		t.Errorf("hanging controller CLI: %v", err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("hanging controller CLI answered after %v, want soon after its 100ms deadline", took)
 	}
 	if _, err := h.ReadFile(ctx, "/sys/nothing"); !errors.Is(err, machine.ErrNotAvailable) {
 		t.Errorf("missing file: %v", err)

@@ -118,6 +118,12 @@ func (rec *Recording) findSecrets() *secrets {
 	for _, c := range rec.Commands {
 		commands.fromText(c.Stdout)
 		commands.fromText(c.Stderr)
+		// The controllers' own forms only in their outputs: a few
+		// commands, where a pass over every file would cost the
+		// snapshot's budget (issue #22).
+		if controllerCommand(c.Argv) {
+			commands.fromController(c.Stdout)
+		}
 	}
 	wg.Wait()
 	s, words := newSecrets(), map[string]bool{}
