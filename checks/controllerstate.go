@@ -253,4 +253,3 @@ func (r *ctlRun) volumePolicy(cv *cacheVerdict, v *raidctl.Volume, energy string
 	}
 	cv.ev = append(append(cv.ev, r.ev(outVolumes, v.ConfiguredWrite)...), r.ev(outVolumes, v.CurrentWrite)...)
 }
-

@@ -40,7 +40,7 @@ type Datasheet struct {
 	// option, "none": the controller has no write cache).
 	CacheMB    float64 `yaml:"cache_mb,omitempty" json:"cache_mb,omitempty"`
 	EnergyPack string  `yaml:"energy_pack,omitempty" json:"energy_pack,omitempty"`
-	Source         string  `yaml:"source" json:"source"`
+	Source     string  `yaml:"source" json:"source"`
 	// ModelEntry is true when a model entry matched, false for a class default.
 	ModelEntry bool `yaml:"-" json:"model_entry"`
 
