@@ -82,7 +82,7 @@ func readControllers(ctx context.Context, env *Env, fam string) (*raidctl.Invent
 		}
 	}
 	for _, e := range errs {
-		env.Skip("controller", "", e)
+		env.Skip("controller", "", withHint(e, "the tool's other commands answered; run this one by hand to see why it did not, since what it reports (volume policies, drive error counts, the energy pack) is unknown until it does"))
 	}
 	return inv, err
 }
@@ -132,7 +132,8 @@ func isControllerVolume(d *block.Device, vol *raidctl.Volume) bool {
 // Unique Identifier, storcli's SCSI NAA Id against the disk's wwid), by the
 // name the tool gives it (/dev/sda; /dev/cciss/c0d0 is cciss!c0d0 in
 // /sys/block), or, on MegaRAID, by SCSI target (logical drive T is target
-// T on channel 2), never by position in a list.
+// T on channel 2; storcli's VD number is its target id), never by position
+// in a list.
 func volumeMatch(inv *raidctl.Inventory, c *raidctl.Controller, v *raidctl.Volume, devs []*block.Device) (*block.Device, Evidence) {
 	if w := normWWN(v.WWN.Text); w != "" {
 		for _, d := range devs {
@@ -149,7 +150,7 @@ func volumeMatch(inv *raidctl.Inventory, c *raidctl.Controller, v *raidctl.Volum
 			}
 		}
 	}
-	if inv.Family == raidctl.FamilyMegaCli && v.TargetID.Set && len(megaraidHosts(devs)) == 1 {
+	if inv.Family != raidctl.FamilySmartArray && v.TargetID.Set && len(megaraidHosts(devs)) == 1 {
 		for _, d := range devs {
 			if p := strings.Split(d.SCSIAddr, ":"); len(p) == 4 && p[1] == "2" && p[2] == v.TargetID.Text {
 				return d, Evidence{toolCmd(inv, 0), v.TargetID.Line.Text + " = SCSI " + d.SCSIAddr}

@@ -154,11 +154,33 @@ func volumeDegraded(v raidctl.Value) any {
 func volumeDrives(c *raidctl.Controller, v *raidctl.Volume) []*raidctl.Drive {
 	var out []*raidctl.Drive
 	for _, d := range c.Drives {
-		if slices.Contains(v.Drives, d.ID) || (len(v.Drives) == 0 && d.Volume == v.ID) {
+		if memberOf(c, d) == v.ID {
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// memberOf is the logical drive a physical drive belongs to, "" for none.
+// MegaCli's -PDList does not say which logical drive a drive serves (its
+// disk group is not the drive's volume): on a controller with a single
+// logical drive, every configured drive (not unconfigured, a hot spare or
+// JBOD) is that volume's.
+func memberOf(c *raidctl.Controller, d *raidctl.Drive) string {
+	for _, v := range c.Volumes {
+		if slices.Contains(v.Drives, d.ID) {
+			return v.ID
+		}
+	}
+	if d.Volume != "" {
+		return d.Volume
+	}
+	s := strings.ToLower(d.Status.Text)
+	if len(c.Volumes) == 1 && len(c.Volumes[0].Drives) == 0 && d.Status.Set &&
+		!strings.Contains(s, "unconfigured") && !strings.Contains(s, "hotspare") && !strings.Contains(s, "spare") && !strings.Contains(s, "jbod") {
+		return c.Volumes[0].ID
+	}
+	return ""
 }
 
 func driveIDs(ds []*raidctl.Drive) []string {
@@ -263,22 +285,24 @@ func (r *ctlRun) taskFacts(o *Observation, c *raidctl.Controller, v *raidctl.Vol
 		}
 	}
 	for _, t := range c.Tasks {
-		if v == nil || taskOnDrives(t, drives) {
+		if d := taskDrive(t, c.Drives); d != nil && (v == nil || slices.Contains(drives, d)) {
+			add(t, c.ID+" drive "+d.ID)
+		} else if v == nil && d == nil {
 			add(t, c.ID)
 		}
 	}
 	o.Set("ctl_tasks", tasks, ev...)
 }
 
-// taskOnDrives: a controller task found on one of the drives' lines (a
-// drive in rebuild).
-func taskOnDrives(t raidctl.Task, ds []*raidctl.Drive) bool {
+// taskDrive is the drive whose state line a controller task was read from
+// (a drive in rebuild), nil for none.
+func taskDrive(t raidctl.Task, ds []*raidctl.Drive) *raidctl.Drive {
 	for _, d := range ds {
 		if d.Status.Line == t.Line {
-			return true
+			return d
 		}
 	}
-	return false
+	return nil
 }
 
 // unassignedFacts: the drives in no logical drive the OS sees, on the
@@ -286,16 +310,16 @@ func taskOnDrives(t raidctl.Task, ds []*raidctl.Drive) bool {
 func (r *ctlRun) unassignedFacts(o *Observation, c *raidctl.Controller) {
 	var loose []*raidctl.Drive
 	for _, d := range c.Drives {
-		if d.Volume == "" {
+		if memberOf(c, d) == "" {
 			loose = append(loose, d)
 		}
 	}
 	r.failingFacts(o, loose)
 	var tasks []raidctl.Task
 	for _, t := range c.Tasks {
-		if taskOnDrives(t, loose) {
+		if d := taskDrive(t, c.Drives); d == nil || memberOf(c, d) == "" {
 			tasks = append(tasks, t)
 		}
 	}
-	r.taskFacts(o, &raidctl.Controller{ID: c.ID, Tasks: tasks}, nil, nil)
+	r.taskFacts(o, &raidctl.Controller{ID: c.ID, Tasks: tasks, Drives: c.Drives}, nil, nil)
 }

@@ -213,6 +213,15 @@ func (r *ctlRun) verdict(c *raidctl.Controller, v *raidctl.Volume) cacheVerdict 
 	case energy == "charging":
 		cv.state, cv.reason, cv.ev = "degraded", "energy pack "+c.EnergyPack.Status.Text, packEv
 	}
+	if cv.state == "ok" && cv.ratio == float64(0) {
+		cv.state, cv.reason, cv.ev = "write-through", "no cache share for writes ("+c.CacheRatio.Text+")", r.ev(outController, c.CacheRatio)
+	}
+	if cv.state == "ok" && r.inv.Family == raidctl.FamilySmartArray && kind == "none" && onOff(c.NoBatteryWrite) != true {
+		// Smart Array caches writes only under a battery or capacitor,
+		// unless No-Battery Write Cache is on (HPE Smart Array SR Gen10
+		// Configuration Guide).
+		cv.state, cv.reason = "write-through", "no battery or capacitor: writes are not cached"
+	}
 	if v != nil {
 		r.volumePolicy(&cv, v, energy)
 	}

@@ -123,6 +123,7 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 	}
 	t.line(t.p.Heading.Render("Devices"))
 	deviceTable(t, rep)
+	controllerTable(t, rep)
 	skippedLines(t, rep, o.verbose)
 	if !o.verbose && len(rep.Findings) > 0 {
 		t.line(t.p.Dim.Render(truncate("-v: every finding in full · diskdoctor explain RULE: why, and every fix", t.width)))

@@ -59,6 +59,21 @@ func deviceTable(t *textWriter, rep *rules.Report) {
 const maxDeviceRows = 50
 
 func cache(d map[string]any) string {
+	if d["controller_volume"] == true {
+		// A controller volume's kernel write-cache state says nothing
+		// about its caches: the controller's verdict is what counts.
+		switch d["ctl_cache_state"] {
+		case "ok":
+			return "ctl on"
+		case "disabled":
+			return "CTL OFF"
+		case "degraded":
+			return "CTL LOW"
+		case "write-through":
+			return "ctl wt"
+		}
+		return "ctl ?"
+	}
 	switch d["wc_on"] {
 	case true:
 		return "on"
@@ -124,4 +139,72 @@ func s(v any) string {
 		return x
 	}
 	return "-"
+}
+
+// controllerTable is one line per RAID controller: its cache, energy pack
+// and the write policy of each volume the OS sees.
+func controllerTable(t *textWriter, rep *rules.Report) {
+	if len(rep.Controllers) == 0 {
+		return
+	}
+	cols := []column{
+		{header: "CONTROLLER"},
+		{header: "MODEL", drop: 5, shrink: true, minW: 12},
+		{header: "CACHE", drop: 4, shrink: true, minW: 8},
+		{header: "BATTERY", drop: 3, shrink: true, minW: 8},
+		{header: "VOLUMES (POLICY)", drop: 2, shrink: true, minW: 12},
+	}
+	var rows [][]string
+	for _, c := range rep.Controllers {
+		id := txt(c["name"])
+		var vols []string
+		for _, d := range rep.Devices {
+			if d["controller_volume"] != true || txt(d["ctl_controller"]) != id {
+				continue
+			}
+			v := clean(txt(d["name"]))
+			if p := txt(d["ctl_policy_current"]); p != "" {
+				v += " " + p
+				if conf := txt(d["ctl_policy_configured"]); conf != "" && conf != p {
+					v += " (set " + conf + ")"
+				}
+			}
+			vols = append(vols, v)
+		}
+		cacheCell := joinNonEmpty(" ", txt(c["ctl_cache_size"]), txt(c["ctl_cache_status"]))
+		if cacheCell == "" {
+			cacheCell = txt(c["ctl_cache_state"])
+		}
+		if r := txt(c["ctl_cache_reason"]); r != "" {
+			cacheCell = joinNonEmpty(": ", cacheCell, r)
+		}
+		battery := joinNonEmpty(" ", txt(c["ctl_energy_pack"]), txt(c["ctl_energy_status"]))
+		rows = append(rows, []string{clean(id), clean(txt(c["ctl_controller_model"])), clean(cacheCell), clean(battery), clean(strings.Join(vols, ", "))})
+	}
+	t.blank()
+	t.line(t.p.Heading.Render("Controllers"))
+	header, lines, omitted := fitTable(cols, rows, t.width)
+	t.line(t.p.Bold.Render(header))
+	for _, l := range lines {
+		t.line(l)
+	}
+	if len(omitted) > 0 {
+		t.wrapped("", 0, 2, "(left out at this width: "+strings.Join(omitted, ", ")+"; --width or -v)", t.p.Dim)
+	}
+}
+
+func joinNonEmpty(sep string, xs ...string) string {
+	var out []string
+	for _, x := range xs {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return strings.Join(out, sep)
+}
+
+// txt is a string fact, "" for nil or another type.
+func txt(v any) string {
+	x, _ := v.(string)
+	return x
 }

@@ -123,6 +123,11 @@ var factSources = map[string]factSource{
 	"smart_":                 {"smartctl -x -j (or smart.go on a live host)", "nil when SMART cannot be read (skipped entry smartctl): the rule does not apply"},
 	"zfs_":                   {"zpool status, zpool iostat -vl, zfs get", "nil when the command is missing or hangs (skipped entry): the rule does not apply"},
 	"md_":                    {"/proc/mdstat", "nil when it cannot be read: the rule does not apply"},
+	"controller_volume":      {"controller: the disk is a logical drive of a RAID controller (matched in its tool's output by WWN, name or SCSI target; else cciss, Smart Array's LOGICAL VOLUME, megaraid_sas channel 2 and up)", "false for other disks; set from the driver alone when the tool could not be read (skipped entry controller)"},
+	"kind_controller":        {"controller: the subject is a controller itself (slot=N, /cN, aN), for what no OS volume carries", "false (unset) on disks"},
+	"ctl_ds_":                {"the controller's entry in the datasheet table (controllers:)", "nil when the table has no entry for the model"},
+	"ctl_drives_plp":         {"the datasheets of the drives the controller lists behind the volume", "nil when a drive's model is not in the table: the PLP test does not apply"},
+	"ctl_":                   {"the controller's tool: ssacli ctrl all show config detail, storcli /call[/vall|/eall/sall] show all J, or MegaCli -LDInfo/-AdpBbuCmd/-PDList", "nil, or ctl_cache_state \"unknown\", when the tool is missing or hangs (skipped entry controller): the rules do not apply"},
 	"ds.":                    {"the datasheet: a model entry or the class default", "always set; a figure the vendor does not publish is 0 and the test using it does not apply"},
 	"host.":                  {"the host's facts (platform check)", "nil: treated as unknown (?? 0)"},
 }

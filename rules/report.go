@@ -15,6 +15,9 @@ type Report struct {
 	Findings []Finding        `json:"findings"`
 	Skipped  []checks.Skipped `json:"skipped"`
 	Devices  []map[string]any `json:"devices"`
+	// Controllers are the RAID controllers the controller check read,
+	// with their ctl_ facts (their volumes' facts are on the devices).
+	Controllers []map[string]any `json:"controllers,omitempty"`
 	Sample   *checks.Sample   `json:"sample,omitempty"` // the measured window, with --sample
 }
 
@@ -81,6 +84,12 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 	r.Devices = []map[string]any{}
 	for _, k := range order {
 		s := subs[k]
+		if s.kind == checks.KindController {
+			c := s.facts
+			c["name"] = s.name
+			r.Controllers = append(r.Controllers, c)
+			continue
+		}
 		if s.kind != checks.KindDevice || s.facts["nvme_path"] == true {
 			continue
 		}

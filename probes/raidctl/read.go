@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/machine"
@@ -138,7 +139,7 @@ func readThree(ctx context.Context, h *machine.Host, timeout time.Duration, prog
 	for i, argv := range argvs(prog)[1:] {
 		r, err := run(ctx, h, timeout, argv)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fmt.Errorf("%s: %w", strings.Join(argv, " "), err))
 			continue
 		}
 		outs[i+1] = r.Stdout
