@@ -76,7 +76,7 @@ func (r *ctlRun) controllerFacts(o *Observation, c *raidctl.Controller, v *raidc
 	o.Set("ctl_cache_status", valueOrNil(c.CacheStatus), r.ev(outController, c.CacheStatus)...)
 	o.Set("ctl_write_ratio", cv.ratio, r.ev(outController, c.CacheRatio)...)
 	o.Set("ctl_energy_pack", cv.energy, r.ev(outController, c.EnergyPack.Present)...)
-	o.Set("ctl_energy_status", valueOrNil(c.EnergyPack.Status), r.ev(outController, c.EnergyPack.Status)...)
+	o.Set("ctl_energy_status", nilIfEmpty(energyText(c.EnergyPack)), r.energyEvidence(c.EnergyPack)...)
 	o.Set("ctl_energy_state", nilIfEmpty(energyState(c.EnergyPack)))
 	o.Set("ctl_nbwc", onOff(c.NoBatteryWrite), r.ev(outController, c.NoBatteryWrite)...)
 	o.Set("ctl_cache_state", cv.state, cv.ev...)

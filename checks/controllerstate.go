@@ -192,7 +192,7 @@ func (r *ctlRun) verdict(c *raidctl.Controller, v *raidctl.Volume) cacheVerdict 
 	kind := r.energyFacts(c)
 	cv.energy = kind
 	energy := energyState(c.EnergyPack)
-	packEv := r.ev(outController, c.EnergyPack.Status)
+	packEv := r.energyEvidence(c.EnergyPack)
 	status := strings.ToLower(c.CacheStatus.Text)
 	switch {
 	case cv.present == false:
@@ -203,15 +203,22 @@ func (r *ctlRun) verdict(c *raidctl.Controller, v *raidctl.Volume) cacheVerdict 
 		if c.CacheStatusDetail.Set {
 			cv.reason += " (" + c.CacheStatusDetail.Text + ")"
 		}
+		if t := energyText(c.EnergyPack); t != "" {
+			name, _ := kind.(string)
+			if name == "" || name == "none" {
+				name = "energy pack"
+			}
+			cv.reason += "; " + name + ": " + t
+		}
 		cv.ev = append(r.ev(outController, c.CacheStatus), r.ev(outController, c.CacheStatusDetail)...)
 		cv.ev = append(cv.ev, packEv...)
 		if energy == "charging" {
 			cv.state = "degraded"
 		}
 	case energy == "failed":
-		cv.state, cv.reason, cv.ev = "disabled", "energy pack "+c.EnergyPack.Status.Text, packEv
+		cv.state, cv.reason, cv.ev = "disabled", "energy pack: "+energyText(c.EnergyPack), packEv
 	case energy == "charging":
-		cv.state, cv.reason, cv.ev = "degraded", "energy pack "+c.EnergyPack.Status.Text, packEv
+		cv.state, cv.reason, cv.ev = "degraded", "energy pack: "+energyText(c.EnergyPack), packEv
 	}
 	if cv.state == "ok" && cv.ratio == float64(0) {
 		cv.state, cv.reason, cv.ev = "write-through", "no cache share for writes ("+c.CacheRatio.Text+")", r.ev(outController, c.CacheRatio)
@@ -261,4 +268,26 @@ func (r *ctlRun) volumePolicy(cv *cacheVerdict, v *raidctl.Volume, energy string
 		cv.state, cv.reason = "write-through", "write-through configured"
 	}
 	cv.ev = append(append(cv.ev, r.ev(outVolumes, v.ConfiguredWrite)...), r.ev(outVolumes, v.CurrentWrite)...)
+}
+
+// energyText is the pack's state as its tool put it: the status line, or
+// the flags that explain it where the status is blank (MegaCli prints
+// "Battery state: " empty beside "Battery Replacement required : Yes").
+func energyText(p raidctl.EnergyPack) string {
+	var parts []string
+	if p.Status.Text != "" {
+		parts = append(parts, p.Status.Text)
+	}
+	for _, d := range p.Details {
+		parts = append(parts, strings.Join(strings.Fields(d.Line.Text), " "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (r *ctlRun) energyEvidence(p raidctl.EnergyPack) []Evidence {
+	ev := r.ev(outController, p.Status)
+	for _, d := range p.Details {
+		ev = append(ev, r.ev(outController, d)...)
+	}
+	return ev
 }

@@ -32,6 +32,10 @@ func renderJSON(w io.Writer, rep *rules.Report, _ RunInfo) error {
 	j.value(rep.Skipped, 1)
 	j.raw(",\n  \"devices\": ")
 	j.value(rep.Devices, 1)
+	if len(rep.Controllers) > 0 { // omitempty
+		j.raw(",\n  \"controllers\": ")
+		j.value(rep.Controllers, 1)
+	}
 	if rep.Sample != nil { // omitempty
 		j.raw(",\n  \"sample\": ")
 		j.value(rep.Sample, 1)
