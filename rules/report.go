@@ -18,7 +18,7 @@ type Report struct {
 	// Controllers are the RAID controllers the controller check read,
 	// with their ctl_ facts (their volumes' facts are on the devices).
 	Controllers []map[string]any `json:"controllers,omitempty"`
-	Sample   *checks.Sample   `json:"sample,omitempty"` // the measured window, with --sample
+	Sample      *checks.Sample   `json:"sample,omitempty"` // the measured window, with --sample
 }
 
 // Host identifies the examined machine.
