@@ -62,7 +62,7 @@ func controllerCheck(ctx context.Context, env *Env) []*Observation {
 			out = append(out, unknownVolumes(env, fam, devs, err)...)
 			continue
 		}
-		out = append(out, controllerObservations(env, inv, devs)...)
+		out = append(out, controllerObservations(ctx, env, inv, devs)...)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -15,7 +16,7 @@ import (
 // controllerObservations: one observation per OS device that is a logical
 // drive of a controller, one per controller, and controller_volume on
 // every device behind the family's driver.
-func controllerObservations(env *Env, inv *raidctl.Inventory, devs []*block.Device) []*Observation {
+func controllerObservations(ctx context.Context, env *Env, inv *raidctl.Inventory, devs []*block.Device) []*Observation {
 	r := &ctlRun{inv: inv}
 	matched := map[string]bool{}
 	var out []*Observation
@@ -31,7 +32,7 @@ func controllerObservations(env *Env, inv *raidctl.Inventory, devs []*block.Devi
 			o := NewObservation("controller", KindDevice, d.Name)
 			o.Set("controller_volume", true, how)
 			r.controllerFacts(o, c, v)
-			r.volumeFacts(o, c, v)
+			r.volumeFacts(o, c, v, smartThrough(ctx, env, inv, c, d.Name, volumeDrives(c, v)))
 			out = append(out, o)
 		}
 		o := NewObservation("controller", KindController, c.ID)
@@ -102,7 +103,7 @@ func selector(inv *raidctl.Inventory, c *raidctl.Controller) string {
 }
 
 // volumeFacts are the logical drive's own and those of its drives.
-func (r *ctlRun) volumeFacts(o *Observation, c *raidctl.Controller, v *raidctl.Volume) {
+func (r *ctlRun) volumeFacts(o *Observation, c *raidctl.Controller, v *raidctl.Volume, health map[string]driveHealth) {
 	o.Set("ctl_volume", v.ID)
 	// The volume in its tool's syntax: storcli /c0/v0, MegaCli's target id
 	// (-L0), ssacli's logical drive number (ld 1).
@@ -128,7 +129,7 @@ func (r *ctlRun) volumeFacts(o *Observation, c *raidctl.Controller, v *raidctl.V
 	o.Set("ctl_drives", driveIDs(drives))
 	o.Set("ctl_drive_models", driveModels(drives))
 	o.Set("ctl_media", nilIfEmpty(driveMedia(drives)))
-	r.failingFacts(o, drives)
+	r.failingFacts(o, drives, health)
 	r.taskFacts(o, c, v, drives)
 	cv := r.verdict(c, v)
 	byDesign := cv.present == false || strings.Contains(strings.ToLower(v.Acceleration.Text), "smart path")
@@ -250,7 +251,9 @@ func driveFailing(d *raidctl.Drive) string {
 	return ""
 }
 
-func (r *ctlRun) failingFacts(o *Observation, ds []*raidctl.Drive) {
+// failingFacts lists the failing drives among ds: by the controller's
+// word, and by their own SMART health read through it (health, by drive).
+func (r *ctlRun) failingFacts(o *Observation, ds []*raidctl.Drive, health map[string]driveHealth) {
 	failing := []string{}
 	var ev []Evidence
 	for _, d := range ds {
@@ -259,6 +262,10 @@ func (r *ctlRun) failingFacts(o *Observation, ds []*raidctl.Drive) {
 			for _, v := range []raidctl.Value{d.Status, d.Predictive, d.MediaErrors, d.Model, d.Serial} {
 				ev = append(ev, r.ev(outDrives, v)...)
 			}
+		}
+		if h, ok := health[d.ID]; ok && h.failing != "" {
+			failing = append(failing, h.failing)
+			ev = append(ev, h.ev)
 		}
 	}
 	o.Set("ctl_failing_drives", failing, ev...)
@@ -314,7 +321,7 @@ func (r *ctlRun) unassignedFacts(o *Observation, c *raidctl.Controller) {
 			loose = append(loose, d)
 		}
 	}
-	r.failingFacts(o, loose)
+	r.failingFacts(o, loose, nil)
 	var tasks []raidctl.Task
 	for _, t := range c.Tasks {
 		if d := taskDrive(t, c.Drives); d == nil || memberOf(c, d) == "" {

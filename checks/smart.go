@@ -66,7 +66,7 @@ func smartDevice(ctx context.Context, env *Env, d *block.Device) *Observation {
 	}
 	if RAIDControllers[controllerDriver(d)] {
 		env.Skip(probe, d.Name, withHint(fmt.Errorf("behind a %s RAID controller: %w", controllerDriver(d), machine.ErrNotAvailable),
-			"read it through the controller: smartctl -x -d megaraid,N /dev/"+d.Name+" (MegaRAID) or -d cciss,N (Smart Array), N the drive's slot"))
+			"the controller check reads each drive behind it with smartctl -d megaraid,N (N the drive's device id) or -d cciss,N"))
 		return nil
 	}
 	s, err := RunCommand(ctx, env, func(ctx context.Context) (*smart.Info, error) {

@@ -22,11 +22,28 @@ func Argv(dev string) []string {
 	return []string{"smartctl", "-x", "-n", "standby", "-j", "/dev/" + dev}
 }
 
+// ThroughArgv is Argv for a drive behind a RAID controller, addressed
+// through the controller's volume dev with smartctl's -d: "megaraid,N" (N
+// the drive's device id) or "cciss,N" (N the drive's number on a Smart
+// Array), smartctl(8) "-d TYPE".
+func ThroughArgv(dev, devType string) []string {
+	return []string{"smartctl", "-x", "-n", "standby", "-j", "-d", devType, "/dev/" + dev}
+}
+
 // ReadSmartctl runs `smartctl -x -n standby -j /dev/<dev>` and parses its JSON. A
 // non-zero exit status is normal (its bits say "failing", "errors logged");
 // only "could not open" is an error.
 func ReadSmartctl(ctx context.Context, h *machine.Host, dev string) (*Info, error) {
-	res, err := h.Run(ctx, Argv(dev)...)
+	return readArgv(ctx, h, Argv(dev))
+}
+
+// ReadThrough is ReadSmartctl for a drive behind a controller (ThroughArgv).
+func ReadThrough(ctx context.Context, h *machine.Host, dev, devType string) (*Info, error) {
+	return readArgv(ctx, h, ThroughArgv(dev, devType))
+}
+
+func readArgv(ctx context.Context, h *machine.Host, argv []string) (*Info, error) {
+	res, err := h.Run(ctx, argv...)
 	if err != nil {
 		return nil, err
 	}
