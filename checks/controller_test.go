@@ -1,14 +1,18 @@
 package checks_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/internal/testutil"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // addCommand records one more command's output in a copied machine.
@@ -64,5 +68,49 @@ func TestSMARTThroughTheController(t *testing.T) {
 	got, _ := facts["device/sda"]["ctl_failing_drives"].([]string)
 	if !slices.Contains(got, "252:0 SMART overall-health FAILED") {
 		t.Errorf("failing drives %v, want 252:0's failed SMART health", got)
+	}
+}
+
+// countingRunner counts the commands a run starts, by program.
+type countingRunner struct {
+	machine.Runner
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *countingRunner) Run(ctx context.Context, argv []string) (machine.CmdResult, error) {
+	c.mu.Lock()
+	c.n[argv[0]]++
+	c.mu.Unlock()
+	return c.Runner.Run(ctx, argv)
+}
+
+// A controller tool that hangs (recorded with timeout: true) is asked
+// once, not once per command (each would wait the probe timeout), and
+// leaves the volume's cache unknown with a skipped entry that says the
+// tool did not answer.
+func TestControllerToolHang(t *testing.T) {
+	h, err := machine.Recorded("../fixtures/controller-cli-hang")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counter := &countingRunner{n: map[string]int{}}
+	h = h.WrapRunner(func(r machine.Runner) machine.Runner { counter.Runner = r; return counter })
+	res, err := checks.Run(t.Context(), h, checks.Options{ProbeTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := counter.n["storcli64"]; n != 1 {
+		t.Errorf("storcli64 ran %d times, want 1: a hung controller hangs every command", n)
+	}
+	for _, o := range res.Observations {
+		if o.Subject == "sda" && o.Check == "controller" && o.Get("ctl_cache_state") != "unknown" {
+			t.Errorf("ctl_cache_state %v, want unknown", o.Get("ctl_cache_state"))
+		}
+	}
+	if !slices.ContainsFunc(res.Skipped, func(s checks.Skipped) bool {
+		return s.Check == "controller" && strings.Contains(s.Reason, "timed out") && strings.Contains(s.Hint, "did not answer")
+	}) {
+		t.Errorf("no skipped entry for the hung tool: %+v", res.Skipped)
 	}
 }

@@ -135,7 +135,7 @@ func (r *ctlRun) volumeFacts(o *Observation, c *raidctl.Controller, v *raidctl.V
 	byDesign := cv.present == false || strings.Contains(strings.ToLower(v.Acceleration.Text), "smart path")
 	o.Set("ctl_no_cache_by_design", byDesign, r.ev(outVolumes, v.Acceleration)...)
 	noWrite := cv.state == "write-through" || cv.ratio == float64(0)
-	o.Set("ctl_no_write_cache", noWrite && driveCache != true)
+	o.Set("ctl_no_write_cache", noWrite && driveCache == false)
 }
 
 // volumeDegraded: a logical drive that is not whole. The healthy words are

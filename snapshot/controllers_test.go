@@ -240,26 +240,6 @@ func TestRedactsControllerOutputs(t *testing.T) {
 	}
 }
 
-func TestInquirySerial(t *testing.T) {
-	for in, want := range map[string]string{
-		// SCSI: vendor, product, revision, serial.
-		"SEAGATE ST600MM0006     LS0AS0M0XYZ1": "S0M0XYZ1",
-		"HGST    HUH721010AL4200 A21D7JG0ABCD": "7JG0ABCD",
-		"IBM-ESXSST300MM0006     B56DS0K2ABCD": "S0K2ABCD",
-		"ATA     ST4000NM0033-9ZMSN04":         "",
-		// ATA: the serial first, padded, left-justified, or run into the model.
-		"            Z1Z2ABCDST4000NM0033-9ZM170                 SN04":         "Z1Z2ABCD",
-		"S13UJ1NQ600471      SAMSUNG HD103SJ                         1AJ10001": "S13UJ1NQ600471",
-		"Z1Z2ABCDST4000NM0033-9ZM170                 SN04":                     "Z1Z2ABCDST4000NM0033-9ZM170",
-		"WD-WMAYP0123456     WDC WD2003FYYS-02W0B0                   01.01D01": "WD-WMAYP0123456",
-		"": "",
-	} {
-		if got := inquirySerial(in); got != want {
-			t.Errorf("inquirySerial(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestControllerCommand(t *testing.T) {
 	for argv, want := range map[string]bool{
 		"ssacli ctrl all show config detail": true, "hpacucli ctrl all show config detail": true,

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -123,6 +124,9 @@ func (rec *Recording) findSecrets() *secrets {
 		// snapshot's budget (issue #22).
 		if controllerCommand(c.Argv) {
 			commands.fromController(c.Stdout)
+			if slices.Contains(c.Argv, "-PDList") {
+				commands.fromMegaCli(c.Stdout)
+			}
 		}
 	}
 	wg.Wait()

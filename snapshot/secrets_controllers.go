@@ -3,6 +3,8 @@ package snapshot
 import (
 	"bytes"
 	"strings"
+
+	"github.com/diskdoctor/diskdoctor/probes/raidctl"
 )
 
 // controllerCLIs are the hardware-RAID controllers' own programs (issue
@@ -119,8 +121,7 @@ func (s *secrets) controllerLine(line string) {
 	}
 	key, v := normKey(line[:i]), line[i+1:]
 	if key == "inquiry data" {
-		s.add(inquirySerial(strings.TrimPrefix(strings.TrimRight(v, " \r"), " ")), "serial")
-		return
+		return // the drive's serial inside it is the MegaCli parser's (fromMegaCli)
 	}
 	if kind := controllerKind(key); kind != "" {
 		s.add(v, kind)
@@ -157,34 +158,20 @@ func jsonPair(line string) (key, value, rest string, ok bool) {
 	return k, v, rest, ok
 }
 
-// inquirySerial is the serial number inside MegaCli's "Inquiry Data" of a
-// drive, the drive's INQUIRY or IDENTIFY strings run together, "" when it
-// holds none.
-//
-// A SCSI drive's is its standard INQUIRY data from the vendor on: vendor
-// (8 characters), product (16), revision (4), then the vendor-specific
-// bytes where SAS drives put their serial (SPC-4, 6.4.2, bytes 8-15,
-// 16-31, 32-35, 36-55): "SEAGATE ST600MM0006     LS0AS0M0XYZ1". A SATA
-// drive's starts with its serial (ATA IDENTIFY DEVICE words 10-19, 20
-// characters padded with spaces), then its model and firmware: with the
-// padding kept, the serial is the first 20 characters; with it dropped,
-// the serial comes first and may run into the model, which then goes
-// with it (nothing else marks where the serial ends, and leaving a part
-// of it would leave it).
-func inquirySerial(v string) string {
-	if len(v) >= 28 && v[0] != ' ' && !strings.Contains(v[24:28], " ") {
-		// The SCSI layout: a revision without spaces at 24-27, and after
-		// it one word or nothing (ATA's model and firmware have spaces
-		// between them).
-		if rest := strings.TrimSpace(v[28:]); !strings.ContainsAny(rest, " \t") {
-			return rest
+// fromMegaCli takes the drives' serial numbers from MegaCli's drive
+// lists, where they sit inside "Inquiry Data" (INQUIRY or IDENTIFY
+// strings run together): the parser that reads them for the doctor knows
+// their columns.
+func (s *secrets) fromMegaCli(b []byte) {
+	inv, err := raidctl.ParseMegaCli(nil, nil, b)
+	if err != nil {
+		return
+	}
+	for _, c := range inv.Controllers {
+		for _, d := range c.Drives {
+			if d.Serial.Set {
+				s.add(d.Serial.Text, "serial")
+			}
 		}
 	}
-	if len(v) >= 20 && v[0] == ' ' {
-		return strings.TrimSpace(v[:20])
-	}
-	if f := strings.Fields(v); len(f) > 0 {
-		return f[0]
-	}
-	return ""
 }

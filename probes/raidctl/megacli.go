@@ -718,9 +718,13 @@ func mcInquiry(d *Drive, l mcLine) {
 		return
 	}
 	if strings.EqualFold(d.Interface.Text, "SATA") && !strings.HasPrefix(s, "ATA     ") {
-		if len(s) >= 60 {
-			mcSet(&d.Serial, strings.TrimSpace(s[:20]), l)
-			mcSet(&d.Model, strings.TrimSpace(s[20:60]), l)
+		// IDENTIFY's serial (20 characters), model (40) and firmware (8),
+		// counted from the end: MegaCli keeps the padding, and a snapshot's
+		// redaction may have changed the serial's length, never the
+		// model's or the firmware's.
+		if n := len(s); n > 48 {
+			mcSet(&d.Serial, strings.TrimSpace(s[:n-48]), l)
+			mcSet(&d.Model, strings.TrimSpace(s[n-48:n-8]), l)
 			return
 		}
 	} else if len(s) >= 28 {

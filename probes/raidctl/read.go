@@ -131,24 +131,42 @@ func ReadMegaCli(ctx context.Context, h *machine.Host, timeout time.Duration) (*
 
 func readThree(ctx context.Context, h *machine.Host, timeout time.Duration, programs []string, argvs func(string) [][]string,
 	parse func(a, b, c []byte) (*Inventory, error)) (*Inventory, []error, error) {
-	res, prog, err := first(ctx, h, timeout, programs, func(p string) []string { return argvs(p)[0] })
-	if err != nil {
-		return nil, nil, err
-	}
-	outs, cmds, errs := [][]byte{res.Stdout, nil, nil}, [][]string{res.Argv}, []error(nil)
-	for i, argv := range argvs(prog)[1:] {
-		r, err := run(ctx, h, timeout, argv)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", strings.Join(argv, " "), err))
-			continue
+	for _, prog := range programs {
+		outs, cmds, errs := make([][]byte, 3), [][]string(nil), []error(nil)
+		missing := 0
+		for i, argv := range argvs(prog) {
+			if len(errs) > 0 && errors.Is(errs[len(errs)-1], machine.ErrTimeout) {
+				// A hung controller hangs each of its commands: one
+				// timeout is enough to know.
+				break
+			}
+			r, err := run(ctx, h, timeout, argv)
+			var tool *machine.ToolError
+			switch {
+			case errors.As(err, &tool):
+				missing++
+				errs = append(errs, fmt.Errorf("%s: %w", strings.Join(argv, " "), err))
+			case err != nil:
+				errs = append(errs, err)
+			default:
+				outs[i] = r.Stdout
+				cmds = append(cmds, argv)
+			}
 		}
-		outs[i+1] = r.Stdout
-		cmds = append(cmds, argv)
+		if missing == len(outs) {
+			continue // not installed: the next name
+		}
+		if len(cmds) == 0 {
+			// Installed, and no command answered (a hung controller):
+			// the first error says why.
+			return nil, nil, errs[0]
+		}
+		inv, err := parse(outs[0], outs[1], outs[2])
+		if err != nil {
+			return nil, errs, fmt.Errorf("%s: %w", prog, err)
+		}
+		inv.Tool, inv.Cmds = prog, cmds
+		return inv, errs, nil
 	}
-	inv, err := parse(outs[0], outs[1], outs[2])
-	if err != nil {
-		return nil, errs, fmt.Errorf("%s: %w", prog, err)
-	}
-	inv.Tool, inv.Cmds = prog, cmds
-	return inv, errs, nil
+	return nil, nil, &machine.ToolError{Tool: joinOr(programs)}
 }
