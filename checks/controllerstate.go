@@ -189,6 +189,12 @@ func writePolicy(v raidctl.Value) string {
 // controller alone).
 func (r *ctlRun) verdict(c *raidctl.Controller, v *raidctl.Volume) cacheVerdict {
 	cv := cacheVerdict{state: "ok", present: cacheModule(c), ratio: writeRatio(c.CacheRatio)}
+	if !c.CacheStatus.Set && !c.CacheBoardPresent.Set && !c.EnergyPack.Status.Set && !c.EnergyPack.Present.Set &&
+		len(c.EnergyPack.Details) == 0 && (v == nil || !v.CurrentWrite.Set) {
+		// The tool said nothing about the cache (its controller output
+		// failed): unknown, not healthy.
+		cv.state = "unknown"
+	}
 	kind := r.energyFacts(c)
 	cv.energy = kind
 	energy := energyState(c.EnergyPack)
