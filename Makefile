@@ -123,6 +123,7 @@ bench:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
 	DISKDOCTOR_BENCH=1 $(GO) test -count=1 -timeout 60m -run '^(TestBenchScale|TestScaleSlope|TestBenchSnapshotThousandDisks)$$' -v ./cmd/diskdoctor | grep -E '^(bench:|--- FAIL|FAIL|ok)|cpu ratio'
 	$(GO) test -run '^$$' -bench FullCheck1000Disks -benchmem ./cmd/diskdoctor
+	$(GO) test -run '^$$' -bench ParseControllers -benchmem ./probes/raidctl
 
 # diskdoctor bench against fio run by hand as --dry-run says (its recipe
 # prepares the test file, then one fio --section per job), in alternating

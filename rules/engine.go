@@ -396,7 +396,7 @@ func (e *Engine) judgePart(subs map[string]*subject, order []string, host *subje
 		kept := false
 		for ri, r := range e.Rules {
 			st := &states[ri]
-			if !r.appliesTo(s.kind) || st.strict != nil {
+			if !r.appliesTo(s.kind, s.facts) || st.strict != nil {
 				continue
 			}
 			if env == nil {

@@ -382,13 +382,14 @@ func LoadPlatforms() ([]Platform, error) {
 	return ps, nil
 }
 
-// appliesTo says whether the rule judges subjects of kind. A controller
-// rule judges the OS devices that are a controller's logical drives (the
-// finding names the volume a person knows) and the controllers themselves
-// (for what no OS device carries).
-func (r *Rule) appliesTo(kind string) bool {
+// appliesTo says whether the rule judges a subject of kind with facts. A
+// controller rule judges the OS devices that are a controller's logical
+// drives (the finding names the volume a person knows) and the
+// controllers themselves (for what no OS device carries); on any other
+// disk its conditions could not hold, and are not evaluated.
+func (r *Rule) appliesTo(kind string, facts map[string]any) bool {
 	if r.Subject == "controller" {
-		return kind == checks.KindDevice || kind == checks.KindController
+		return kind == checks.KindController || kind == checks.KindDevice && facts["controller_volume"] == true
 	}
 	return kind == r.Subject
 }

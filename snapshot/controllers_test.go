@@ -2,12 +2,9 @@ package snapshot
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/diskdoctor/diskdoctor/machine"
 )
@@ -175,18 +172,7 @@ func TestRedactsControllerOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(t.TempDir(), "snap.tar.gz")
-	f, err := os.Create(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := WriteArchive(f, got, got.Meta("test", "test", time.Now()).Marshal(), time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	stream := tarStream(t, file)
+	stream := tarStream(t, archiveOf(t, got))
 	for _, v := range []string{
 		ssaCtrlSerial, ssaCacheSerial, ssaHostSerial, ssaLDUnique, ssaDriveSerial, ssaDriveWWID, ssaPortSAS, ssaDriveUnique,
 		storCtrlSerial, storCtrlSAS, storDriveSN, storDriveWWN, storPortSAS, storVDNAA,

@@ -81,6 +81,13 @@ func snapshotOf(t *testing.T, root string, keep bool) (string, *Recording) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return archiveOf(t, rec), rec
+}
+
+// archiveOf writes a recording as the snapshot command does, into a
+// file of the test's.
+func archiveOf(t *testing.T, rec *Recording) string {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), "snap.tar.gz")
 	f, err := os.Create(file)
 	if err != nil {
@@ -92,7 +99,7 @@ func snapshotOf(t *testing.T, root string, keep bool) (string, *Recording) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return file, rec
+	return file
 }
 
 func findingKeys(r *rules.Report) []string {

@@ -92,7 +92,7 @@ func (s *secrets) fromController(b []byte) {
 		}
 		// A line without a separator (a brace, a blank line, a heading)
 		// holds no pair: no string made of it.
-		if bytes.IndexAny(line, ":=") >= 0 {
+		if bytes.ContainsAny(line, ":=") {
 			s.controllerLine(string(bytes.TrimSpace(line)))
 		}
 	}

@@ -369,13 +369,11 @@ func (p *mcParser) parseLDInfo(lines []mcLine) (bool, error) {
 		case inPD:
 			continue
 		}
+		if field, ok := mcVolumeFields[l.key]; ok {
+			mcSet(field(v), l.val, l)
+			continue
+		}
 		switch l.key {
-		case "raid level":
-			mcSet(&v.RAID, l.val, l)
-		case "state":
-			mcSet(&v.Status, l.val, l)
-		case "size":
-			mcSet(&v.Size, l.val, l)
 		case "default cache policy":
 			if pol.def.n == 0 {
 				pol.def = l
@@ -384,8 +382,6 @@ func (p *mcParser) parseLDInfo(lines []mcLine) (bool, error) {
 			if pol.cur.n == 0 {
 				pol.cur = l
 			}
-		case "disk cache policy":
-			mcSet(&v.DiskCache, l.val, l)
 		default:
 			if kind, ok := mcTaskKinds[l.key]; ok {
 				if err := p.count(); err != nil {
@@ -562,6 +558,27 @@ func mcPackKind(t string) string {
 	return "battery"
 }
 
+// mcDriveFields and mcVolumeFields are the -PDList and -LDInfo lines
+// read as they are, by key.
+var (
+	mcDriveFields = map[string]func(*Drive) *Value{
+		"device id":                func(d *Drive) *Value { return &d.DeviceID },
+		"media error count":        func(d *Drive) *Value { return &d.MediaErrors },
+		"other error count":        func(d *Drive) *Value { return &d.OtherErrors },
+		"predictive failure count": func(d *Drive) *Value { return &d.Predictive },
+		"firmware state":           func(d *Drive) *Value { return &d.Status },
+		"wwn":                      func(d *Drive) *Value { return &d.WWN },
+		"media type":               func(d *Drive) *Value { return &d.Media },
+		"pd type":                  func(d *Drive) *Value { return &d.Interface },
+	}
+	mcVolumeFields = map[string]func(*Volume) *Value{
+		"raid level":        func(v *Volume) *Value { return &v.RAID },
+		"state":             func(v *Volume) *Value { return &v.Status },
+		"size":              func(v *Volume) *Value { return &v.Size },
+		"disk cache policy": func(v *Volume) *Value { return &v.DiskCache },
+	}
+)
+
 // parsePDList reads -PDList: one Drive per "Enclosure Device ID:" block.
 //
 // Drive.Volume is not read from "Drive's position: DiskGroup: 0, Span: 0,
@@ -658,27 +675,10 @@ func (p *mcParser) parsePDList(lines []mcLine) (bool, error) {
 		if d == nil {
 			continue
 		}
-		switch l.key {
-		case "device id":
-			mcSet(&d.DeviceID, l.val, l)
-		case "media error count":
-			mcSet(&d.MediaErrors, l.val, l)
-		case "other error count":
-			mcSet(&d.OtherErrors, l.val, l)
-		case "predictive failure count":
-			mcSet(&d.Predictive, l.val, l)
-		case "firmware state":
-			mcSet(&d.Status, l.val, l)
-		case "wwn":
-			mcSet(&d.WWN, l.val, l)
-		case "media type":
-			mcSet(&d.Media, l.val, l)
-		case "pd type":
-			mcSet(&d.Interface, l.val, l)
-		case "inquiry data":
-			if inquiry.n == 0 {
-				inquiry = l
-			}
+		if field, ok := mcDriveFields[l.key]; ok {
+			mcSet(field(d), l.val, l)
+		} else if l.key == "inquiry data" && inquiry.n == 0 {
+			inquiry = l
 		}
 	}
 	if err := commit(); err != nil {

@@ -151,3 +151,25 @@ func FuzzParseSmartArray(f *testing.F) {
 		}
 	})
 }
+
+// Parsing cost per output, for docs/performance.md (make bench).
+func BenchmarkParseControllers(b *testing.B) {
+	ssa := readTestdata(b, "netdata/ssacli-P212_P410i.txt")
+	ctl, drv := readTestdata(b, "netdata/megaraid-controllers-info.json"), readTestdata(b, "netdata/megaraid-drives-info.json")
+	b.Run("ssacli-2-controllers", func(b *testing.B) {
+		b.SetBytes(int64(len(ssa)))
+		for b.Loop() {
+			if _, err := ParseSmartArray(ssa); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("storcli-6-drives", func(b *testing.B) {
+		b.SetBytes(int64(len(ctl) + len(drv)))
+		for b.Loop() {
+			if _, err := ParseStorcli(ctl, nil, drv); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -3,6 +3,8 @@ package raidctl
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -145,14 +147,12 @@ func storcliController(c *Controller, d map[string]any) error {
 	c.CacheSize = jv(hw, c.ID+" HwCfg", "On Board Memory Size")
 	c.CacheBoardPresent = c.CacheSize
 	c.EnergyPack.Present = jv(hw, c.ID+" HwCfg", "BBU")
+	// A CacheVault is a supercapacitor with flash, a BBU a battery; a
+	// controller has one of them (its first entry is the pack).
 	for _, key := range []string{"Cachevault_Info", "BBU_Info"} {
-		for _, e := range jsonList(d[key]) {
-			c.EnergyPack.Kind = "battery"
-			if key == "Cachevault_Info" {
-				c.EnergyPack.Kind = "capacitor"
-			}
-			c.EnergyPack.Status = jv(e, c.ID+" "+key, "State")
-			break
+		if packs := jsonList(d[key]); len(packs) > 0 {
+			c.EnergyPack.Kind = map[string]string{"Cachevault_Info": "capacitor", "BBU_Info": "battery"}[key]
+			c.EnergyPack.Status = jv(packs[0], c.ID+" "+key, "State")
 		}
 	}
 	// The VD list gives each volume's current policy; the vall output adds
@@ -223,12 +223,7 @@ func storcliVDRow(c *Controller, v *Volume, e map[string]any, where string) {
 }
 
 func storcliVolumes(c *Controller, d map[string]any) error {
-	keys := make([]string, 0, len(d))
-	for k := range d {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(d)) {
 		switch {
 		case strings.HasPrefix(k, c.ID+"/v"):
 			for _, e := range jsonList(d[k]) {
@@ -345,12 +340,7 @@ func hasTask(ts []Task, kind string, l Line) bool {
 // (the row) and "Drive /c0/e252/s0 - Detailed Information" (error counts,
 // serial, WWN).
 func storcliDrives(c *Controller, d map[string]any) error {
-	keys := make([]string, 0, len(d))
-	for k := range d {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(d)) {
 		if !strings.HasPrefix(k, "Drive /") {
 			continue
 		}
