@@ -44,6 +44,12 @@ func smartThrough(ctx context.Context, env *Env, inv *raidctl.Inventory, c *raid
 			env.Skip("smartctl through the controller", dev, withHint(err, "apt-get install smartmontools; it reads the drives behind the controller with "+shellquote.Join(argv)))
 			break
 		}
+		if errors.Is(err, machine.ErrTimeout) {
+			// The controller answers for each of its drives: one that
+			// hangs would hang the rest, a probe timeout each.
+			env.Skip("smartctl through the controller", dev, withHint(fmt.Errorf("drive %s: %w", d.ID, err), "the controller did not answer for a drive; the other drives were not asked"))
+			break
+		}
 		if err != nil {
 			env.Skip("smartctl through the controller", dev, fmt.Errorf("drive %s: %w", d.ID, err))
 			continue

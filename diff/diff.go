@@ -215,6 +215,12 @@ var deviceFacts = []fact{
 	{"trim_regimes", "trim regime"},
 	{"mountpoints", "mount points"},
 	{"zfs_pools", "ZFS pools"},
+	// A controller volume's caches are its controller's (issue #23).
+	{"ctl_cache_state", "controller cache state"},
+	{"ctl_energy_status", "controller battery or capacitor"},
+	{"ctl_policy_current", "volume write policy, current"},
+	{"ctl_drive_cache", "drive caches behind the controller"},
+	{"ctl_volume_status", "logical drive status"},
 }
 
 func compare(a, b *state) *Diff {

@@ -175,3 +175,22 @@ func TestDiffUsesTheMachinesDatasheets(t *testing.T) {
 		t.Errorf("no finding of diff's side names the machine's own datasheet")
 	}
 }
+
+// A controller volume whose battery failed between two snapshots shows
+// the controller's cache, battery and write policy changing, not the
+// kernel's view (which stays "write through" on such volumes).
+func TestDiffControllerVolume(t *testing.T) {
+	side := func(cache, battery, policy string) *state {
+		return &state{report: &rules.Report{Devices: []map[string]any{{"name": "sda", "controller_volume": true,
+			"ctl_cache_state": cache, "ctl_energy_status": battery, "ctl_policy_current": policy, "wc_kernel_on": false}}}, host: map[string]any{}}
+	}
+	got := changeKeys(compare(side("ok", "Optimal", "write-back"), side("disabled", "Failed", "write-through")))
+	want := []string{
+		"sda ctl_cache_state ok -> disabled",
+		"sda ctl_energy_status Optimal -> Failed",
+		"sda ctl_policy_current write-back -> write-through",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("changes %q, want %q", got, want)
+	}
+}
