@@ -218,9 +218,14 @@ func (r *ctlRun) verdict(c *raidctl.Controller, v *raidctl.Volume) cacheVerdict 
 		}
 		cv.ev = append(r.ev(outController, c.CacheStatus), r.ev(outController, c.CacheStatusDetail)...)
 		cv.ev = append(cv.ev, packEv...)
-		if energy == "charging" {
+		// Temporarily disabled while the pack charges is the charge's
+		// wait; permanently disabled is not (HPE: a failed cache module
+		// or backup power that will not recover by itself).
+		if energy == "charging" && !strings.Contains(status, "permanently") {
 			cv.state = "degraded"
 		}
+	case strings.Contains(status, "not configured"):
+		cv.state, cv.reason, cv.ev = "write-through", "cache status "+c.CacheStatus.Text, r.ev(outController, c.CacheStatus)
 	case energy == "failed":
 		cv.state, cv.reason, cv.ev = "disabled", "energy pack: "+energyText(c.EnergyPack), packEv
 	case energy == "charging":
