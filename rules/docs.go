@@ -114,6 +114,8 @@ var factSources = map[string]factSource{
 	"cpus_at_min_fraction":   {"scaling_cur_freq against cpuinfo_min_freq of every CPU", "nil: treated as 0 (?? 0)"},
 	"role":                   {"DMI vendor, product and chassis type, or --context", "\"unknown\""},
 	"context":                {"--context", "\"auto\""},
+	"lpm_saving":             {"/sys/class/scsi_host/<host>/link_power_management_policy of the disk's libata port (link-power check): not max_performance and not keep_firmware_settings", "nil when the file is absent or unreadable, or the disk's path names no host (skipped entry link-power): the rule does not apply"},
+	"lpm_policy":             {"/sys/class/scsi_host/<host>/link_power_management_policy", "nil (skipped entry link-power)"},
 	"pcie_degraded":          {"/sys/class/nvme/<ctrl>/device/{current,max}_link_{speed,width}", "nil (skipped entry): the rule does not apply"},
 	"pagecache_filesystems":  {"mounted filesystems that use the page cache", "[]"},
 	"vm_dirty_limit_gib":     {"/proc/sys/vm/dirty_* and /proc/meminfo", "nil: the rule does not apply"},

@@ -372,6 +372,13 @@ func synthSATA(w *synthWriter, d *synthDisk, dmesg *strings.Builder, clock *synt
 	w.file(scsiDev+"/scsi_disk/"+scsiAddr+"/cache_type", cacheType+"\n")
 	w.file(scsiDev+"/scsi_disk/"+scsiAddr+"/FUA", "0\n")
 	w.link("/sys/class/scsi_disk/"+scsiAddr, scsiDev+"/scsi_disk/"+scsiAddr)
+	// The port's LPM policy: "lpm-pol 0" in the boot log below is
+	// ATA_LPM_UNKNOWN, which libata shows as keep_firmware_settings
+	// (ata_lpm_policy_names, drivers/ata/libata-sata.c).
+	hostDir := path.Dir(path.Dir(scsiDev))
+	shost := hostDir + "/scsi_host/" + path.Base(hostDir)
+	w.file(shost+"/link_power_management_policy", "keep_firmware_settings\n")
+	w.link("/sys/class/scsi_host/"+path.Base(hostDir), shost)
 
 	rot, dg, dmax, sched := "0", "512", "2147450880", "[mq-deadline] none\n"
 	if d.HDD {
