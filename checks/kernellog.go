@@ -189,7 +189,7 @@ func setKlogPorts(o *Observation, devs []kernlog.DisabledDevice, uptime float64)
 		}
 		desc := name + " disabled " + klogWhenShort(d.Line, uptime)
 		if before := klogBefore(d.Before); before != "" {
-			desc += " after " + before
+			desc += ", after " + before
 		}
 		ev := []Evidence{{"dmesg line " + strconv.Itoa(d.Line.Num), d.Line.Raw}}
 		if d.Model != "" {
