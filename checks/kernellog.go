@@ -53,8 +53,11 @@ func kernelLogCheck(ctx context.Context, env *Env) []*Observation {
 	if err != nil || log == nil {
 		return nil
 	}
-	devs, _ := env.Devices(ctx)
+	devs, derr := env.Devices(ctx)
 	topo := kernlog.NewTopology(devs, block.NVMePCIAddresses(env.Host, devs))
+	// An empty /sys/block that could be read is every disk gone, not a
+	// log without a machine: the disks the log names are judged as gone.
+	topo.Listed = derr == nil
 	topo.LearnFromLog(log)
 	uptime, err := Probe(ctx, env, func(ctx context.Context) (float64, error) { return system.ReadUptime(ctx, env.Host) })
 	if err != nil {
@@ -161,13 +164,84 @@ func KernelLogObservations(log *kernlog.Log, topo *kernlog.Topology, uptime floa
 			out = append(out, o)
 		}
 	}
-	out = append(out, klogHost(byDev[""], uptime))
+	host := klogHost(byDev[""], uptime)
+	setKlogPorts(host, kernlog.DisabledDevices(log, events, topo), uptime)
+	out = append(out, host)
 	return out
+}
+
+// setKlogPorts records the devices libata disabled (or SCSI took offline)
+// that no disk is attributed to: a disk the kernel gave up on before it
+// got a name, or whose name the log does not give (ata_dev_disable,
+// drivers/ata/libata-core.c). One that was configured again later came
+// back and is listed apart: the kernel gave up on it once, and it answers
+// now.
+func setKlogPorts(o *Observation, devs []kernlog.DisabledDevice, uptime float64) {
+	var disabled, recovered []string
+	var dEv, rEv []Evidence
+	for _, d := range devs {
+		name := d.Device
+		if d.Port == "" {
+			name = "SCSI " + d.Device
+		}
+		if d.Model != "" {
+			name += " (" + d.Model + ")"
+		}
+		desc := name + " disabled " + klogWhenShort(d.Line, uptime)
+		if before := klogBefore(d.Before); before != "" {
+			desc += ", after " + before
+		}
+		ev := []Evidence{{"dmesg line " + strconv.Itoa(d.Line.Num), d.Line.Raw}}
+		if d.Model != "" {
+			ev = append(ev, Evidence{"dmesg line " + strconv.Itoa(d.ModelLine.Num), d.ModelLine.Raw})
+		}
+		if d.Recovered != nil {
+			desc += ", configured again " + klogWhenShort(*d.Recovered, uptime)
+			recovered = append(recovered, desc)
+			rEv = append(rEv, append(ev, Evidence{"dmesg line " + strconv.Itoa(d.Recovered.Num), d.Recovered.Raw})...)
+			continue
+		}
+		disabled = append(disabled, desc)
+		dEv = append(dEv, ev...)
+	}
+	o.Set("klog_ports_disabled", nonNil(disabled), dEv...)
+	o.Set("klog_ports_recovered", nonNil(recovered), rEv...)
+}
+
+// klogWhenShort is klogWhen for a phrase: "at 2018-06-19 02:39:19",
+// "75 s after boot".
+func klogWhenShort(l kernlog.Line, uptime float64) string {
+	w := klogWhen(l, uptime)
+	if !l.Wall.IsZero() {
+		return "at " + w
+	}
+	if strings.HasPrefix(w, "log line") {
+		return "at " + w
+	}
+	return w
+}
+
+// klogBefore is a port's messages before it was disabled in words, worst
+// category first: "3 failed commands, 3 command timeouts".
+func klogBefore(counts map[string]int) string {
+	var parts []string
+	for _, c := range klogOrder {
+		n := counts[c]
+		if n == 0 || c == kernlog.DeviceFailed {
+			continue
+		}
+		name := klogNames[c][1]
+		if n == 1 {
+			name = klogNames[c][0]
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", n, name))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // gone: sysfs was read and does not list the disk the log names.
 func gone(topo *kernlog.Topology, dev string) bool {
-	return !topo.LogOnly && len(topo.Inventory) > 0 && !topo.Inventory[dev]
+	return !topo.LogOnly && topo.HasInventory() && !topo.Inventory[dev]
 }
 
 // mdFailureLine is md's "md/raid1:md0: Disk failure on nvme9n1p2,

@@ -27,6 +27,7 @@ func init() {
 func writeCache(ctx context.Context, env *Env) []*Observation {
 	log, _ := env.KernelLog(ctx)
 	bootLines := log.WriteCacheLines()
+	noPage := log.NoCachePageLines()
 	judged := env.Judged(ctx)
 	var persist *bootcfg.CachePersistence
 	if len(judged) > 0 {
@@ -47,6 +48,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 		o := newObservationSized("write-cache", KindDevice, d.Name, 20)
 		out = append(out, o)
 		setCacheViews(ctx, env, o, d, bootLines)
+		setNoCachePage(o, d, log, noPage)
 		o.Set("wc_drive_supported", nil)
 		o.Set("wc_drive_enabled", nil)
 		o.Set("ata", isATA(d))
@@ -103,6 +105,23 @@ func setCacheViews(ctx context.Context, env *Env, o *Observation, d *block.Devic
 			o.Set("wc_udev_enabled", v == "1", Evidence{u.Path, "ID_ATA_WRITE_CACHE_ENABLED=" + v})
 		}
 	}
+}
+
+// setNoCachePage records whether the SCSI disk driver found no Caching
+// mode page on the device at probe time (sd_read_cache_type,
+// drivers/scsi/sd.c): such a device (many USB sticks and card readers) has
+// no write cache the host could switch on, and sd assumed write through.
+// Unknown (nil) when the kernel log could not be read.
+func setNoCachePage(o *Observation, d *block.Device, log *kernlog.Log, lines map[string]kernlog.Line) {
+	if log == nil {
+		o.Set("wc_no_cache_page", nil)
+		return
+	}
+	if l, ok := lines[d.Name]; ok {
+		o.Set("wc_no_cache_page", true, Evidence{"dmesg line " + strconv.Itoa(l.Num), l.Raw})
+		return
+	}
+	o.Set("wc_no_cache_page", false)
 }
 
 // setPersistence records, on each disk's observation, what re-enables its

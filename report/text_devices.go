@@ -74,6 +74,11 @@ func cache(d map[string]any) string {
 		}
 		return "ctl ?"
 	}
+	if d["wc_no_cache_page"] == true && d["wc_on"] != true {
+		// sd found no Caching mode page (drivers/scsi/sd.c): there is no
+		// cache to be off.
+		return "none"
+	}
 	switch d["wc_on"] {
 	case true:
 		return "on"

@@ -104,6 +104,7 @@ var factSources = map[string]factSource{
 	"wc_kernel_on":           {"/sys/block/<dev>/queue/write_cache", "nil: the rule does not apply"},
 	"wc_drive_enabled":       {"hdparm -W, ATA IDENTIFY word 85 (smart.go), nvme get-feature -f 0x06", "nil (skipped entry naming the command): the rule does not apply"},
 	"wc_boot_disabled":       {"the kernel log's 'Write cache: disabled' line for the disk", "false when the log holds no such line (skipped entry kernel-log when the log cannot be read)"},
+	"wc_no_cache_page":       {"the kernel log's 'No Caching mode page found' line for the disk (sd_read_cache_type, drivers/scsi/sd.c)", "nil when the log cannot be read (skipped entry kernel-log): the rule decides as if the page were there"},
 	"wc_persistent":          {"udev rules, enabled systemd units and /etc/hdparm.conf stanzas whose match keys hold for this disk (file:line in the evidence)", "nil when /etc cannot be read (skipped entry write-cache persistence): the rule does not apply"},
 	"trim_supported":         {"/sys/block/<dev>/queue/discard_max_bytes", "nil: the rule does not apply"},
 	"trim_blocked_by":        {"discard_max_bytes of each dm/md device stacked on the disk", "[] when a holder cannot be read"},

@@ -102,6 +102,36 @@ func (k *Log) WriteCacheLines() map[string]WriteCacheLine {
 	return out
 }
 
+// sd_read_cache_type (drivers/scsi/sd.c) when a device answers MODE SENSE
+// without a Caching mode page (page 8, SBC): "No Caching mode page found"
+// (3.x–6.x; "No Caching mode page present" in 2.6), then "Assuming drive
+// cache: write through". The device has no write cache to switch on.
+var noCachePageMsg = regexp.MustCompile(`^sd \d+:\d+:\d+:\d+: \[(\w+)\] No Caching mode page (?:found|present)`)
+
+// NoCachePageLines finds, per disk, the SCSI disk driver's "No Caching
+// mode page found" line; a later "Write cache:" line for the same disk (a
+// revalidation that found the page) takes it back.
+func (k *Log) NoCachePageLines() map[string]Line {
+	out := map[string]Line{}
+	if k == nil {
+		return out
+	}
+	for _, l := range k.Lines {
+		if strings.Contains(l.Text, "] No Caching mode page ") {
+			if m := noCachePageMsg.FindStringSubmatch(l.Text); m != nil {
+				out[m[1]] = l
+			}
+			continue
+		}
+		if strings.Contains(l.Text, "] Write cache: ") {
+			if m := writeCacheMsg.FindStringSubmatch(l.Text); m != nil {
+				delete(out, m[1])
+			}
+		}
+	}
+	return out
+}
+
 // PCIeBandwidthLine is the PCI core's "available PCIe bandwidth, limited by"
 // warning for one function.
 type PCIeBandwidthLine struct {

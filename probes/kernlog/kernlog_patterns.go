@@ -36,6 +36,7 @@ const (
 	RefNVMe  = "nvme"  // nvme0 (a controller)
 	RefPCI   = "pci"   // 0000:01:00.0
 	RefHost  = "host"  // not about one device
+	RefSCSI  = "scsi"  // 2:0:0:0 (a SCSI device, by its address)
 )
 
 // Pattern is one kind of kernel message.
@@ -106,6 +107,10 @@ var patterns = []Pattern{
 	pat("scsi-failed-result", []string{"FAILED Result"}, CommandFailed, RefBlock, sdPrefix+`FAILED Result: `),
 	// scsi_prep_state_check (drivers/scsi/scsi_lib.c), 2.6–6.x.
 	pat("scsi-offline", []string{"offline device"}, DeviceFailed, RefBlock, sdPrefix+`rejecting I/O to offline device`),
+	// The same message through sdev_printk (scsi_prep_state_check,
+	// drivers/scsi/scsi_lib.c), which names the device by its address
+	// only: "sd 2:0:0:0: rejecting I/O to offline device".
+	pat("scsi-offline-addr", []string{"offline device"}, DeviceFailed, RefSCSI, `^(?:sd|scsi) (?P<dev>\d+:\d+:\d+:\d+): rejecting I/O to offline device`),
 	// nvme_log_error (drivers/nvme/host/core.c), 5.18 and later: "nvme0n1:
 	// I/O Cmd(0x2) @ LBA 1953520, 8 blocks, I/O Error (sct 0x2 / sc 0x81) DNR";
 	// status code type 2 is a media error. On a path device (nvme0c0n1)
@@ -149,6 +154,10 @@ var patterns = []Pattern{
 	// ata_eh_link_report "failed command: READ FPDMA QUEUED" (2.6.3x–6.x);
 	// ata_dev_read_id "failed to IDENTIFY (I/O error, err_mask=0x4)".
 	pat("ata-failed-command", []string{"failed "}, CommandFailed, RefATA, ataPrefix+`(?:failed command: |failed to IDENTIFY)`),
+	// ata_eh_revalidate_and_attach (drivers/ata/libata-eh.c), 2.6.2x–6.x:
+	// "ata1.00: revalidation failed (errno=-5)", the device did not
+	// answer IDENTIFY after a reset.
+	pat("ata-revalidation-failed", []string{"revalidation failed"}, CommandFailed, RefATA, ataPrefix+`revalidation failed`),
 	// ata_eh_reset / sata_link_hardreset, 2.6–6.x: "ata1: hard resetting
 	// link", "ata3.01: hard resetting link" behind a port multiplier.
 	pat("ata-reset", []string{"resetting link"}, LinkReset, RefATA, ataPrefix+`(?:(?:hard|soft) )?resetting link`),

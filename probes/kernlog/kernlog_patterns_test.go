@@ -78,6 +78,13 @@ var klogPatternLines = []struct {
 	{"[  301.2] sd 5:0:0:0: [sdd]  Sense Key : Medium Error [current] [descriptor]", MediumError, "sdd", []string{"sdd"}},
 	{"[  301.2] Buffer I/O error on device sda2, logical block 12", IOError, "sda2", []string{"sda"}},
 	{"[  301.2] ata1.00: disabled", DeviceFailed, "ata1.00", []string{"sda"}},
+	// issue #24 item 9: the lines libata prints before it gives a device up
+	// (../shared/samples/dmesg/ata-link-errors-speed-downgrade-ext4-readonly.txt),
+	// and sdev_printk's offline message, which names only the address (the
+	// resume log quoted in the linux-ide commit that restored
+	// ahci_pci_reset_controller).
+	{"[  629.772120] ata1.00: revalidation failed (errno=-5)", CommandFailed, "ata1.00", []string{"sda"}},
+	{"sd 2:0:0:0: rejecting I/O to offline device", DeviceFailed, "2:0:0:0", nil},
 	{"[    0.249351] pci 0000:01:00.0: 32.000 Gb/s available PCIe bandwidth, limited by 2.5 GT/s PCIe x16 link at 0000:00:01.0", PCIeBandwidth, "0000:01:00.0", nil},
 	{"[    0.9] pci 0000:04:00.0: 15.752 Gb/s available PCIe bandwidth, limited by 8.0 GT/s PCIe x2 link at 0000:00:1d.0", PCIeBandwidth, "0000:04:00.0", []string{"nvme1n1"}},
 }
@@ -114,6 +121,10 @@ func TestKlogNotFindings(t *testing.T) {
 		"[  834.952025] rtw_8821ce 0000:02:00.0: firmware failed to leave lps state",
 		"[    0.377377] pcieport 0000:00:1c.0: DPC: error containment capabilities: Int Msg #0",
 		"[  702.223051] Write-error on swap-device (252:4:131072)",
+		"[   44.921703] ata3.00: ATA-7: ST3808110AS, 2AAA, max UDMA/133",
+		"[   44.988169] ata3.00: configured for UDMA/133",
+		"[  286.054229] sd 0:0:0:0: [sda] No Caching mode page found",
+		"[  286.054240] sd 0:0:0:0: [sda] Assuming drive cache: write through",
 		"",
 		"[",
 		"\x00\xff garbage",

@@ -38,6 +38,10 @@ type Topology struct {
 	// Inventory: the disks sysfs lists (nil without sysfs). A disk the log
 	// names that is not in it has left /sys/block: gone.
 	Inventory map[string]bool
+	// Listed: /sys/block was read, even if it listed nothing. Every disk
+	// gone is the worst case, not a log read on its own: with Listed and
+	// an empty Inventory, each disk the log names is gone.
+	Listed bool
 
 	// LogOnly: no inventory, only the log (a log read on its own); whole-disk
 	// names in messages (sda, nvme0n1) are then taken as disks.
@@ -192,7 +196,11 @@ func (t *Topology) LearnFromLog(k *Log) {
 	if k == nil {
 		return
 	}
-	if len(t.Disks) == 0 {
+	// No disk from sysfs: the log's probe messages are all there is to
+	// place its names, whether sysfs was not read (a log on its own) or
+	// listed nothing (every disk gone).
+	fromLog := len(t.Disks) == 0
+	if fromLog && !t.Listed {
 		t.LogOnly = true
 	}
 	hosts := logHostsOf(k)
@@ -215,7 +223,7 @@ func (t *Topology) LearnFromLog(k *Log) {
 			t.learnNVMeNamespace(m[2], m[1], hosts)
 		}
 	}
-	if t.LogOnly {
+	if fromLog {
 		t.learnLogOnly(k, hosts)
 	}
 	for port := range t.ATAPI {
@@ -336,7 +344,7 @@ func (t *Topology) Attribute(kind, ref string) []string {
 		if ns := t.NVMe[ref]; len(ns) > 0 {
 			return append([]string(nil), ns...)
 		}
-		if (t.LogOnly || len(t.Inventory) > 0) && nvmeCtrl.MatchString(ref) {
+		if (t.LogOnly || t.HasInventory()) && nvmeCtrl.MatchString(ref) {
 			// A controller whose namespace neither sysfs nor the log
 			// names (it left, or the excerpt starts after its probe):
 			// its messages are its own, under its own name.
@@ -347,11 +355,19 @@ func (t *Topology) Attribute(kind, ref string) []string {
 		return append([]string(nil), t.PCI[ref]...)
 	case RefBlock:
 		return t.disksOf(ref, 0)
+	case RefSCSI:
+		if d := t.SCSI[ref]; d != "" {
+			return []string{d}
+		}
 	}
 	return nil
 }
 
 var nvmeCtrl = regexp.MustCompile(`^nvme\d+$`)
+
+// HasInventory: sysfs said which disks there are (an empty /sys/block
+// included), so a disk the log names and sysfs does not is gone.
+func (t *Topology) HasInventory() bool { return len(t.Inventory) > 0 || t.Listed }
 
 // ataDisks maps a libata name to disks: a device (ata3.00, ata3.01) to its
 // disk; a port (ata3) to its disk, or to every disk behind its port
@@ -409,7 +425,7 @@ func (t *Topology) disksOf(name string, depth int) []string {
 	if t.Disks[name] || (t.LogOnly && wholeDisk.MatchString(name)) {
 		return []string{name}
 	}
-	if !t.LogOnly && len(t.Inventory) > 0 && !t.Inventory[name] && wholeDisk.MatchString(name) {
+	if !t.LogOnly && t.HasInventory() && !t.Inventory[name] && wholeDisk.MatchString(name) {
 		// A whole disk sysfs no longer lists: it is gone, and its
 		// messages are still about it.
 		return []string{name}
@@ -430,7 +446,7 @@ func (t *Topology) disksOf(name string, depth int) []string {
 			if strings.HasPrefix(m[1], "nvme") || strings.HasPrefix(m[1], "mmcblk") {
 				disk = m[1][:len(m[1])-1]
 			}
-			if t.Disks[disk] || t.LogOnly || (len(t.Inventory) > 0 && !t.Inventory[disk]) {
+			if t.Disks[disk] || t.LogOnly || (t.HasInventory() && !t.Inventory[disk]) {
 				out = []string{disk}
 			}
 		}
