@@ -1,8 +1,13 @@
 package checks_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 func TestZFSSpaceFacts(t *testing.T) {
@@ -58,5 +63,57 @@ func TestZFSNonNativeBlockSize(t *testing.T) {
 	}
 	if facts["pool/mypool"] != nil {
 		t.Error("wrong fixture")
+	}
+}
+
+// syncFacts runs the checks on an otherwise empty machine with one pool and the given
+// `zfs get` output (nil: zfs get not recorded) and returns the pool's facts.
+func syncFacts(t *testing.T, zfsGet *string) map[string]any {
+	t.Helper()
+	root := t.TempDir()
+	for _, d := range []string{"sys/block", "sys/module/zfs/parameters", "commands"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, filepath.Join(root, "commands", "status.txt"), "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME STATE READ WRITE CKSUM\n\ttank ONLINE 0 0 0\n\nerrors: No known data errors\n")
+	manifest := "- argv: [zpool, status, -P, -t]\n  stdout: status.txt\n"
+	if zfsGet != nil {
+		write(t, filepath.Join(root, "commands", "get.txt"), *zfsGet)
+		manifest += "- argv: [zfs, get, -H, -p, -t, \"filesystem,volume\", -o, \"name,property,value\", \"compression,sync,logbias,recordsize\"]\n  stdout: get.txt\n"
+	}
+	write(t, filepath.Join(root, "commands", "manifest.yaml"), manifest)
+	h, err := machine.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := checks.Run(t.Context(), h, checks.Options{ProbeTimeout: time.Second, Disabled: []string{"smart"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range res.Observations {
+		if o.Kind == checks.KindPool && o.Subject == "tank" {
+			return checks.FactMap(o)
+		}
+	}
+	t.Fatal("no pool observation")
+	return nil
+}
+
+func TestZFSSyncDisabledFacts(t *testing.T) {
+	get := "tank\tsync\tstandard\ntank/tmp\tsync\tdisabled\ntank/tmp\tlogbias\tlatency\ntank/db\tsync\talways\n"
+	f := syncFacts(t, &get)
+	if d, _ := f["zfs_sync_disabled_datasets"].([]string); len(d) != 1 || d[0] != "tank/tmp" {
+		t.Errorf("sync=disabled datasets = %v, want [tank/tmp]", f["zfs_sync_disabled_datasets"])
+	}
+	if a, _ := f["zfs_sync_always_datasets"].([]string); len(a) != 1 || a[0] != "tank/db" {
+		t.Errorf("sync=always datasets = %v", f["zfs_sync_always_datasets"])
+	}
+	none := "tank\tsync\tstandard\n"
+	if d, ok := syncFacts(t, &none)["zfs_sync_disabled_datasets"].([]string); !ok || len(d) != 0 {
+		t.Errorf("no dataset disables sync: got %v, want []", d)
+	}
+	if v, ok := syncFacts(t, nil)["zfs_sync_disabled_datasets"]; !ok || v != nil {
+		t.Errorf("zfs get not recorded: got %v (present %v), want nil", v, ok)
 	}
 }
