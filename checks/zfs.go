@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	Register(Check{Name: "zfs", Description: "ZFS pools: state, errors, scrub/resilver/trim in progress, non-native block sizes (zpool status -P -t), space and fragmentation (zpool list -Hp), per-member latency over one interval (zpool iostat -l), dataset sync/logbias/recordsize, members mapped to block devices", Run: zfsCheck})
+	Register(Check{Name: "zfs", Description: "ZFS pools: state, errors, scrub/resilver/trim in progress, non-native block sizes, single-device special/dedup vdevs (zpool status -P -t), space and fragmentation (zpool list -Hp), per-member latency over one interval (zpool iostat -l), dataset sync/logbias/recordsize, members mapped to block devices", Run: zfsCheck})
 }
 
 // zfsPresent: a pool member on some device, or the zfs module loaded.
@@ -127,6 +127,7 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 		poolDatasetFacts(o, p, props)
 		poolSpaceFacts(o, p, space, listErr == nil)
 		z.poolBlockSizeFacts(o, p)
+		poolRedundancyFacts(o, p, z.statusCmd)
 		z.poolLatency(o, p, members, rows)
 	}
 	return append(out, z.deviceObservations()...)
@@ -418,4 +419,37 @@ func (z *zfsRun) poolBlockSizeFacts(o *Observation, p *zfs.Pool) {
 	}
 	o.Set("zfs_nonnative_block_size", p.NonNativeBlockSize || len(members) > 0, ev...)
 	o.Set("zfs_nonnative_block_members", nonNil(members))
+}
+
+// poolRedundancyFacts records the special and dedup vdevs that are a single
+// device, and whether the data vdevs have redundancy. A special or dedup
+// vdev holds the pool's metadata or dedup table: losing it loses the pool,
+// so it must be at least as redundant as the data vdevs (OpenZFS
+// documentation, Basic Concepts, Pool Structure, "Special vdev").
+func poolRedundancyFacts(o *Observation, p *zfs.Pool, statusCmd string) {
+	var single, names []string
+	var ev []Evidence
+	dataRedundant := false
+	for _, v := range p.Vdevs {
+		if v.Depth != 1 {
+			continue
+		}
+		switch v.Class {
+		case "special", "dedup":
+			// A top-level row with no rows below it is a disk, a
+			// partition or a file: no mirror around it.
+			if v.Leaf {
+				single = append(single, v.Class+" "+v.Name)
+				names = append(names, v.Name)
+				ev = append(ev, Evidence{statusCmd, v.Line})
+			}
+		case "data":
+			if !v.Leaf && (strings.HasPrefix(v.Name, "mirror") || strings.HasPrefix(v.Name, "raidz") || strings.HasPrefix(v.Name, "draid")) {
+				dataRedundant = true
+			}
+		}
+	}
+	o.Set("zfs_nonredundant_alloc_vdevs", nonNil(single), ev...)
+	o.Set("zfs_nonredundant_alloc_devices", nonNil(names))
+	o.Set("zfs_data_redundant", dataRedundant)
 }

@@ -3,6 +3,7 @@ package checks_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,13 +71,25 @@ func TestZFSNonNativeBlockSize(t *testing.T) {
 // `zfs get` output (nil: zfs get not recorded) and returns the pool's facts.
 func syncFacts(t *testing.T, zfsGet *string) map[string]any {
 	t.Helper()
+	return poolFacts(t, "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME STATE READ WRITE CKSUM\n\ttank ONLINE 0 0 0\n\nerrors: No known data errors\n", zfsGet, "tank")
+}
+
+// statusFacts: the facts of the first pool of a zpool status text.
+func statusFacts(t *testing.T, status string) map[string]any {
+	t.Helper()
+	name := strings.Fields(strings.SplitN(status, "pool:", 2)[1])[0]
+	return poolFacts(t, status, nil, name)
+}
+
+func poolFacts(t *testing.T, status string, zfsGet *string, name string) map[string]any {
+	t.Helper()
 	root := t.TempDir()
 	for _, d := range []string{"sys/block", "sys/module/zfs/parameters", "commands"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write(t, filepath.Join(root, "commands", "status.txt"), "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME STATE READ WRITE CKSUM\n\ttank ONLINE 0 0 0\n\nerrors: No known data errors\n")
+	write(t, filepath.Join(root, "commands", "status.txt"), status)
 	manifest := "- argv: [zpool, status, -P, -t]\n  stdout: status.txt\n"
 	if zfsGet != nil {
 		write(t, filepath.Join(root, "commands", "get.txt"), *zfsGet)
@@ -92,7 +105,7 @@ func syncFacts(t *testing.T, zfsGet *string) map[string]any {
 		t.Fatal(err)
 	}
 	for _, o := range res.Observations {
-		if o.Kind == checks.KindPool && o.Subject == "tank" {
+		if o.Kind == checks.KindPool && o.Subject == name {
 			return checks.FactMap(o)
 		}
 	}
@@ -115,5 +128,35 @@ func TestZFSSyncDisabledFacts(t *testing.T) {
 	}
 	if v, ok := syncFacts(t, nil)["zfs_sync_disabled_datasets"]; !ok || v != nil {
 		t.Errorf("zfs get not recorded: got %v (present %v), want nil", v, ok)
+	}
+}
+
+func TestZFSAllocVdevRedundancy(t *testing.T) {
+	// The vdev tree of Checkmk/checkmk#475 (phreaker0, 2022-06-01): a data
+	// mirror and a mirrored special vdev; and the same tree with the
+	// special vdev as one partition.
+	mirrored := "  pool: storage\n state: ONLINE\nconfig:\n\n" +
+		"        NAME                                                   STATE     READ WRITE CKSUM\n" +
+		"        storage                                                ONLINE       0     0     0\n" +
+		"          mirror-0                                             ONLINE       0     0     0\n" +
+		"            ata-ST2000VM003-1CT164_W1H3SR9H                    ONLINE       0     0     0\n" +
+		"            ata-TOSHIBA_DT01ACA200_94RRPEVAS                   ONLINE       0     0     0\n" +
+		"        special \n" +
+		"          mirror-2                                             ONLINE       0     0     0\n" +
+		"            ata-Samsung_SSD_860_QVO_1TB_S4CZNF0N459001M-part3  ONLINE       0     5     0\n" +
+		"            ata-Samsung_SSD_860_QVO_1TB_S4CZNF0N458919M-part3  ONLINE       0     0     0\n\nerrors: No known data errors\n"
+	single := strings.Replace(mirrored, "          mirror-2                                             ONLINE       0     0     0\n            ata-Samsung_SSD_860_QVO_1TB_S4CZNF0N459001M-part3  ONLINE       0     5     0\n            ata-Samsung", "          ata-Samsung", 1)
+	if single == mirrored {
+		t.Fatal("test input not changed")
+	}
+	for _, tt := range []struct {
+		status string
+		want   []string
+	}{{mirrored, nil}, {single, []string{"special ata-Samsung_SSD_860_QVO_1TB_S4CZNF0N458919M-part3"}}} {
+		f := statusFacts(t, tt.status)
+		got, _ := f["zfs_nonredundant_alloc_vdevs"].([]string)
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") || f["zfs_data_redundant"] != true {
+			t.Errorf("nonredundant %v, data redundant %v; want %v, true", got, f["zfs_data_redundant"], tt.want)
+		}
 	}
 }

@@ -76,3 +76,30 @@ func TestZFSSyncDisabled(t *testing.T) {
 		}
 	}
 }
+
+func TestZFSAllocVdevNotRedundant(t *testing.T) {
+	single := map[string]any{"zfs_nonredundant_alloc_vdevs": []string{"special nvme0n1"}, "zfs_nonredundant_alloc_devices": []string{"nvme0n1"}, "zfs_data_redundant": true}
+	fs := judge(t, pool("tank", single))
+	if got := rulesOf(fs); got != "zfs-alloc-vdev-not-redundant critical tank" {
+		t.Fatalf("got %q", got)
+	}
+	attach := false
+	for _, m := range fs[0].Remediation {
+		attach = attach || (m.Command == "zpool attach tank nvme0n1 NEW-DEVICE" && m.Risk == RiskPersistent)
+		if m.Risk == RiskDestructive {
+			t.Errorf("%q is destructive", m.Command)
+		}
+	}
+	if !attach {
+		t.Errorf("remediation = %+v", fs[0].Remediation)
+	}
+	for name, facts := range map[string]map[string]any{
+		"mirrored special":          {"zfs_nonredundant_alloc_vdevs": []string{}, "zfs_data_redundant": true},
+		"single-disk pool":          {"zfs_nonredundant_alloc_vdevs": []string{"special nvme0n1"}, "zfs_data_redundant": false},
+		"status unread (facts nil)": {"zfs_nonredundant_alloc_vdevs": nil, "zfs_data_redundant": nil},
+	} {
+		if got := rulesOf(judge(t, pool("tank", facts))); got != "" {
+			t.Errorf("%s: got %q", name, got)
+		}
+	}
+}
