@@ -297,8 +297,12 @@ func poolDatasetFacts(o *Observation, p *zfs.Pool, props zfs.Props) {
 	if props == nil {
 		// zfs get did not answer: which datasets disable sync is unknown.
 		o.Set("zfs_sync_disabled_datasets", nil)
+		o.Set("zfs_sync_disabled_roots", nil)
 	} else {
 		o.Set("zfs_sync_disabled_datasets", nonNil(syncDisabled), offEv...)
+		// The topmost of them: setting sync on one sets it for the
+		// children that inherit it (zfsprops(7), inheritance).
+		o.Set("zfs_sync_disabled_roots", nonNil(topmost(syncDisabled)))
 	}
 	if maxRecord > 0 {
 		o.Set("zfs_max_recordsize", maxRecord)
@@ -452,4 +456,20 @@ func poolRedundancyFacts(o *Observation, p *zfs.Pool, statusCmd string) {
 	o.Set("zfs_nonredundant_alloc_vdevs", nonNil(single), ev...)
 	o.Set("zfs_nonredundant_alloc_devices", nonNil(names))
 	o.Set("zfs_data_redundant", dataRedundant)
+}
+
+// topmost drops the datasets whose parent (or any ancestor) is in the list;
+// the list is sorted, so ancestors come first.
+func topmost(sorted []string) []string {
+	var out []string
+	for _, ds := range sorted {
+		covered := false
+		for _, top := range out {
+			covered = covered || strings.HasPrefix(ds, top+"/")
+		}
+		if !covered {
+			out = append(out, ds)
+		}
+	}
+	return out
 }

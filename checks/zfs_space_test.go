@@ -114,10 +114,13 @@ func poolFacts(t *testing.T, status string, zfsGet *string, name string) map[str
 }
 
 func TestZFSSyncDisabledFacts(t *testing.T) {
-	get := "tank\tsync\tstandard\ntank/tmp\tsync\tdisabled\ntank/tmp\tlogbias\tlatency\ntank/db\tsync\talways\n"
+	get := "tank\tsync\tstandard\ntank/tmp\tsync\tdisabled\ntank/tmp\tlogbias\tlatency\ntank/db\tsync\talways\ntank/tmp/a\tsync\tdisabled\ntank/tmpx\tsync\tdisabled\n"
 	f := syncFacts(t, &get)
-	if d, _ := f["zfs_sync_disabled_datasets"].([]string); len(d) != 1 || d[0] != "tank/tmp" {
-		t.Errorf("sync=disabled datasets = %v, want [tank/tmp]", f["zfs_sync_disabled_datasets"])
+	if d, _ := f["zfs_sync_disabled_datasets"].([]string); strings.Join(d, ",") != "tank/tmp,tank/tmp/a,tank/tmpx" {
+		t.Errorf("sync=disabled datasets = %v", f["zfs_sync_disabled_datasets"])
+	}
+	if d, _ := f["zfs_sync_disabled_roots"].([]string); strings.Join(d, ",") != "tank/tmp,tank/tmpx" {
+		t.Errorf("topmost sync=disabled datasets = %v, want tank/tmp,tank/tmpx", f["zfs_sync_disabled_roots"])
 	}
 	if a, _ := f["zfs_sync_always_datasets"].([]string); len(a) != 1 || a[0] != "tank/db" {
 		t.Errorf("sync=always datasets = %v", f["zfs_sync_always_datasets"])

@@ -58,7 +58,7 @@ func TestZFSAshiftBelowNative(t *testing.T) {
 }
 
 func TestZFSSyncDisabled(t *testing.T) {
-	fs := judge(t, pool("tank", map[string]any{"zfs_sync_disabled_datasets": []string{"tank/tmp", "tank/vm's"}}))
+	fs := judge(t, pool("tank", map[string]any{"zfs_sync_disabled_datasets": []string{"tank/tmp", "tank/tmp/a", "tank/vm's"}, "zfs_sync_disabled_roots": []string{"tank/tmp", "tank/vm's"}}))
 	if got := rulesOf(fs); got != "zfs-sync-disabled warning tank" {
 		t.Fatalf("got %q", got)
 	}
