@@ -37,6 +37,7 @@ type Env struct {
 	zstatus     shared[*zfs.Status]
 	ziostat     shared[[]*zfs.IostatRow]
 	zfsProps    shared[zfs.Props]
+	zlist       shared[[]*zfs.ListRow]
 	mdstat      shared[[]md.Array]
 }
 

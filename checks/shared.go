@@ -135,6 +135,11 @@ func (env *Env) ZFSProps(ctx context.Context) (zfs.Props, error) {
 	return probeOnce(ctx, env, &env.zfsProps, "zfs-get", 0, false, valueOnly(zfs.ReadGet))
 }
 
+// ZpoolList is `zpool list -Hp -o name,size,allocated,free,fragmentation,capacity,health`.
+func (env *Env) ZpoolList(ctx context.Context) ([]*zfs.ListRow, error) {
+	return probeOnce(ctx, env, &env.zlist, "zpool-list", 0, false, valueOnly(zfs.ReadList))
+}
+
 // MDStat is /proc/mdstat. A machine without the md driver has none: that
 // is not a skipped entry.
 func (env *Env) MDStat(ctx context.Context) ([]md.Array, error) {

@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	Register(Check{Name: "zfs", Description: "ZFS pools: state, errors, scrub/resilver/trim in progress (zpool status -P -t), per-member latency over one interval (zpool iostat -l), dataset sync/logbias/recordsize, members mapped to block devices", Run: zfsCheck})
+	Register(Check{Name: "zfs", Description: "ZFS pools: state, errors, scrub/resilver/trim in progress, non-native block sizes, single-device special/dedup vdevs (zpool status -P -t), space and fragmentation (zpool list -Hp), per-member latency over one interval (zpool iostat -l), dataset sync/logbias/recordsize, members mapped to block devices", Run: zfsCheck})
 }
 
 // zfsPresent: a pool member on some device, or the zfs module loaded.
@@ -104,6 +104,10 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 	props, propErr := env.ZFSProps(ctx)
 	hangs.note(zfs.GetArgv(), propErr)
 	autotrim, _ := env.ZFSAutotrim(ctx)
+	// Asked only once zpool status answered: a pool that hangs one hangs
+	// the other.
+	space, listErr := env.ZpoolList(ctx)
+	hangs.note(zfs.ListArgv(), listErr)
 
 	z := &zfsRun{
 		env: env, devs: devs,
@@ -121,6 +125,9 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 		z.poolBackground(o, p)
 		poolMemberFacts(o, p, members, autotrim)
 		poolDatasetFacts(o, p, props)
+		poolSpaceFacts(o, p, space, listErr == nil)
+		z.poolBlockSizeFacts(o, p)
+		poolRedundancyFacts(o, p, z.statusCmd)
 		z.poolLatency(o, p, members, rows)
 	}
 	return append(out, z.deviceObservations()...)
@@ -261,14 +268,21 @@ func poolMemberFacts(o *Observation, p *zfs.Pool, members []*member, autotrim ma
 // poolDatasetFacts records the datasets' sync and logbias (they decide
 // whether a log device is used) and the largest recordsize.
 func poolDatasetFacts(o *Observation, p *zfs.Pool, props zfs.Props) {
-	var syncAlways, throughput []string
-	var dsEv []Evidence
+	var syncAlways, syncDisabled, throughput []string
+	var dsEv, offEv []Evidence
 	var maxRecord float64
 	for _, ds := range props.ByPool()[p.Name] {
 		pr := props[ds]
 		if pr["sync"] == "always" {
 			syncAlways = append(syncAlways, ds)
 			dsEv = append(dsEv, Evidence{argvString(zfs.GetArgv()), ds + "\tsync\talways"})
+		}
+		// sync=disabled acknowledges fsync and O_SYNC writes before they
+		// reach stable storage; they are lost with the next transaction
+		// group on a crash (zfsprops(7), sync).
+		if pr["sync"] == "disabled" {
+			syncDisabled = append(syncDisabled, ds)
+			offEv = append(offEv, Evidence{argvString(zfs.GetArgv()), ds + "\tsync\tdisabled"})
 		}
 		if pr["logbias"] == "throughput" {
 			throughput = append(throughput, ds)
@@ -280,6 +294,16 @@ func poolDatasetFacts(o *Observation, p *zfs.Pool, props zfs.Props) {
 	}
 	o.Set("zfs_sync_always_datasets", nonNil(syncAlways), dsEv...)
 	o.Set("zfs_logbias_throughput_datasets", nonNil(throughput))
+	if props == nil {
+		// zfs get did not answer: which datasets disable sync is unknown.
+		o.Set("zfs_sync_disabled_datasets", nil)
+		o.Set("zfs_sync_disabled_roots", nil)
+	} else {
+		o.Set("zfs_sync_disabled_datasets", nonNil(syncDisabled), offEv...)
+		// The topmost of them: setting sync on one sets it for the
+		// children that inherit it (zfsprops(7), inheritance).
+		o.Set("zfs_sync_disabled_roots", nonNil(topmost(syncDisabled)))
+	}
 	if maxRecord > 0 {
 		o.Set("zfs_max_recordsize", maxRecord)
 	} else {
@@ -328,6 +352,10 @@ func (z *zfsRun) deviceObservations() []*Observation {
 		o.Set("zfs_pool_devices", poolDevs[m.pool.Name])
 		o.Set("zfs_pool_member_count", len(poolDevs[m.pool.Name]))
 		o.Set("zfs_trim_state", m.vdev.Trim.State)
+		// zpool status prints the block sizes only for a member whose
+		// ashift is below its native sector size; 0 means it printed none.
+		o.Set("zfs_block_size_configured", float64(m.vdev.BlockConfigured))
+		o.Set("zfs_block_size_native", float64(m.vdev.BlockNative))
 		zfsLatencyFacts(o, m, z.byDisk, z.iostatCmd)
 	}
 	return out
@@ -341,4 +369,107 @@ func classWord(c string) string {
 		return "log vdev"
 	}
 	return c + " vdev"
+}
+
+// poolSpaceFacts records the pool's space from zpool list. ok is false when
+// the command failed or is missing: every space fact is then unknown (nil),
+// as is a column the pool's row left "-" or a pool zpool list did not name.
+func poolSpaceFacts(o *Observation, p *zfs.Pool, rows []*zfs.ListRow, ok bool) {
+	var row *zfs.ListRow
+	for _, r := range rows {
+		if r.Name == p.Name {
+			row = r
+		}
+	}
+	keys := []string{"zfs_capacity_percent", "zfs_fragmentation_percent", "zfs_size_bytes", "zfs_allocated_bytes", "zfs_free_bytes"}
+	if !ok || row == nil {
+		for _, k := range keys {
+			o.Set(k, nil)
+		}
+		return
+	}
+	ev := Evidence{argvString(zfs.ListArgv()), row.Line}
+	setKnown := func(k string, v float64, known bool) {
+		if known {
+			o.Set(k, v, ev)
+		} else {
+			o.Set(k, nil)
+		}
+	}
+	setKnown(keys[0], row.Capacity, row.HasCapacity)
+	setKnown(keys[1], row.Frag, row.HasFrag)
+	setKnown(keys[2], row.Size, row.HasSize)
+	setKnown(keys[3], row.Alloc, row.HasSize)
+	setKnown(keys[4], row.Free, row.HasSize)
+}
+
+// poolBlockSizeFacts records the members whose ashift is below their
+// native sector size ("block size: 512B configured, 4096B native"): each
+// write smaller than the native sector makes the device read, modify and
+// write a whole sector (zpool status' action: replace the devices or
+// migrate the data; the ashift of a vdev is fixed at its creation,
+// zpoolprops(7) ashift).
+func (z *zfsRun) poolBlockSizeFacts(o *Observation, p *zfs.Pool) {
+	var members []string
+	var ev []Evidence
+	for _, v := range p.Vdevs {
+		if v.Leaf && v.BlockNative > 0 {
+			members = append(members, fmt.Sprintf("%s: %dB configured, %dB native", v.Name, v.BlockConfigured, v.BlockNative))
+			ev = append(ev, Evidence{z.statusCmd, v.Line})
+		}
+	}
+	if p.NonNativeBlockSize {
+		ev = append(ev, Evidence{z.statusCmd, "status: " + strings.TrimSpace(p.Status)})
+	}
+	o.Set("zfs_nonnative_block_size", p.NonNativeBlockSize || len(members) > 0, ev...)
+	o.Set("zfs_nonnative_block_members", nonNil(members))
+}
+
+// poolRedundancyFacts records the special and dedup vdevs that are a single
+// device, and whether the data vdevs have redundancy. A special or dedup
+// vdev holds the pool's metadata or dedup table: losing it loses the pool,
+// so it must be at least as redundant as the data vdevs (OpenZFS
+// documentation, Basic Concepts, Pool Structure, "Special vdev").
+func poolRedundancyFacts(o *Observation, p *zfs.Pool, statusCmd string) {
+	var single, names []string
+	var ev []Evidence
+	dataRedundant := false
+	for _, v := range p.Vdevs {
+		if v.Depth != 1 {
+			continue
+		}
+		switch v.Class {
+		case "special", "dedup":
+			// A top-level row with no rows below it is a disk, a
+			// partition or a file: no mirror around it.
+			if v.Leaf {
+				single = append(single, v.Class+" "+v.Name)
+				names = append(names, v.Name)
+				ev = append(ev, Evidence{statusCmd, v.Line})
+			}
+		case "data":
+			if !v.Leaf && (strings.HasPrefix(v.Name, "mirror") || strings.HasPrefix(v.Name, "raidz") || strings.HasPrefix(v.Name, "draid")) {
+				dataRedundant = true
+			}
+		}
+	}
+	o.Set("zfs_nonredundant_alloc_vdevs", nonNil(single), ev...)
+	o.Set("zfs_nonredundant_alloc_devices", nonNil(names))
+	o.Set("zfs_data_redundant", dataRedundant)
+}
+
+// topmost drops the datasets whose parent (or any ancestor) is in the list;
+// the list is sorted, so ancestors come first.
+func topmost(sorted []string) []string {
+	var out []string
+	for _, ds := range sorted {
+		covered := false
+		for _, top := range out {
+			covered = covered || strings.HasPrefix(ds, top+"/")
+		}
+		if !covered {
+			out = append(out, ds)
+		}
+	}
+	return out
 }

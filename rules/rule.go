@@ -277,6 +277,9 @@ var templateFuncs = template.FuncMap{
 		return fmt.Sprintf("%.1f %%", x/y*100)
 	},
 	"num": func(v any) string { f, _ := toFloat(v); return fmt.Sprintf("%.1f", f) },
+	// iec prints a byte count in powers of 1024, as zpool list does
+	// without -p ("36.9 GiB"); "?" for what is not a number.
+	"iec": iec,
 	// quoted makes any value one shell word that expands to nothing:
 	// words of harmless characters stay bare, anything else is single-quoted.
 	// field lists one fact of every hit of a whole-finding remedy.
@@ -319,6 +322,23 @@ var templateFuncs = template.FuncMap{
 	// udevmatch makes a value safe inside a udev rule's "..." match value,
 	// still matching the original (see UdevMatchValue).
 	"udevmatch": func(v any) string { return UdevMatchValue(fmt.Sprint(v)) },
+}
+
+func iec(v any) string {
+	f, ok := toFloat(v)
+	if !ok || f < 0 {
+		return "?"
+	}
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	i := 0
+	for f >= 1024 && i < len(units)-1 {
+		f /= 1024
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%.0f B", f)
+	}
+	return fmt.Sprintf("%.1f %s", f, units[i])
 }
 
 // UdevMatchValue turns a value (a drive serial) into a udev match pattern

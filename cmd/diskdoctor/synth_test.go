@@ -311,6 +311,9 @@ func writeSyntheticMachine(dir string, n int) error {
 		w.file("/commands/zpool-status-P-t.txt", "  pool: "+synthPool+"\n state: ONLINE\n  scan: none requested\nconfig:\n\n\tNAME  STATE  READ WRITE CKSUM\n\t"+synthPool+"  ONLINE  0 0 0\n\nerrors: No known data errors\n")
 		w.file("/commands/zpool-iostat.txt", "")
 		w.file("/commands/zfs-get.txt", "")
+		// Empty: the pool's space is unknown, so no space finding is planned.
+		w.file("/commands/zpool-list.txt", "")
+		manifest.WriteString("- argv: [zpool, list, -Hp, -o, \"name,size,allocated,free,fragmentation,capacity,health\"]\n  stdout: zpool-list.txt\n")
 		manifest.WriteString("- argv: [zpool, status, -P, -t]\n  stdout: zpool-status-P-t.txt\n- argv: [zpool, iostat, -H, -p, -P, -v, -l, -y, \"1\", \"1\"]\n  stdout: zpool-iostat.txt\n- argv: [zfs, get, -H, -p, -t, \"filesystem,volume\", -o, \"name,property,value\", \"compression,sync,logbias,recordsize\"]\n  stdout: zfs-get.txt\n")
 	}
 	dmesg.WriteString(clock.line("EXT4-fs (" + synthFirstPart(disks) + "): mounted filesystem with ordered data mode. Quota mode: none."))

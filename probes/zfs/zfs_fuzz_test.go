@@ -54,3 +54,16 @@ func FuzzParseZfsGet(f *testing.F) {
 		_, _ = ParseSize(string(b))
 	})
 }
+
+func FuzzParseZpoolList(f *testing.F) {
+	f.Add([]byte(list4657))
+	f.Add([]byte("zion\t-\t-\t-\t-\t-\tFAULTED\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rows, err := ParseList(b)
+		for _, r := range rows {
+			if err != nil || r.Capacity < 0 || r.Capacity > 100 || r.Frag < 0 || r.Frag > 100 {
+				t.Fatalf("row %+v with err %v", r, err)
+			}
+		}
+	})
+}

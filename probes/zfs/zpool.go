@@ -93,6 +93,10 @@ type Pool struct {
 	Vdevs      []*Vdev // every config row below the pool's own row, in order
 	// Lines are the raw lines of the pool's block, for evidence.
 	StateLine string
+	// NonNativeBlockSize: the status paragraph is ZPOOL_STATUS_NON_NATIVE_ASHIFT's
+	// "One or more devices are configured to use a non-native block size"
+	// (cmd/zpool/zpool_main.c, status_callback).
+	NonNativeBlockSize bool
 }
 
 // Scan is the "scan:" paragraph.
@@ -138,7 +142,13 @@ type Vdev struct {
 	// Resilvering: "(resilvering)" or "(repairing)" is printed for it.
 	Resilvering bool
 	Trim        Trim
-	Line        string // the raw row, trimmed
+	// BlockConfigured and BlockNative are the bytes of "block size: 512B
+	// configured, 4096B native", which zpool status prints for a leaf
+	// whose ashift is below the device's physical sector size (OpenZFS
+	// cmd/zpool/zpool_main.c, print_status_config; restored for FreeBSD by
+	// openzfs/zfs#11088); 0 when not printed.
+	BlockConfigured, BlockNative int64
+	Line                         string // the raw row, trimmed
 }
 
 // Trim is a leaf vdev's TRIM state as `zpool status -t` prints it.
@@ -159,6 +169,7 @@ var (
 	statusDoneRE    = regexp.MustCompile(`([0-9.]+[KMGTPE]?B?) (resilvered|repaired)`)
 	statusSinceRE   = regexp.MustCompile(`in progress since (.+)$`)
 	dataErrorsRE    = regexp.MustCompile(`^([0-9]+) data errors`)
+	blockSizeRE     = regexp.MustCompile(`block size: ([0-9]{1,10})B configured, ([0-9]{1,10})B native`)
 	trimRE          = regexp.MustCompile(`\(([0-9]+)% trimmed, (?:(suspended), )?(started|completed) at ([^)]*)\)`)
 )
 
@@ -180,6 +191,7 @@ func ParseStatus(b []byte) (*Status, error) {
 	}
 	for _, p := range st.Pools {
 		p.Scan.parse()
+		p.NonNativeBlockSize = strings.Contains(strings.Join(strings.Fields(p.Status), " "), "configured to use a non-native block size")
 	}
 	return st, nil
 }
@@ -348,6 +360,13 @@ func parseVdevRow(fields []string) *Vdev {
 		w := strings.Fields(v.Note[i+4:])
 		if len(w) > 0 {
 			v.Was = w[0]
+		}
+	}
+	if m := blockSizeRE.FindStringSubmatch(v.Note); m != nil {
+		c, _ := strconv.ParseInt(m[1], 10, 64)
+		n, _ := strconv.ParseInt(m[2], 10, 64)
+		if c > 0 && n > c {
+			v.BlockConfigured, v.BlockNative = c, n
 		}
 	}
 	v.Resilvering = strings.Contains(v.Note, "(resilvering)") || strings.Contains(v.Note, "(repairing)")

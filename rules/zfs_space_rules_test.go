@@ -1,0 +1,105 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+)
+
+func spacePool(name string, capacity any) *checks.Observation {
+	return pool(name, map[string]any{"zfs_capacity_percent": capacity, "zfs_fragmentation_percent": 20.0,
+		"zfs_size_bytes": 486539264.0, "zfs_allocated_bytes": 447889920.0, "zfs_free_bytes": 38649344.0})
+}
+
+func TestZFSPoolFull(t *testing.T) {
+	for _, tt := range []struct {
+		capacity any
+		want     string
+	}{
+		{79.0, ""}, {80.0, "zfs-pool-full warning p"}, {92.0, "zfs-pool-full warning p"},
+		{94.0, "zfs-pool-full warning p"}, {95.0, "zfs-pool-full critical p"}, {100.0, "zfs-pool-full critical p"},
+		{nil, ""}, // zpool list missing or "-": unknown, no finding
+	} {
+		if got := rulesOf(judge(t, spacePool("p", tt.capacity))); got != tt.want {
+			t.Errorf("capacity %v: got %q, want %q", tt.capacity, got, tt.want)
+		}
+	}
+	fs := judge(t, spacePool("my pool", 92.0))
+	for _, m := range fs[0].Remediation {
+		if m.Risk != RiskReadOnly {
+			t.Errorf("%q is %s: every fix of a full pool here is read-only", m.Command, m.Risk)
+		}
+		if !strings.Contains(m.Command, "'my pool'") {
+			t.Errorf("%q: the pool name is not quoted", m.Command)
+		}
+	}
+	if obs := fs[0].PerSubject[0].Observed; !strings.Contains(obs, "36.9 MiB free") || !strings.Contains(obs, "20 % fragmented") {
+		t.Errorf("observed = %q", obs)
+	}
+}
+
+func TestZFSAshiftBelowNative(t *testing.T) {
+	fs := judge(t, pool("bootpool", map[string]any{"zfs_nonnative_block_size": true,
+		"zfs_nonnative_block_members": []string{"sdb4: 512B configured, 4096B native"}}))
+	if got := rulesOf(fs); got != "zfs-ashift-below-native warning bootpool" {
+		t.Fatalf("got %q", got)
+	}
+	for _, m := range fs[0].Remediation {
+		if m.Risk != RiskReadOnly {
+			t.Errorf("%q is %s: nothing but read-only commands on an in-use pool", m.Command, m.Risk)
+		}
+	}
+	for _, facts := range []map[string]any{{"zfs_nonnative_block_size": false, "zfs_nonnative_block_members": []string{}}, {"zfs_nonnative_block_size": nil}} {
+		if got := rulesOf(judge(t, pool("tank", facts))); got != "" {
+			t.Errorf("%v: got %q", facts, got)
+		}
+	}
+}
+
+func TestZFSSyncDisabled(t *testing.T) {
+	fs := judge(t, pool("tank", map[string]any{"zfs_sync_disabled_datasets": []string{"tank/tmp", "tank/tmp/a", "tank/vm's"}, "zfs_sync_disabled_roots": []string{"tank/tmp", "tank/vm's"}}))
+	if got := rulesOf(fs); got != "zfs-sync-disabled warning tank" {
+		t.Fatalf("got %q", got)
+	}
+	var cmds []string
+	for _, m := range fs[0].Remediation {
+		cmds = append(cmds, m.Risk+" "+m.Command)
+	}
+	want := []string{"read-only zfs get -r sync tank", "persistent zfs set sync=standard tank/tmp", `persistent zfs set sync=standard 'tank/vm'\''s'`}
+	if strings.Join(cmds, "\n") != strings.Join(want, "\n") {
+		t.Errorf("remediation:\n%s\nwant:\n%s", strings.Join(cmds, "\n"), strings.Join(want, "\n"))
+	}
+	for _, v := range []any{[]string{}, nil} {
+		if got := rulesOf(judge(t, pool("tank", map[string]any{"zfs_sync_disabled_datasets": v}))); got != "" {
+			t.Errorf("%v: got %q", v, got)
+		}
+	}
+}
+
+func TestZFSAllocVdevNotRedundant(t *testing.T) {
+	single := map[string]any{"zfs_nonredundant_alloc_vdevs": []string{"special nvme0n1"}, "zfs_nonredundant_alloc_devices": []string{"nvme0n1"}, "zfs_data_redundant": true}
+	fs := judge(t, pool("tank", single))
+	if got := rulesOf(fs); got != "zfs-alloc-vdev-not-redundant critical tank" {
+		t.Fatalf("got %q", got)
+	}
+	attach := false
+	for _, m := range fs[0].Remediation {
+		attach = attach || (m.Command == "zpool attach tank nvme0n1 NEW-DEVICE" && m.Risk == RiskPersistent)
+		if m.Risk == RiskDestructive {
+			t.Errorf("%q is destructive", m.Command)
+		}
+	}
+	if !attach {
+		t.Errorf("remediation = %+v", fs[0].Remediation)
+	}
+	for name, facts := range map[string]map[string]any{
+		"mirrored special":          {"zfs_nonredundant_alloc_vdevs": []string{}, "zfs_data_redundant": true},
+		"single-disk pool":          {"zfs_nonredundant_alloc_vdevs": []string{"special nvme0n1"}, "zfs_data_redundant": false},
+		"status unread (facts nil)": {"zfs_nonredundant_alloc_vdevs": nil, "zfs_data_redundant": nil},
+	} {
+		if got := rulesOf(judge(t, pool("tank", facts))); got != "" {
+			t.Errorf("%s: got %q", name, got)
+		}
+	}
+}
