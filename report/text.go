@@ -3,11 +3,13 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -167,7 +169,11 @@ func skippedLines(t *textWriter, rep *rules.Report, verbose bool) {
 	}
 	t.blank()
 	t.line(t.p.Heading.Render("Skipped checks"))
-	for _, s := range rep.Skipped {
+	skipped := rep.Skipped
+	if !verbose {
+		skipped = groupMissingTools(skipped)
+	}
+	for _, s := range skipped {
 		subj := ""
 		if len(s.Subjects) > 0 {
 			subj = " (" + compactSubjects(s.Subjects) + ")"
@@ -187,6 +193,43 @@ func skippedLines(t *textWriter, rep *rules.Report, verbose bool) {
 		}
 		t.line("  " + truncate(head+reason+hint, t.width-2))
 	}
+}
+
+// groupMissingTools folds the entries of programs that are not installed
+// and come from a Debian package ("apt-get install X") into one line, the
+// packages in one command: on a machine without smartmontools and
+// zfsutils, both say the same thing, and one line says it once.
+func groupMissingTools(in []checks.Skipped) []checks.Skipped {
+	var out []checks.Skipped
+	var names, pkgs []string
+	first := -1
+	for _, s := range in {
+		pkg, ok := strings.CutPrefix(s.Hint, "apt-get install ")
+		if !ok || !strings.HasSuffix(s.Reason, "tool not installed") || strings.ContainsAny(pkg, " ;|&") {
+			out = append(out, s)
+			continue
+		}
+		if first < 0 {
+			first = len(out)
+			out = append(out, checks.Skipped{})
+		}
+		name := s.Check
+		if len(s.Subjects) > 0 {
+			name += " (" + compactSubjects(s.Subjects) + ")"
+		}
+		names = append(names, name)
+		if !slices.Contains(pkgs, pkg) {
+			pkgs = append(pkgs, pkg)
+		}
+	}
+	if first >= 0 {
+		reason := "tool not installed"
+		if len(names) > 1 {
+			reason = "tools not installed"
+		}
+		out[first] = checks.Skipped{Check: strings.Join(names, ", "), Reason: reason, Hint: "apt-get install " + strings.Join(pkgs, " ")}
+	}
+	return out
 }
 
 func hostLine(h rules.Host) string {

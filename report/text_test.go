@@ -204,3 +204,24 @@ func TestContrastIsTheFirstSubjectsTexts(t *testing.T) {
 		t.Errorf("contrast without per-subject texts = %q, want none", got)
 	}
 }
+
+// Programs missing from Debian packages share one line in the default
+// report, with one apt-get command; anything else keeps its own line.
+func TestGroupMissingTools(t *testing.T) {
+	in := []checks.Skipped{
+		{Check: "kernel-log", Reason: "dmesg: tool not installed", Hint: "apt-get install util-linux"},
+		{Check: "pressure", Reason: "/proc/pressure/io: not available", Hint: "the kernel does not expose this"},
+		{Check: "smartctl -x", Reason: "smartctl: tool not installed", Hint: "apt-get install smartmontools", Subjects: []string{"sda", "sdb"}},
+		{Check: "controller", Reason: "ssacli: tool not installed", Hint: "install ssacli from HPE's MCP repository"},
+	}
+	got := groupMissingTools(in)
+	if len(got) != 3 {
+		t.Fatalf("%d entries, want 3: %+v", len(got), got)
+	}
+	if got[0].Check != "kernel-log, smartctl -x (sda, sdb)" || got[0].Hint != "apt-get install util-linux smartmontools" || got[0].Reason != "tools not installed" {
+		t.Errorf("grouped entry %+v", got[0])
+	}
+	if got[1].Check != "pressure" || got[2].Check != "controller" {
+		t.Errorf("the others, in order: %+v", got[1:])
+	}
+}

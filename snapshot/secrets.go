@@ -31,13 +31,13 @@ func (s *secrets) add(v, kind string) {
 				continue
 			}
 			if !isHex(part) {
-				s.kind[part] = kind
+				s.setKind(part, kind)
 				continue
 			}
 			// Hex is printed in either case (udev lower, hdparm and
 			// some HBAs upper): one value, one token.
 			lower := strings.ToLower(part)
-			s.kind[lower] = kind
+			s.setKind(lower, kind)
 			for _, a := range []string{part, strings.ToUpper(part)} {
 				if a != lower {
 					s.alias[a] = lower
@@ -47,7 +47,7 @@ func (s *secrets) add(v, kind string) {
 		return
 	}
 	if len(v) >= 4 && !strings.ContainsAny(v, "\n\x00") && !placeholder(v) {
-		s.kind[v] = kind
+		s.setKind(v, kind)
 	}
 }
 
@@ -77,11 +77,24 @@ func newSecrets() *secrets {
 	return &secrets{kind: map[string]string{}, alias: map[string]string{}, jsonIDs: map[string]string{}}
 }
 
-// merge adds what o found after what s found: a value both found takes
-// o's kind, as one pass over s's inputs and then o's would give it.
+// kindRank orders the kinds a value can be found as: one value seen as
+// two (an HP logical volume's udev serial is its WWN, 3600508b1…) gets the
+// higher one's token, whatever order the files were read in.
+var kindRank = map[string]int{"serial": 1, "wwn": 2, "mac": 3}
+
+// setKind records v's kind, keeping the higher-ranked one it already has.
+func (s *secrets) setKind(v, kind string) {
+	if old, ok := s.kind[v]; ok && kindRank[old] > kindRank[kind] {
+		return
+	}
+	s.kind[v] = kind
+}
+
+// merge adds what o found to what s found; a value both found keeps the
+// higher-ranked kind (setKind).
 func (s *secrets) merge(o *secrets) {
 	for k, v := range o.kind {
-		s.kind[k] = v
+		s.setKind(k, v)
 	}
 	for k, v := range o.alias {
 		s.alias[k] = v
