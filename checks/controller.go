@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/raidctl"
@@ -133,12 +132,17 @@ func isControllerVolume(d *block.Device, vol *raidctl.Volume) bool {
 // name the tool gives it (/dev/sda; /dev/cciss/c0d0 is cciss!c0d0 in
 // /sys/block), or, on MegaRAID, by SCSI target (logical drive T is target
 // T on channel 2; storcli's VD number is its target id), never by position
-// in a list.
-func volumeMatch(inv *raidctl.Inventory, c *raidctl.Controller, v *raidctl.Volume, devs []*block.Device) (*block.Device, Evidence) {
+// in a list. The evidence is the tool's line with what it matched.
+func (r *ctlRun) volumeMatch(v *raidctl.Volume, devs []*block.Device) (*block.Device, Evidence) {
+	matched := func(tool raidctl.Value, d *block.Device, what string) (*block.Device, Evidence) {
+		ev := r.ev(outVolumes, tool)[0]
+		ev.Value += " = " + d.Name + what
+		return d, ev
+	}
 	if w := normWWN(v.WWN.Text); w != "" {
 		for _, d := range devs {
 			if normWWN(d.WWN) == w {
-				return d, Evidence{toolCmd(inv, 0), v.WWN.Line.Text + " = " + d.Name + " wwid " + d.WWN}
+				return matched(v.WWN, d, " wwid "+d.WWN)
 			}
 		}
 	}
@@ -146,14 +150,14 @@ func volumeMatch(inv *raidctl.Inventory, c *raidctl.Controller, v *raidctl.Volum
 		name = strings.ReplaceAll(name, "/", "!")
 		for _, d := range devs {
 			if d.Name == name {
-				return d, Evidence{toolCmd(inv, 0), v.OSName.Line.Text}
+				return matched(v.OSName, d, "")
 			}
 		}
 	}
-	if inv.Family != raidctl.FamilySmartArray && v.TargetID.Set && len(megaraidHosts(devs)) == 1 {
+	if r.inv.Family != raidctl.FamilySmartArray && v.TargetID.Set && len(megaraidHosts(devs)) == 1 {
 		for _, d := range devs {
 			if p := strings.Split(d.SCSIAddr, ":"); len(p) == 4 && p[1] == "2" && p[2] == v.TargetID.Text {
-				return d, Evidence{toolCmd(inv, 0), v.TargetID.Line.Text + " = SCSI " + d.SCSIAddr}
+				return matched(v.TargetID, d, " SCSI "+d.SCSIAddr)
 			}
 		}
 	}
@@ -187,11 +191,4 @@ func normWWN(s string) string {
 		}
 	}
 	return s
-}
-
-func toolCmd(inv *raidctl.Inventory, i int) string {
-	if i < len(inv.Cmds) {
-		return shellquote.Join(inv.Cmds[i])
-	}
-	return inv.Tool
 }

@@ -23,7 +23,7 @@ func controllerObservations(ctx context.Context, env *Env, inv *raidctl.Inventor
 	for _, c := range inv.Controllers {
 		volumes := 0
 		for _, v := range c.Volumes {
-			d, how := volumeMatch(inv, c, v, devs)
+			d, how := r.volumeMatch(v, devs)
 			if d == nil || matched[d.Name] {
 				continue
 			}
@@ -31,13 +31,14 @@ func controllerObservations(ctx context.Context, env *Env, inv *raidctl.Inventor
 			volumes++
 			o := NewObservation("controller", KindDevice, d.Name)
 			o.Set("controller_volume", true, how)
-			r.controllerFacts(o, c, v)
-			r.volumeFacts(o, c, v, smartThrough(ctx, env, inv, c, d.Name, volumeDrives(c, v)))
+			cv := r.verdict(c, v)
+			r.controllerFacts(o, c, cv)
+			r.volumeFacts(o, c, v, cv, smartThrough(ctx, env, inv, c, d.Name, volumeDrives(c, v)))
 			out = append(out, o)
 		}
 		o := NewObservation("controller", KindController, c.ID)
 		o.Set("kind_controller", true)
-		r.controllerFacts(o, c, nil)
+		r.controllerFacts(o, c, r.verdict(c, nil))
 		o.Set("ctl_volume_count", float64(volumes))
 		// What belongs to no volume of the OS: the cache when no volume
 		// carries it, and the drives in no logical drive.
@@ -63,15 +64,15 @@ func controllerObservations(ctx context.Context, env *Env, inv *raidctl.Inventor
 }
 
 // controllerFacts are the controller's own: model, cache module, energy
-// pack, and the cache verdict for volume v (nil: the controller alone).
-func (r *ctlRun) controllerFacts(o *Observation, c *raidctl.Controller, v *raidctl.Volume) {
+// pack, and cv, the cache verdict for the subject (a volume's, or the
+// controller's alone).
+func (r *ctlRun) controllerFacts(o *Observation, c *raidctl.Controller, cv cacheVerdict) {
 	o.Set("ctl_family", r.inv.Family)
 	o.Set("ctl_tool", r.inv.Tool)
 	o.Set("ctl_controller", c.ID)
 	o.Set("ctl_selector", selector(r.inv, c))
 	o.Set("ctl_controller_model", valueOrNil(c.Model), r.ev(outController, c.Model)...)
 	o.Set("ctl_controller_status", valueOrNil(c.Status), r.ev(outController, c.Status)...)
-	cv := r.verdict(c, v)
 	o.Set("ctl_cache_present", cv.present, r.ev(outController, c.CacheBoardPresent)...)
 	o.Set("ctl_cache_size", valueOrNil(c.CacheSize), r.ev(outController, c.CacheSize)...)
 	o.Set("ctl_cache_status", valueOrNil(c.CacheStatus), r.ev(outController, c.CacheStatus)...)
@@ -103,7 +104,7 @@ func selector(inv *raidctl.Inventory, c *raidctl.Controller) string {
 }
 
 // volumeFacts are the logical drive's own and those of its drives.
-func (r *ctlRun) volumeFacts(o *Observation, c *raidctl.Controller, v *raidctl.Volume, health map[string]driveHealth) {
+func (r *ctlRun) volumeFacts(o *Observation, c *raidctl.Controller, v *raidctl.Volume, cv cacheVerdict, health map[string]driveHealth) {
 	o.Set("ctl_volume", v.ID)
 	// The volume in its tool's syntax: storcli /c0/v0, MegaCli's target id
 	// (-L0), ssacli's logical drive number (ld 1).
@@ -131,7 +132,6 @@ func (r *ctlRun) volumeFacts(o *Observation, c *raidctl.Controller, v *raidctl.V
 	o.Set("ctl_media", nilIfEmpty(driveMedia(drives)))
 	r.failingFacts(o, drives, health)
 	r.taskFacts(o, c, v, drives)
-	cv := r.verdict(c, v)
 	byDesign := cv.present == false || strings.Contains(strings.ToLower(v.Acceleration.Text), "smart path")
 	o.Set("ctl_no_cache_by_design", byDesign, r.ev(outVolumes, v.Acceleration)...)
 	noWrite := cv.state == "write-through" || cv.ratio == float64(0)
@@ -195,8 +195,8 @@ func driveIDs(ds []*raidctl.Drive) []string {
 func driveModels(ds []*raidctl.Drive) []string {
 	out := []string{}
 	for _, d := range ds {
-		if m := strings.TrimSpace(d.Model.Text); m != "" && !slices.Contains(out, m) {
-			out = append(out, m)
+		if m := strings.TrimSpace(d.Model.Text); m != "" {
+			out = appendUniq(out, m)
 		}
 	}
 	return out

@@ -72,21 +72,6 @@ func run(ctx context.Context, h *machine.Host, timeout time.Duration, argv []str
 	return res, nil
 }
 
-// first runs argv(program) for each program in turn until one is
-// installed: the result, the program, or a *machine.ToolError naming every
-// program tried.
-func first(ctx context.Context, h *machine.Host, timeout time.Duration, programs []string, argv func(string) []string) (machine.CmdResult, string, error) {
-	for _, p := range programs {
-		res, err := run(ctx, h, timeout, argv(p))
-		var missing *machine.ToolError
-		if errors.As(err, &missing) {
-			continue
-		}
-		return res, p, err
-	}
-	return machine.CmdResult{}, "", &machine.ToolError{Tool: joinOr(programs)}
-}
-
 func joinOr(names []string) string {
 	s := ""
 	for i, n := range names {
@@ -104,37 +89,34 @@ func joinOr(names []string) string {
 
 // ReadSmartArray runs ssacli (or hpssacli, hpacucli) and parses it.
 func ReadSmartArray(ctx context.Context, h *machine.Host, timeout time.Duration) (*Inventory, error) {
-	res, prog, err := first(ctx, h, timeout, smartArrayTools, SmartArrayArgv)
-	if err != nil {
-		return nil, err
-	}
-	inv, err := ParseSmartArray(res.Stdout)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", res, err)
-	}
-	inv.Tool, inv.Cmds = prog, [][]string{res.Argv}
-	return inv, nil
+	one := func(p string) [][]string { return [][]string{SmartArrayArgv(p)} }
+	inv, _, err := readAll(ctx, h, timeout, smartArrayTools, one, func(outs [][]byte) (*Inventory, error) { return ParseSmartArray(outs[0]) })
+	return inv, err
 }
 
 // ReadStorcli runs the first installed storcli or perccli and parses its
-// three outputs. The controllers' output is required; a failure of one of
-// the other two is returned beside what the rest gave (errs).
+// three outputs; a command that failed while others answered is returned
+// beside what the rest gave (errs).
 func ReadStorcli(ctx context.Context, h *machine.Host, timeout time.Duration) (*Inventory, []error, error) {
-	return readThree(ctx, h, timeout, storcliTools, StorcliArgvs, ParseStorcli)
+	return readAll(ctx, h, timeout, storcliTools, StorcliArgvs, func(o [][]byte) (*Inventory, error) { return ParseStorcli(o[0], o[1], o[2]) })
 }
 
 // ReadMegaCli runs the first installed MegaCli and parses its three
 // outputs, as ReadStorcli does.
 func ReadMegaCli(ctx context.Context, h *machine.Host, timeout time.Duration) (*Inventory, []error, error) {
-	return readThree(ctx, h, timeout, megacliTools, MegaCliArgvs, ParseMegaCli)
+	return readAll(ctx, h, timeout, megacliTools, MegaCliArgvs, func(o [][]byte) (*Inventory, error) { return ParseMegaCli(o[0], o[1], o[2]) })
 }
 
-func readThree(ctx context.Context, h *machine.Host, timeout time.Duration, programs []string, argvs func(string) [][]string,
-	parse func(a, b, c []byte) (*Inventory, error)) (*Inventory, []error, error) {
+// readAll runs a family's commands with the first of its programs that is
+// installed (one whose commands are not all missing) and parses what they
+// printed; a command that did not answer leaves its output nil.
+func readAll(ctx context.Context, h *machine.Host, timeout time.Duration, programs []string, argvs func(string) [][]string,
+	parse func(outs [][]byte) (*Inventory, error)) (*Inventory, []error, error) {
 	for _, prog := range programs {
-		outs, cmds, errs := make([][]byte, 3), [][]string(nil), []error(nil)
+		all := argvs(prog)
+		outs, cmds, errs := make([][]byte, len(all)), [][]string(nil), []error(nil)
 		missing := 0
-		for i, argv := range argvs(prog) {
+		for i, argv := range all {
 			if len(errs) > 0 && errors.Is(errs[len(errs)-1], machine.ErrTimeout) {
 				// A hung controller hangs each of its commands: one
 				// timeout is enough to know.
@@ -161,7 +143,7 @@ func readThree(ctx context.Context, h *machine.Host, timeout time.Duration, prog
 			// the first error says why.
 			return nil, nil, errs[0]
 		}
-		inv, err := parse(outs[0], outs[1], outs[2])
+		inv, err := parse(outs)
 		if err != nil {
 			return nil, errs, fmt.Errorf("%s: %w", prog, err)
 		}
