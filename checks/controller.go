@@ -40,7 +40,7 @@ func controllerCheck(ctx context.Context, env *Env) []*Observation {
 	var families []string
 	for _, d := range env.Judged(ctx) {
 		drv := controllerDriver(d)
-		if !RAIDControllers[drv] {
+		if !block.RAIDDriver(drv) {
 			continue
 		}
 		fam := controllerFamily(drv)

@@ -10,10 +10,6 @@ var controllerDrivers = map[string]bool{
 	"virtio_blk": true, "virtio_scsi": true, "sdhci-pci": true, "mmc_block": true, "isci": true, "mvsas": true, "pm80xx": true,
 }
 
-// RAIDControllers carry their own (often battery-backed) cache and manage
-// the drive caches behind them.
-var RAIDControllers = map[string]bool{"cciss": true, "hpsa": true, "smartpqi": true, "megaraid_sas": true, "aacraid": true}
-
 func controllerDriver(d *block.Device) string {
 	for _, drv := range d.Drivers {
 		if controllerDrivers[drv] {

@@ -92,7 +92,7 @@ func setIdentity(env *Env, o *Observation, d *block.Device) {
 	o.Set("transport", d.Transport, Evidence{link, d.SysPath})
 	o.Set("drivers", nonNil(d.Drivers))
 	o.Set("controller_driver", controllerDriver(d))
-	o.Set("behind_raid_controller", RAIDControllers[controllerDriver(d)])
+	o.Set("behind_raid_controller", block.RAIDDriver(controllerDriver(d)))
 	o.Set("virtual", d.Virtual)
 	o.Set("nvme_path", d.NVMePath)
 	o.Set("judged", env.IsJudged(d))

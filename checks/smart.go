@@ -64,7 +64,7 @@ func smartDevice(ctx context.Context, env *Env, d *block.Device) *Observation {
 		env.Skip(probe, d.Name, withHint(fmt.Errorf("%s: %w", why, machine.ErrNotAvailable), "the hypervisor or card holds the media's health; ask it (the host's smartctl, the card's tool)"))
 		return nil
 	}
-	if RAIDControllers[controllerDriver(d)] {
+	if block.RAIDDriver(controllerDriver(d)) {
 		env.Skip(probe, d.Name, withHint(fmt.Errorf("behind a %s RAID controller: %w", controllerDriver(d), machine.ErrNotAvailable),
 			"the controller check reads each drive behind it with smartctl -d megaraid,N (N the drive's device id) or -d cciss,N"))
 		return nil

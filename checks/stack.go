@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/mount"
 	"github.com/diskdoctor/diskdoctor/probes/system"
 )
@@ -23,7 +24,7 @@ func stack(ctx context.Context, env *Env) []*Observation {
 		drv := controllerDriver(d)
 		kind := ""
 		switch {
-		case RAIDControllers[drv]:
+		case block.RAIDDriver(drv):
 			kind = "raid"
 		case hbaDrivers[drv]:
 			kind = "hba"

@@ -46,7 +46,13 @@ func scsiDiskAddr(d *Device) (string, bool) {
 
 var scsiAddr = regexp.MustCompile(`^\d+:\d+:\d+:\d+$`)
 
+// raidDrivers own a hardware RAID controller: its disks are the
+// controller's logical drives (or drives it passes through), and its own
+// cache, often battery-backed, sits in front of them. mpt3sas is an HBA.
 var raidDrivers = map[string]bool{"cciss": true, "hpsa": true, "smartpqi": true, "megaraid_sas": true, "aacraid": true, "mpt3sas": false}
+
+// RAIDDriver reports whether drv owns a hardware RAID controller.
+func RAIDDriver(drv string) bool { return raidDrivers[drv] }
 
 func transport(d *Device) string {
 	p := d.SysPath
