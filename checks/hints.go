@@ -3,6 +3,7 @@ package checks
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/machine"
@@ -15,6 +16,21 @@ var installHints = map[string]string{
 	"zpool":    "apt-get install zfsutils-linux",
 	"zfs":      "apt-get install zfsutils-linux",
 	"smartctl": "apt-get install smartmontools",
+	"nvme":     "apt-get install nvme-cli",
+}
+
+// recordingHint is the advice for a program a recording lacks: it is for
+// the machine that was recorded, never an install on this one (issue #25).
+func recordingHint(te *machine.ToolError) (hint, pkg string) {
+	pkg, _ = strings.CutPrefix(installHints[te.Tool], "apt-get install ")
+	with := te.Tool
+	if pkg != "" {
+		with = pkg
+	}
+	if te.Recorded {
+		return fmt.Sprintf("%s was not installed on the recorded machine; install it there and record it again with diskdoctor snapshot", with), pkg
+	}
+	return fmt.Sprintf("the recording holds no output of this command; record the machine again with diskdoctor snapshot, %s installed there", with), pkg
 }
 
 // hinted carries the hint a check knows better than the generic one.
@@ -28,11 +44,17 @@ func (h hinted) Unwrap() error { return h.error }
 // withHint attaches a specific hint to a probe error.
 func withHint(err error, hint string) error { return hinted{err, hint} }
 
-// explain turns a probe error into a reason and a hint.
-func explain(probe string, err error, timeout time.Duration) (string, string) {
+// explain turns a probe error into a reason, a hint and, for a program
+// that is not there, the Debian package it comes from.
+func explain(probe string, err error, timeout time.Duration) (reason, hint, pkg string) {
+	var te *machine.ToolError
+	if errors.As(err, &te) && (te.Recorded || te.NotRecorded) {
+		hint, pkg := recordingHint(te)
+		return err.Error(), hint, pkg
+	}
 	var h hinted
 	if errors.As(err, &h) {
-		return err.Error(), h.hint
+		return err.Error(), h.hint, ""
 	}
 	switch {
 	case errors.Is(err, machine.ErrToolMissing):
@@ -45,18 +67,19 @@ func explain(probe string, err error, timeout time.Duration) (string, string) {
 		if hint == "" {
 			hint = "install " + tool
 		}
-		return err.Error(), hint
+		pkg, _ := strings.CutPrefix(installHints[tool], "apt-get install ")
+		return err.Error(), hint, pkg
 	case errors.Is(err, machine.ErrPermission):
 		if probe == "kernel-log" {
 			// dmesg_restrict=1 keeps the log from users without
 			// CAP_SYSLOG (Documentation/admin-guide/sysctl/kernel.rst).
-			return err.Error(), "run as root, or allow it with: sysctl kernel.dmesg_restrict=0"
+			return err.Error(), "run as root, or allow it with: sysctl kernel.dmesg_restrict=0", ""
 		}
-		return err.Error(), "run diskdoctor as root"
+		return err.Error(), "run diskdoctor as root", ""
 	case errors.Is(err, machine.ErrTimeout):
-		return err.Error(), fmt.Sprintf("it did not answer within %s; a command that hangs is itself a symptom (a stuck pool or device); retry with --probe-timeout %s", timeout, 4*timeout)
+		return err.Error(), fmt.Sprintf("it did not answer within %s; a command that hangs is itself a symptom (a stuck pool or device); retry with --probe-timeout %s", timeout, 4*timeout), ""
 	case errors.Is(err, machine.ErrNotAvailable):
-		return err.Error(), "the kernel does not expose this here (virtual machine, container, or a missing driver)"
+		return err.Error(), "the kernel does not expose this here (virtual machine, container, or a missing driver)", ""
 	}
-	return err.Error(), "see the reason; report it if it persists"
+	return err.Error(), "see the reason; report it if it persists", ""
 }

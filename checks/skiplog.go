@@ -53,8 +53,8 @@ func (s *skipLog) list() []Skipped {
 // Skip records a probe that could not run, with a hint that would make it
 // work. subject may be "" for host-wide probes.
 func (env *Env) Skip(probe, subject string, err error) {
-	reason, hint := explain(probe, err, env.Opts.ProbeTimeout)
-	env.skips.add(Skipped{Check: probe, Reason: reason, Hint: hint}, subject)
+	reason, hint, pkg := explain(probe, err, env.Opts.ProbeTimeout)
+	env.skips.add(Skipped{Check: probe, Reason: reason, Hint: hint, Package: pkg}, subject)
 }
 
 func (env *Env) skipped() []Skipped { return env.skips.list() }
@@ -66,4 +66,8 @@ type Skipped struct {
 	Reason   string   `json:"reason"`
 	Hint     string   `json:"hint"`
 	Subjects []string `json:"subjects,omitempty"`
+	// Package is the Debian package of a program that is not there (on
+	// this machine, or on the recorded one), for a report to name the
+	// packages of several such entries at once.
+	Package string `json:"-"`
 }

@@ -77,7 +77,7 @@ func TestSmartCheckRecorded(t *testing.T) {
 		skip         string
 	}{
 		{"blind-vm", "vda", "virtio disk has no SMART"},
-		{"hpe-microserver-writethrough", "sda", "smartctl: tool not installed"},
+		{"hpe-microserver-writethrough", "sda", "smartctl: not recorded"},
 		{"sata-hdd-pending-sectors", "", ""},
 	} {
 		t.Run(c.fixture, func(t *testing.T) {

@@ -206,7 +206,7 @@ func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, err
 	e, ok := r.entries[argvKey(argv)]
 	switch {
 	case !ok || e.Missing:
-		return res, &ToolError{Tool: argv[0]}
+		return res, &ToolError{Tool: argv[0], Recorded: ok, NotRecorded: !ok}
 	case e.Timeout:
 		<-ctx.Done()
 		return res, fmt.Errorf("%s: %w", res, CtxErr(ctx.Err()))

@@ -409,9 +409,26 @@ func (h *Host) Run(ctx context.Context, argv ...string) (CmdResult, error) {
 }
 
 // ToolError says which program is not installed; it matches ErrToolMissing.
-type ToolError struct{ Tool string }
+// On a recorded machine it says what the recording lacks instead: a
+// command the recording does not hold (NotRecorded), or one it marks as
+// missing on the machine it was made on (Recorded): advice for that
+// machine, not for the one the doctor runs on.
+type ToolError struct {
+	Tool        string
+	Recorded    bool // a recording's `missing: true`
+	NotRecorded bool // the recording has no such argv
+}
 
-func (e *ToolError) Error() string        { return e.Tool + ": " + ErrToolMissing.Error() }
+func (e *ToolError) Error() string {
+	switch {
+	case e.NotRecorded:
+		return e.Tool + ": not recorded"
+	case e.Recorded:
+		return e.Tool + ": not installed on the recorded machine"
+	}
+	return e.Tool + ": " + ErrToolMissing.Error()
+}
+
 func (e *ToolError) Is(target error) bool { return target == ErrToolMissing }
 
 // FileErr maps a failed read of machine path p to the sentinel errors

@@ -89,26 +89,14 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 		o.width = DefaultWidth
 	}
 	o.width = max(o.width, minWidth)
-	t := &textWriter{p: newPalette(w, o.color), width: o.width}
+	t := &textWriter{p: newPalette(w, o.color), width: o.width, verbose: o.verbose}
 	t.wrapped(t.p.Bold.Render("diskdoctor")+" ", width("diskdoctor "), 2, clean(strings.TrimPrefix(hostLine(rep.Host), "— ")), t.p.Dim)
 	if rep.Sample != nil {
 		answer, st := triageAnswer(t.p, rep)
 		t.wrapped("", 0, 2, answer, st)
 	}
 	verdict, st := verdictLine(t.p, rep)
-	if rep.Sample != nil && rep.Verdict == rules.VerdictOK {
-		// READY is about benchmarking: a device busy in the window (a loop
-		// device, say, which no rule judges) makes a benchmark lie too.
-		if busy := busiest(rep.Sample); busy != nil && busy.UtilPct >= busyUtil {
-			verdict = fmt.Sprintf("NOT IDLE: no warning or critical finding, but %s was %s %% busy in the window; a benchmark now would measure that load too", clean(busy.Name), num(busy.UtilPct))
-			st = t.p.Warning
-		}
-	}
 	t.wrapped("", 0, 2, verdict, st)
-	if rep.Sample != nil {
-		t.blank()
-		triageTables(t, rep)
-	}
 	t.blank()
 	if o.verbose {
 		for i, f := range rep.Findings {
@@ -116,32 +104,53 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 			t.blank()
 		}
 	} else if len(rep.Findings) > 0 {
-		for i, f := range rep.Findings {
-			compactFinding(t, i+1, f)
-		}
+		compactFindings(t, rep.Findings, firstScreen-t.lines())
 		t.blank()
 		fixFirst(t, rep.Findings[0])
+		t.blank()
+	}
+	if rep.Sample != nil {
+		// The window's iostat and iotop tables come after the findings:
+		// the verdict, the bottleneck and every title are the first
+		// screen.
+		triageTables(t, rep)
 		t.blank()
 	}
 	t.line(t.p.Heading.Render("Devices"))
 	deviceTable(t, rep)
 	controllerTable(t, rep)
 	skippedLines(t, rep, o.verbose)
-	if !o.verbose && len(rep.Findings) > 0 {
+	switch cols := strings.Join(t.leftOut, ", "); {
+	case len(rep.Findings) > 0 && cols != "":
+		t.wrapped("", 0, 2, "-v: every finding and column ("+cols+") · diskdoctor explain RULE: why, every fix", t.p.Dim)
+	case len(rep.Findings) > 0:
 		t.line(t.p.Dim.Render(truncate("-v: every finding in full · diskdoctor explain RULE: why, and every fix", t.width)))
+	case cols != "":
+		t.wrapped("", 0, 2, "(left out at this width: "+cols+"; --width, or -v lists them)", t.p.Dim)
 	}
+	// The verdict again, for a terminal that scrolled the first one away.
+	t.wrapped("", 0, 2, verdict, st)
 	_, err := io.WriteString(w, t.b.String())
 	return err
 }
 
+// firstScreen is the height of a small terminal (80×24): the verdict and
+// every finding's title are within it.
+const firstScreen = 24
+
 // textWriter collects the report's lines within a width.
 type textWriter struct {
-	p     palette
-	width int
-	b     strings.Builder
+	p       palette
+	width   int
+	verbose bool
+	leftOut []string // the tables' columns left out at this width
+	b       strings.Builder
 }
 
 func (t *textWriter) line(s string) { t.b.WriteString(s + "\n") }
+
+// lines is how many lines are written so far.
+func (t *textWriter) lines() int { return strings.Count(t.b.String(), "\n") }
 
 func (t *textWriter) blank() {
 	if !strings.HasSuffix(t.b.String(), "\n\n") {
@@ -183,6 +192,12 @@ func skippedLines(t *textWriter, rep *rules.Report, verbose bool) {
 			t.wrapped("    "+t.p.Dim.Render("hint:")+" ", 10, 10, clean(s.Hint), lipgloss.NewStyle())
 			continue
 		}
+		if s.Package != "" {
+			// The missing programs, and the one command that brings
+			// them: wrapped, never cut.
+			t.wrapped("  ", 2, 4, clean(s.Check+subj+": "+s.Reason+" — "+s.Hint), lipgloss.NewStyle())
+			continue
+		}
 		// One line: the reason is shortened before the hint, which says
 		// how to make the check work.
 		head, hint := clean(s.Check+subj)+": ", " — "+clean(s.Hint)
@@ -195,41 +210,94 @@ func skippedLines(t *textWriter, rep *rules.Report, verbose bool) {
 	}
 }
 
-// groupMissingTools folds the entries of programs that are not installed
-// and come from a Debian package ("apt-get install X") into one line, the
+// missingKinds are the ways a program can be missing, by the end of the
+// skipped entry's reason (machine.ToolError): on this machine, or on the
+// recorded one.
+var missingKinds = []struct {
+	suffix string
+	reason func(many bool) string
+	hint   func(pkgs string) string
+}{
+	{"tool not installed",
+		func(many bool) string { return plural(many, "tool not installed", "tools not installed") },
+		func(pkgs string) string { return "apt-get install " + pkgs }},
+	{"not recorded",
+		func(bool) string { return "not recorded" },
+		func(pkgs string) string {
+			return "record the machine again with diskdoctor snapshot, " + pkgs + " installed there"
+		}},
+	{"not installed on the recorded machine",
+		func(many bool) string {
+			return plural(many, "tool not installed on the recorded machine", "tools not installed on the recorded machine")
+		},
+		func(pkgs string) string {
+			return "install " + pkgs + " there and record it again with diskdoctor snapshot"
+		}},
+}
+
+// groupMissingTools folds the entries of programs that are not there and
+// come from a Debian package into one line per way of missing them, the
 // packages in one command: on a machine without smartmontools and
-// zfsutils, both say the same thing, and one line says it once.
+// zfsutils, both say the same thing, and one line says it once. On a
+// recorded machine the line speaks of the recording (issue #25).
 func groupMissingTools(in []checks.Skipped) []checks.Skipped {
+	type group struct {
+		at                    int
+		tools, subjects, pkgs []string
+	}
 	var out []checks.Skipped
-	var names, pkgs []string
-	first := -1
+	groups := make([]*group, len(missingKinds))
 	for _, s := range in {
-		pkg, ok := strings.CutPrefix(s.Hint, "apt-get install ")
-		if !ok || !strings.HasSuffix(s.Reason, "tool not installed") || strings.ContainsAny(pkg, " ;|&") {
+		kind := slices.IndexFunc(missingKinds, func(k struct {
+			suffix string
+			reason func(bool) string
+			hint   func(string) string
+		}) bool {
+			return strings.HasSuffix(s.Reason, k.suffix)
+		})
+		if kind < 0 || s.Package == "" || strings.ContainsAny(s.Package, " ;|&") {
 			out = append(out, s)
 			continue
 		}
-		if first < 0 {
-			first = len(out)
+		g := groups[kind]
+		if g == nil {
+			g = &group{at: len(out)}
+			groups[kind] = g
 			out = append(out, checks.Skipped{})
 		}
-		name := s.Check
-		if len(s.Subjects) > 0 {
-			name += " (" + compactSubjects(s.Subjects) + ")"
-		}
-		names = append(names, name)
-		if !slices.Contains(pkgs, pkg) {
-			pkgs = append(pkgs, pkg)
-		}
+		// The reason is the program's ("smartctl: not recorded"): the
+		// line names programs, and the subjects of all of them.
+		tool, _, _ := strings.Cut(s.Reason, ": ")
+		g.tools = appendNew(g.tools, tool)
+		g.subjects = appendNew(g.subjects, s.Subjects...)
+		g.pkgs = appendNew(g.pkgs, s.Package)
 	}
-	if first >= 0 {
-		reason := "tool not installed"
-		if len(names) > 1 {
-			reason = "tools not installed"
+	for kind, g := range groups {
+		if g != nil {
+			k, pkgs := missingKinds[kind], strings.Join(g.pkgs, " ")
+			out[g.at] = checks.Skipped{Check: strings.Join(g.tools, ", "), Subjects: g.subjects,
+				Reason: k.reason(len(g.tools) > 1), Hint: k.hint(pkgs), Package: pkgs}
 		}
-		out[first] = checks.Skipped{Check: strings.Join(names, ", "), Reason: reason, Hint: "apt-get install " + strings.Join(pkgs, " ")}
 	}
 	return out
+}
+
+// appendNew appends the values xs lacks.
+func appendNew(xs []string, vs ...string) []string {
+	for _, v := range vs {
+		if !slices.Contains(xs, v) {
+			xs = append(xs, v)
+		}
+	}
+	return xs
+}
+
+// plural is one or the other form.
+func plural(many bool, one, more string) string {
+	if many {
+		return more
+	}
+	return one
 }
 
 func hostLine(h rules.Host) string {
@@ -253,7 +321,11 @@ func hostLine(h rules.Host) string {
 	return "— " + strings.Join(nonEmpty(parts), " · ")
 }
 
-// verdictLine is the verdict in words, and its style.
+// verdictLine is the verdict in words, and its style: a health verdict,
+// or, where the question is a benchmark (--context benchmark), whether
+// the machine is ready for one (issue #25). A device busy in the sampling
+// window makes a benchmark lie too, although no rule judges it (a loop
+// device, say): the verdict says so.
 func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 	count := map[string]int{}
 	for _, f := range rep.Findings {
@@ -265,17 +337,33 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		}
 		return fmt.Sprintf("%d %s findings", n, word)
 	}
+	bench := rep.Host.Context == "benchmark"
 	switch rep.Verdict {
 	case rules.VerdictCritical:
 		msg := plural(count[rules.Critical], "critical")
 		if count[rules.Warning] > 0 {
 			msg += ", " + plural(count[rules.Warning], "warning")
 		}
-		return "NOT READY to benchmark: " + msg, p.Critical
+		if bench {
+			return "NOT READY to benchmark: " + msg, p.Critical
+		}
+		return "CRITICAL: " + msg, p.Critical
 	case rules.VerdictWarning:
-		return "CAUTION before benchmarking: " + plural(count[rules.Warning], "warning"), p.Warning
+		if bench {
+			return "CAUTION before benchmarking: " + plural(count[rules.Warning], "warning"), p.Warning
+		}
+		return "WARNING: " + plural(count[rules.Warning], "warning"), p.Warning
 	}
-	msg := "READY: no warning or critical findings"
+	if busy := busiest(rep.Sample); busy != nil && busy.UtilPct >= busyUtil {
+		if bench {
+			return fmt.Sprintf("NOT IDLE: no warning or critical finding, but %s was %s %% busy in the window; a benchmark now would measure that load too", clean(busy.Name), num(busy.UtilPct)), p.Warning
+		}
+		return fmt.Sprintf("OK, BUSY: no warning or critical finding; %s was %s %% busy in the window", clean(busy.Name), num(busy.UtilPct)), p.Warning
+	}
+	msg := "OK: no warning or critical findings"
+	if bench {
+		msg = "READY: no warning or critical findings"
+	}
 	if count[rules.Info] > 0 {
 		msg += fmt.Sprintf(" (%d for information)", count[rules.Info])
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/diskdoctor/diskdoctor/rules"
@@ -38,17 +39,11 @@ func deviceTable(t *textWriter, rep *rules.Report) {
 		rows = append(rows, []string{clean(name), clean(s(d["model"])), clean(s(d["transport"])), size(d["size_bytes"]), clean(s(d["class"])), cache(d), trimCell(d), clean(s(d["scheduler"])), clean(usage(d))})
 	}
 	if judged > 0 {
-		header, lines, omitted := fitTable(cols, rows, t.width)
-		t.line(t.p.Bold.Render(header))
-		for _, l := range lines {
-			t.line(l)
-		}
-		if judged > maxDeviceRows {
-			t.line(fmt.Sprintf("… %d more devices (--format json lists all)", judged-maxDeviceRows))
-		}
-		if len(omitted) > 0 {
-			t.wrapped("", 0, 2, "(left out at this width: "+strings.Join(omitted, ", ")+"; --width or -v)", t.p.Dim)
-		}
+		t.table(cols, rows, func() {
+			if judged > maxDeviceRows {
+				t.line(fmt.Sprintf("… %d more devices (--format json lists all)", judged-maxDeviceRows))
+			}
+		})
 	}
 	if len(skipped) > 0 {
 		t.wrapped("", 0, 2, "not judged (virtual, or NVMe paths; name one with --device): "+abbreviate(skipped, 12), t.p.Dim)
@@ -79,11 +74,22 @@ func cache(d map[string]any) string {
 		// cache to be off.
 		return "none"
 	}
-	switch d["wc_on"] {
-	case true:
-		return "on"
-	case false:
+	if d["wc_on"] == false {
+		// A cache that is not on is OFF only where the drive has one to
+		// lose: a drive whose datasheet gives it power-loss protection, or
+		// an NVMe drive without a volatile write cache (Identify
+		// Controller VWC bit 0 clear, NVMe base specification 5.15.2.1),
+		// writes through by design (issue #25).
+		if ds, _ := d["datasheet"].(map[string]any); ds["plp"] == true {
+			return "PLP"
+		}
+		if d["wc_nvme_vwc"] == false {
+			return "none"
+		}
 		return "OFF"
+	}
+	if d["wc_on"] == true {
+		return "on"
 	}
 	return "-"
 }
@@ -188,14 +194,46 @@ func controllerTable(t *textWriter, rep *rules.Report) {
 	}
 	t.blank()
 	t.line(t.p.Heading.Render("Controllers"))
+	t.table(cols, rows, nil)
+}
+
+// table prints a table fitted to the width, then what after prints. The
+// columns left out at this width are named; -v prints them in a table of
+// their own, the first column again in front.
+func (t *textWriter) table(cols []column, rows [][]string, after func()) {
 	header, lines, omitted := fitTable(cols, rows, t.width)
 	t.line(t.p.Bold.Render(header))
 	for _, l := range lines {
 		t.line(l)
 	}
-	if len(omitted) > 0 {
-		t.wrapped("", 0, 2, "(left out at this width: "+strings.Join(omitted, ", ")+"; --width or -v)", t.p.Dim)
+	if after != nil {
+		after()
 	}
+	if len(omitted) == 0 {
+		return
+	}
+	if !t.verbose {
+		// Named once, on the report's last lines (leftOutLine).
+		t.leftOut = appendNew(t.leftOut, omitted...)
+		return
+	}
+	rest, keep := []column{cols[0]}, []int{0}
+	for i, c := range cols {
+		if slices.Contains(omitted, c.header) {
+			rest, keep = append(rest, c), append(keep, i)
+		}
+	}
+	if len(rest) == len(cols) {
+		return // not even one column beside the first fits
+	}
+	sub := make([][]string, len(rows))
+	for r, row := range rows {
+		for _, i := range keep {
+			sub[r] = append(sub[r], row[i])
+		}
+	}
+	t.blank()
+	t.table(rest, sub, nil)
 }
 
 func joinNonEmpty(sep string, xs ...string) string {

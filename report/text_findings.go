@@ -15,8 +15,9 @@ import (
 const compactIndent = 4
 
 // compactFinding is one finding in two or three lines: rank, severity,
-// title, subjects; then what was seen against what was expected.
-func compactFinding(t *textWriter, rank int, f rules.Finding) {
+// title, subjects (the head); then what was seen against what was
+// expected, in at most two lines (the contrast) and in one, styled.
+func compactFinding(t *textWriter, rank int, f rules.Finding) (head, detail []string, short string) {
 	sev := strings.ToUpper(f.Severity)
 	lead := fmt.Sprintf("%2d. %-8s ", rank, sev)
 	title := clean(f.Title)
@@ -24,9 +25,9 @@ func compactFinding(t *textWriter, rank int, f rules.Finding) {
 		title += " — " + clean(subj)
 	}
 	lines := wrap(title, t.width, width(lead), compactIndent)
-	t.line(strings.Replace(lead, sev, t.p.Severity(f.Severity).Render(sev), 1) + t.p.Bold.Render(lines[0]))
+	head = append(head, strings.Replace(lead, sev, t.p.Severity(f.Severity).Render(sev), 1)+t.p.Bold.Render(lines[0]))
 	for _, l := range lines[1:] {
-		t.line(strings.Repeat(" ", compactIndent) + t.p.Bold.Render(strings.TrimLeft(l, " ")))
+		head = append(head, strings.Repeat(" ", compactIndent)+t.p.Bold.Render(strings.TrimLeft(l, " ")))
 	}
 	if c := contrast(f); c != "" {
 		lines := wrap(c, t.width, compactIndent, compactIndent)
@@ -34,7 +35,37 @@ func compactFinding(t *textWriter, rank int, f rules.Finding) {
 			lines = []string{lines[0], truncate(strings.TrimLeft(lines[1], " ")+" "+strings.TrimLeft(lines[2], " "), t.width-compactIndent)}
 		}
 		for _, l := range lines {
-			t.line(strings.Repeat(" ", compactIndent) + t.p.Dim.Render(strings.TrimLeft(l, " ")))
+			detail = append(detail, strings.Repeat(" ", compactIndent)+t.p.Dim.Render(strings.TrimLeft(l, " ")))
+		}
+		short = strings.Repeat(" ", compactIndent) + t.p.Dim.Render(truncate(c, t.width-compactIndent))
+	}
+	return head, detail, short
+}
+
+// compactFindings prints the findings within room lines where it can: each
+// finding's contrast is cut to one line, then left out, from the last
+// finding up, so that every title stays on the first screen of a
+// terminal (issue #25); the titles alone are never cut.
+func compactFindings(t *textWriter, findings []rules.Finding, room int) {
+	heads, details, shorts := make([][]string, len(findings)), make([][]string, len(findings)), make([]string, len(findings))
+	total := 0
+	for i, f := range findings {
+		heads[i], details[i], shorts[i] = compactFinding(t, i+1, f)
+		total += len(heads[i]) + len(details[i])
+	}
+	for i := len(details) - 1; i >= 0 && total > room; i-- {
+		if len(details[i]) > 1 {
+			total -= len(details[i]) - 1
+			details[i] = []string{shorts[i]}
+		}
+	}
+	for i := len(details) - 1; i >= 0 && total > room; i-- {
+		total -= len(details[i])
+		details[i] = nil
+	}
+	for i := range findings {
+		for _, l := range append(heads[i], details[i]...) {
+			t.line(l)
 		}
 	}
 }

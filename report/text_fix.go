@@ -26,29 +26,21 @@ func fixFirst(t *textWriter, f rules.Finding) {
 		return
 	}
 	byRisk := map[string][]string{}
-	notes := map[string]string{}
+	notes := map[string][]string{} // each merged command's note
 	for _, risk := range riskOrder {
-		var cmds []string
+		var cmds, cmdNotes []string
 		for _, m := range f.Remediation {
-			if m.Risk != risk {
-				continue
-			}
-			cmds = append(cmds, m.Command)
-			if notes[risk] == "" {
-				notes[risk] = m.Note
+			if m.Risk == risk {
+				cmds, cmdNotes = append(cmds, m.Command), append(cmdNotes, m.Note)
 			}
 		}
-		byRisk[risk] = consolidate(cmds)
+		byRisk[risk], notes[risk] = consolidate(cmds, cmdNotes)
 	}
-	checked := func(cmd string) bool { // cmd runs one of the read-only commands
-		for _, ro := range byRisk[rules.RiskReadOnly] {
-			if slices.Contains(strings.Split(cmd, "\n"), ro) {
-				return true
-			}
-		}
-		return false
+	// runsAny: one of fixes runs the read-only command ro as a line of its own.
+	runsAny := func(fixes []string, ro string) bool {
+		return slices.ContainsFunc(fixes, func(c string) bool { return slices.Contains(strings.Split(c, "\n"), ro) })
 	}
-	whole := slices.ContainsFunc(byRisk[rules.RiskPersistent], checked)
+	whole := slices.ContainsFunc(byRisk[rules.RiskReadOnly], func(ro string) bool { return runsAny(byRisk[rules.RiskPersistent], ro) })
 	head := "(1. " + clean(f.Rule) + "):"
 	if whole {
 		head += " for good, applied now, then checked"
@@ -59,30 +51,33 @@ func fixFirst(t *textWriter, f rules.Finding) {
 		switch {
 		case len(merged) == 0, whole && risk == rules.RiskRuntime:
 			continue
-		case risk == rules.RiskReadOnly:
-			merged = slices.DeleteFunc(slices.Clone(merged), func(ro string) bool {
-				for _, r := range []string{rules.RiskRuntime, rules.RiskPersistent} {
-					if (r != rules.RiskRuntime || !whole) && slices.ContainsFunc(byRisk[r], func(c string) bool {
-						return slices.Contains(strings.Split(c, "\n"), ro)
-					}) {
-						return true
-					}
+		case whole && risk == rules.RiskReadOnly:
+			continue
+		}
+		cmdNotes := notes[risk]
+		if risk == rules.RiskReadOnly {
+			// A read-only command a printed fix already runs is left
+			// out, its note with it.
+			var keep, keepNotes []string
+			for i, ro := range merged {
+				if !runsAny(byRisk[rules.RiskRuntime], ro) && !runsAny(byRisk[rules.RiskPersistent], ro) {
+					keep, keepNotes = append(keep, ro), append(keepNotes, cmdNotes[i])
 				}
-				return false
-			})
-			if whole || len(merged) == 0 {
+			}
+			if merged, cmdNotes = keep, keepNotes; len(merged) == 0 {
 				continue
 			}
 		}
-		fixLines(t, risk, merged, notes[risk], whole)
+		fixLines(t, risk, merged, cmdNotes, whole)
 	}
 }
 
-// fixLines prints one risk's commands of Fix first: commands that differ
-// from the first only in the device they are for are counted, not
-// printed, and so are further scripts; the note is left out of a whole
-// fix, whose heading says what it does.
-func fixLines(t *textWriter, risk string, merged []string, note string, whole bool) {
+// fixLines prints one risk's commands of Fix first, each with its own note
+// (one line) under it: commands that differ from the first only in the
+// device they are for are counted, not printed, and so are further
+// scripts; notes are left out of a whole fix, whose heading says what it
+// does.
+func fixLines(t *textWriter, risk string, merged, notes []string, whole bool) {
 	alike := 0 // commands after the first that only differ in their values
 	for _, c := range merged[min(1, len(merged)):] {
 		if sameShape(merged[0], c) {
@@ -101,12 +96,12 @@ func fixLines(t *textWriter, risk string, merged []string, note string, whole bo
 			continue
 		}
 		remediationLine(t, 2, risk, c, "")
+		if notes[i] != "" && !whole {
+			t.line(strings.Repeat(" ", 16) + t.p.Dim.Render(truncate(clean(notes[i]), t.width-16)))
+		}
 	}
 	if alike > 1 {
 		t.wrapped(strings.Repeat(" ", 16), 16, 16, fmt.Sprintf("… and %d more like it, one per device: -v prints them", alike), t.p.Dim)
-	}
-	if note != "" && !whole {
-		t.line(strings.Repeat(" ", 16) + t.p.Dim.Render(truncate(clean(note), t.width-16)))
 	}
 	if len(scripts) > 0 {
 		t.wrapped(strings.Repeat(" ", 16), 16, 16, fmt.Sprintf("… and %d more that write %s: -v prints them", len(scripts), strings.Join(scripts, ", ")), t.p.Dim)
@@ -155,16 +150,17 @@ var multiDevice = map[string]bool{"hdparm": true, "blockdev": true, "lsblk": tru
 
 // consolidate merges commands that differ only in their last argument
 // into one, for tools that take several (hdparm -W1 A B C), and drops
-// repeats. Anything with shell syntax beyond words is left as it is.
-func consolidate(cmds []string) []string {
-	var out []string
+// repeats; a merged command keeps the note of the first it came from.
+// Anything with shell syntax beyond words is left as it is.
+func consolidate(cmds, notes []string) ([]string, []string) {
+	var out, outNotes []string
 	index := map[string]int{}
-	for _, c := range cmds {
+	for ci, c := range cmds {
 		f := strings.Fields(c)
 		simple := len(f) >= 2 && multiDevice[path.Base(f[0])] && !strings.ContainsAny(c, "'\"$`;&|<>()\\*?\n")
 		if !simple {
 			if !slices.Contains(out, c) {
-				out = append(out, c)
+				out, outNotes = append(out, c), append(outNotes, notes[ci])
 			}
 			continue
 		}
@@ -176,7 +172,7 @@ func consolidate(cmds []string) []string {
 			continue
 		}
 		index[key] = len(out)
-		out = append(out, c)
+		out, outNotes = append(out, c), append(outNotes, notes[ci])
 	}
-	return out
+	return out, outNotes
 }

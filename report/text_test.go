@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -124,7 +126,7 @@ func TestTextBudget(t *testing.T) {
 			t.Errorf("finding %d (%s) is not visible in the default report", i+1, f.Rule)
 		}
 	}
-	if !strings.HasPrefix(lines[3], "NOT READY") && !strings.HasPrefix(lines[2], "NOT READY") {
+	if !strings.HasPrefix(lines[3], "CRITICAL: ") && !strings.HasPrefix(lines[2], "CRITICAL: ") {
 		t.Errorf("the verdict is not among the first lines:\n%s", strings.Join(lines[:5], "\n"))
 	}
 	for _, name := range fixtures(t) {
@@ -209,19 +211,59 @@ func TestContrastIsTheFirstSubjectsTexts(t *testing.T) {
 // report, with one apt-get command; anything else keeps its own line.
 func TestGroupMissingTools(t *testing.T) {
 	in := []checks.Skipped{
-		{Check: "kernel-log", Reason: "dmesg: tool not installed", Hint: "apt-get install util-linux"},
+		{Check: "kernel-log", Reason: "dmesg: tool not installed", Hint: "apt-get install util-linux", Package: "util-linux"},
 		{Check: "pressure", Reason: "/proc/pressure/io: not available", Hint: "the kernel does not expose this"},
-		{Check: "smartctl -x", Reason: "smartctl: tool not installed", Hint: "apt-get install smartmontools", Subjects: []string{"sda", "sdb"}},
+		{Check: "smartctl -x", Reason: "smartctl: tool not installed", Hint: "apt-get install smartmontools", Package: "smartmontools", Subjects: []string{"sda", "sdb"}},
 		{Check: "controller", Reason: "ssacli: tool not installed", Hint: "install ssacli from HPE's MCP repository"},
+		{Check: "zpool-list", Reason: "zpool: not recorded", Hint: "the recording holds no output", Package: "zfsutils-linux"},
 	}
 	got := groupMissingTools(in)
-	if len(got) != 3 {
-		t.Fatalf("%d entries, want 3: %+v", len(got), got)
+	if len(got) != 4 {
+		t.Fatalf("%d entries, want 4: %+v", len(got), got)
 	}
-	if got[0].Check != "kernel-log, smartctl -x (sda, sdb)" || got[0].Hint != "apt-get install util-linux smartmontools" || got[0].Reason != "tools not installed" {
+	if got[0].Check != "dmesg, smartctl" || !slices.Equal(got[0].Subjects, []string{"sda", "sdb"}) ||
+		got[0].Hint != "apt-get install util-linux smartmontools" || got[0].Reason != "tools not installed" {
 		t.Errorf("grouped entry %+v", got[0])
 	}
 	if got[1].Check != "pressure" || got[2].Check != "controller" {
 		t.Errorf("the others, in order: %+v", got[1:])
+	}
+	// A recording's missing command is advice for the recorded machine,
+	// never an install on this one (issue #25).
+	if got[3].Check != "zpool" || got[3].Reason != "not recorded" || strings.Contains(got[3].Hint, "apt-get") ||
+		!strings.Contains(got[3].Hint, "diskdoctor snapshot") || !strings.Contains(got[3].Hint, "zfsutils-linux") {
+		t.Errorf("recorded entry %+v", got[3])
+	}
+}
+
+// TestFirstScreenInATerminal: at 80×24 the first screen of every fixture's
+// default report, with its recorded window too, holds the verdict and
+// every finding's title, and the last line repeats the verdict (issue #25).
+func TestFirstScreenInATerminal(t *testing.T) {
+	for _, name := range fixtures(t) {
+		reps := map[string]*rules.Report{"default": plainReport(t, name)}
+		if hasWindow(name) {
+			reps["window"] = fixtureReport(t, name)
+		}
+		for kind, rep := range reps {
+			out := strings.TrimRight(string(textOf(t, rep, textOptions{width: 80})), "\n")
+			lines := strings.Split(out, "\n")
+			screen := strings.Join(lines[:min(firstScreen, len(lines))], "\n")
+			verdict, _ := verdictLine(newPalette(io.Discard, false), rep)
+			first := wrap(verdict, 80, 0, 2)[0]
+			if !strings.Contains(screen, first) {
+				t.Errorf("%s (%s): the verdict %q is not on the first screen:\n%s", name, kind, first, screen)
+			}
+			if last := wrap(verdict, 80, 0, 2); !strings.HasSuffix(out, strings.TrimLeft(last[len(last)-1], " ")) {
+				t.Errorf("%s (%s): the last line is not the verdict:\n%s", name, kind, lines[len(lines)-1])
+			}
+			for i, f := range rep.Findings {
+				head := fmt.Sprintf("%2d. %-8s %s", i+1, strings.ToUpper(f.Severity), clean(f.Title))
+				// As far as its first line goes, whatever its subjects.
+				if head = truncate(head, 60); !strings.Contains(screen, strings.TrimSuffix(head, "…")) {
+					t.Errorf("%s (%s): finding %d (%s) is not on the first screen", name, kind, i+1, f.Rule)
+				}
+			}
+		}
 	}
 }

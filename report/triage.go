@@ -60,6 +60,9 @@ func triageAnswer(p palette, rep *rules.Report) (string, lipgloss.Style) {
 // most MB/s), or nil.
 func busiest(s *checks.Sample) *window.DeviceRates {
 	var top *window.DeviceRates
+	if s == nil {
+		return nil
+	}
 	for i := range s.Devices {
 		d := &s.Devices[i]
 		if top == nil || d.UtilPct > top.UtilPct || (d.UtilPct == top.UtilPct && d.RMBs+d.WMBs > top.RMBs+top.WMBs) {

@@ -30,6 +30,9 @@ type Host struct {
 	BIOS     string `json:"bios,omitempty"`
 	Distro   string `json:"distro,omitempty"`
 	Role     string `json:"role,omitempty"`
+	// Context is what the run was asked about (--context): "benchmark"
+	// makes the verdict a benchmark's (READY / NOT READY).
+	Context string `json:"context,omitempty"`
 }
 
 // Verdicts.
@@ -76,7 +79,7 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 	host := subs[checks.KindHost+"/host"]
 	r.Host = Host{
 		Hostname: str(host.facts["hostname"]), Kernel: str(host.facts["kernel"]), Root: root,
-		Platform: str(host.facts["platform"]), Distro: str(host.facts["distro"]), Role: str(host.facts["role"]),
+		Platform: str(host.facts["platform"]), Distro: str(host.facts["distro"]), Role: str(host.facts["role"]), Context: str(host.facts["context"]),
 	}
 	if v := str(host.facts["bios_version"]); v != "" {
 		r.Host.BIOS = joinSpace(v, str(host.facts["bios_date"]))
@@ -101,7 +104,13 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 			d["name"] = s.name
 		}
 		if s.ds != nil {
-			d["datasheet"] = map[string]any{"product": s.ds.Product, "source": s.ds.Source, "model_entry": s.ds.ModelEntry}
+			ds := map[string]any{"product": s.ds.Product, "source": s.ds.Source, "model_entry": s.ds.ModelEntry}
+			if s.ds.ModelEntry {
+				// A class default's cache is a guess; a model's
+				// datasheet tells a cache that is absent or protected.
+				ds["plp"], ds["volatile_cache"] = s.ds.PLP, s.ds.VolatileCache
+			}
+			d["datasheet"] = ds
 		}
 		r.Devices = append(r.Devices, d)
 	}

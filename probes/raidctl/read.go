@@ -112,6 +112,9 @@ func ReadMegaCli(ctx context.Context, h *machine.Host, timeout time.Duration) (*
 // printed; a command that did not answer leaves its output nil.
 func readAll(ctx context.Context, h *machine.Host, timeout time.Duration, programs []string, argvs func(string) [][]string,
 	parse func(outs [][]byte) (*Inventory, error)) (*Inventory, []error, error) {
+	// What a recording says of the programs, for the error when none of
+	// them is there: all unrecorded, or one recorded as missing.
+	absent := &machine.ToolError{Tool: joinOr(programs), NotRecorded: true}
 	for _, prog := range programs {
 		all := argvs(prog)
 		outs, cmds, errs := make([][]byte, len(all)), [][]string(nil), []error(nil)
@@ -127,6 +130,8 @@ func readAll(ctx context.Context, h *machine.Host, timeout time.Duration, progra
 			switch {
 			case errors.As(err, &tool):
 				missing++
+				absent.NotRecorded = absent.NotRecorded && tool.NotRecorded
+				absent.Recorded = absent.Recorded || tool.Recorded
 				errs = append(errs, fmt.Errorf("%s: %w", strings.Join(argv, " "), err))
 			case err != nil:
 				errs = append(errs, err)
@@ -150,5 +155,8 @@ func readAll(ctx context.Context, h *machine.Host, timeout time.Duration, progra
 		inv.Tool, inv.Cmds = prog, cmds
 		return inv, errs, nil
 	}
-	return nil, nil, &machine.ToolError{Tool: joinOr(programs)}
+	if absent.Recorded {
+		absent.NotRecorded = false
+	}
+	return nil, nil, absent
 }
