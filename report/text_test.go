@@ -236,10 +236,10 @@ func TestGroupMissingTools(t *testing.T) {
 	}
 }
 
-// TestFirstScreenInATerminal: at 80×24 the first screen of every fixture's
+// TestFirstScreenOfEveryFixture: at 80×24 the first screen of every fixture's
 // default report, with its recorded window too, holds the verdict and
 // every finding's title, and the last line repeats the verdict (issue #25).
-func TestFirstScreenInATerminal(t *testing.T) {
+func TestFirstScreenOfEveryFixture(t *testing.T) {
 	for _, name := range fixtures(t) {
 		reps := map[string]*rules.Report{"default": plainReport(t, name)}
 		if hasWindow(name) {

@@ -12,11 +12,11 @@ import (
 )
 
 // TestFirstScreenInATerminal runs the doctor in a real terminal (tmux,
-// 80×40, TERM=xterm-256color) on the HPE MicroServer, plain and with its
+// 80×24, TERM=xterm-256color) on the HPE MicroServer, plain and with its
 // recorded window: the verdict and finding 1 are on the first screen (the
-// first 40 rows of what the terminal shows), no row is wider than the
+// first 24 rows of what the terminal shows), no row is wider than the
 // terminal, and no line was wrapped by the terminal (the doctor read the
-// tty's width itself) (issue #11).
+// tty's width itself) (issue #11); the last row repeats the verdict (issue #25).
 func TestFirstScreenInATerminal(t *testing.T) {
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
@@ -41,10 +41,10 @@ func TestFirstScreenInATerminal(t *testing.T) {
 		args  string
 		first []string // lines that must be on the first screen, in order
 	}{
-		{"report", 80, "--root fixtures/hpe-microserver-writethrough", []string{"NOT READY to benchmark: 3 critical findings", " 1. CRITICAL Drive write cache is switched off — sda–sdd"}},
-		{"triage", 80, "--root fixtures/hpe-microserver-writethrough --sample 5s", []string{"BOTTLENECK sda: 100 % busy, 7.5 MB/s = 1.4 % of its datasheet — cause:", "NOT READY to benchmark: 3 critical findings", " 1. CRITICAL Drive write cache is switched off — sda–sdd"}},
+		{"report", 80, "--root fixtures/hpe-microserver-writethrough", []string{"CRITICAL: 3 critical findings", " 1. CRITICAL Drive write cache is switched off — sda–sdd"}},
+		{"triage", 80, "--root fixtures/hpe-microserver-writethrough --sample 5s", []string{"BOTTLENECK sda: 100 % busy, 7.5 MB/s = 1.4 % of its datasheet — cause:", "CRITICAL: 3 critical findings", " 1. CRITICAL Drive write cache is switched off — sda–sdd"}},
 		// The width is the terminal's: at 120 columns a row is wider than 80.
-		{"report-120", 120, "--root fixtures/hpe-microserver-writethrough", []string{"NOT READY to benchmark: 3 critical findings", " 1. CRITICAL Drive write cache is switched off — sda–sdd\n    kernel write through, drive off, at boot disabled — expected: write cache on: WD Red SA500 2TB has a volatile write\n"}},
+		{"report-120", 120, "--root fixtures/hpe-microserver-writethrough", []string{"CRITICAL: 3 critical findings", " 1. CRITICAL Drive write cache is switched off — sda–sdd\n    kernel write through, drive off, at boot disabled — expected: write cache on: WD Red SA500 2TB has a volatile write\n"}},
 		// This machine, sampled for 2 s: the progress line is cleared before
 		// the report starts, which begins on its own row.
 		{"live-sample", 80, "--sample 2s", []string{"diskdoctor "}},
@@ -52,7 +52,7 @@ func TestFirstScreenInATerminal(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			session := "dd-" + c.name
 			shell := fmt.Sprintf("cd %s && TERM=xterm-256color %s %s; echo __EXIT__$?; sleep 60", repo, binary, c.args)
-			run("new-session", "-d", "-s", session, "-x", fmt.Sprint(c.cols), "-y", "40", shell)
+			run("new-session", "-d", "-s", session, "-x", fmt.Sprint(c.cols), "-y", "24", shell)
 			var screen string
 			for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 				screen = run("capture-pane", "-p", "-J", "-t", session, "-S", "-", "-E", "-")
@@ -81,17 +81,21 @@ func TestFirstScreenInATerminal(t *testing.T) {
 					t.Errorf("row %d holds a raw escape: %q", i+1, r)
 				}
 			}
-			firstScreen := strings.Join(rows[:min(40, len(rows))], "\n")
+			firstScreen := strings.Join(rows[:min(24, len(rows))], "\n")
 			at := 0
 			for _, want := range c.first {
 				i := strings.Index(firstScreen[at:], want)
 				if i < 0 {
-					t.Errorf("not on the first screen (%d×40), in order: %q\n%s", c.cols, want, firstScreen)
+					t.Errorf("not on the first screen (%d×24), in order: %q\n%s", c.cols, want, firstScreen)
 					break
 				}
 				at += i + len(want)
 			}
-			t.Logf("%s: %d rows in a %d×40 terminal", c.name, len(rows), c.cols)
+			// What stays on the screen at the end is the verdict again.
+			if c.name != "live-sample" && !strings.HasPrefix(rows[len(rows)-1], "CRITICAL: 3 critical findings") {
+				t.Errorf("the last row is not the verdict: %q", rows[len(rows)-1])
+			}
+			t.Logf("%s: %d rows in a %d×24 terminal", c.name, len(rows), c.cols)
 		})
 	}
 }
