@@ -28,10 +28,7 @@ func newRulesCmd() *cobra.Command {
 				fmt.Fprint(cmd.OutOrStdout(), rules.Markdown(rs))
 				return nil
 			}
-			for _, r := range rs {
-				fmt.Fprintf(cmd.OutOrStdout(), "%-28s %-8s %s\n", r.ID, r.Severity, r.Title)
-			}
-			return nil
+			return report.Rules(cmd.OutOrStdout(), rs, report.TerminalWidth(cmd.OutOrStdout()))
 		},
 	}
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the rule reference as Markdown (docs/rules.md)")
