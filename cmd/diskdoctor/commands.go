@@ -47,7 +47,12 @@ them with the device's values as placeholders. --format yaml prints the
 rule's definition as the engine runs it (rules/defs/RULE-ID.yaml).`,
 		Example: `  diskdoctor explain write-cache-disabled
   diskdoctor explain write-cache-disabled --format yaml`,
-		Args: cobra.ExactArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return errors.New("explain needs one rule id: explain RULE-ID; 'diskdoctor rules' lists them")
+			}
+			return nil
+		},
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			rs, _ := rules.Load()
 			var ids []string
