@@ -15,6 +15,11 @@ export PATH := $(PATH):/usr/local/go/bin
 GO      ?= go
 BIN     := bin/diskdoctor
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# The commit diskdoctor version and the JSON report's tool.commit name: Go
+# stamps vcs.revision itself only in a plain checkout (not in a git worktree,
+# not with -buildvcs=false); empty outside a git tree (the binary then reads
+# its build info, or says unknown).
+COMMIT  := $(shell c=$$(git rev-parse --short HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; echo $$c; })
 # The real tools the doctor reads from on a live machine: hdparm (drive write
 # cache), smartmontools, util-linux (dmesg, lsblk, losetup), pciutils (lspci
 # in remediation advice), fio (diskdoctor bench).
@@ -57,7 +62,7 @@ install-packages:
 	fi
 
 build:
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/diskdoctor
+	$(GO) build -ldflags "-X main.version=$(VERSION) -X main.commit=$(COMMIT)" -o $(BIN) ./cmd/diskdoctor
 
 run: deps build
 	./$(BIN) $(ARGS)

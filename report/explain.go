@@ -23,10 +23,8 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 	plain := lipgloss.NewStyle()
 	sev := strings.ToUpper(r.Severity)
 	t.wrapped(t.p.Severity(r.Severity).Render(sev)+" ", width(sev)+1, 2, r.Title+" ("+r.ID+")", t.p.Bold)
-	about := map[string]string{"device": "Judged for each device.", "host": "Judged once for the machine.", "pool": "Judged for each ZFS pool or md array."}[r.Subject]
-	for _, c := range r.SeverityWhen {
-		about += fmt.Sprintf(" It is %s when %s.", c.Severity, oneLine(c.When))
-	}
+	about := map[string]string{"device": "Judged for each device.", "host": "Judged once for the machine.", "pool": "Judged for each ZFS pool or md array.", "controller": "Judged for each RAID controller and its volumes."}[r.Subject]
+	about += " Severity: " + r.SeverityProse() + "."
 	if about != "" {
 		t.wrapped("", 0, 0, strings.TrimSpace(about), plain)
 	}
@@ -38,11 +36,23 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 	for _, para := range strings.Split(strings.TrimSpace(r.Why), "\n\n") {
 		t.wrapped("  ", 2, 2, oneLine(para), plain)
 	}
-	if r.Impact != "" {
+	switch {
+	case len(r.ImpactCases) == 1 && r.ImpactCases[0].When == "":
+		t.wrapped("  "+t.p.Dim.Render("Impact:")+" ", 10, 4, placeholders(r.ImpactCases[0].Text), plain)
+	case len(r.ImpactCases) > 0:
+		t.line("  " + t.p.Dim.Render("Impact:"))
+		for _, c := range r.ImpactCases {
+			t.wrapped("    - ", 6, 6, c.When+": "+placeholders(c.Text), plain)
+		}
+	case r.Impact != "":
 		t.wrapped("  "+t.p.Dim.Render("Impact:")+" ", 10, 4, placeholders(r.Impact), plain)
 	}
 	section("When it holds")
-	t.wrapped("  ", 2, 4, oneLine(r.When), plain)
+	holds := inWords(r.Holds, r.When)
+	if holds == "" {
+		holds = someCases
+	}
+	t.wrapped("  ", 2, 4, holds, plain)
 	if r.Expected != "" {
 		t.wrapped("  "+t.p.Dim.Render("Expected instead:")+" ", 20, 4, placeholders(r.Expected), plain)
 	}
@@ -55,15 +65,18 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 			for _, alt := range alternatives(m.Command) {
 				remediationLine(t, 2, m.Risk, alt.text, "")
 				if alt.when != "" {
-					t.wrapped(strings.Repeat(" ", 16), 16, 16, "when "+alt.when, t.p.Dim)
+					t.wrapped(strings.Repeat(" ", 16), 16, 16, alt.when, t.p.Dim)
 				}
 			}
-			cond := oneLine(m.When)
+			cond := ""
+			if strings.TrimSpace(m.When) != "" {
+				cond = onlyWhen(m.Says, m.When)
+			}
 			if m.ForEach != "" {
-				cond = strings.TrimSpace(cond + " (once for each of " + m.ForEach + ")")
+				cond = strings.TrimSpace(cond + " (once for each of " + strings.ToUpper(m.ForEach) + ")")
 			}
 			if cond != "" {
-				t.wrapped(strings.Repeat(" ", 16), 16, 16, "only when "+cond, t.p.Dim)
+				t.wrapped(strings.Repeat(" ", 16), 16, 16, cond, t.p.Dim)
 			}
 			if m.Note != "" {
 				t.wrapped(strings.Repeat(" ", 16), 16, 16, placeholders(m.Note), t.p.Dim)
@@ -75,8 +88,12 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 		section("Notes")
 		for _, n := range r.Notes {
 			text := placeholders(n.Text)
-			if n.When != "" {
-				text += " (when " + oneLine(n.When) + ")"
+			if strings.TrimSpace(n.When) != "" && strings.TrimSpace(n.When) != "true" {
+				// A note's text mostly says its situation itself: only a
+				// condition that reads as words is added.
+				if w := inWords(n.Says, n.When); w != "" {
+					text += " (when " + w + ")"
+				}
 			}
 			t.wrapped("  - ", 4, 4, text, plain)
 		}
@@ -92,6 +109,45 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// simpleCond is a condition that reads as words once its fact is named as
+// the placeholders name it: `ctl_family == "storcli"` (expr) or
+// `eq .transport "nvme"` (template).
+var simpleCond = regexp.MustCompile(`^(?:\(?([a-z_][a-z0-9_.]*)(?: \?\? [^()]*\))? == "([^"]*)"|eq \.([a-z_][a-z0-9_.]*) "([^"]*)")$`)
+
+// inWords is a condition for a person: the rule's sentence for it (says)
+// where it has one, else facts each compared with one value, in words
+// ("CTL_FAMILY is storcli and ENERGY_PACK is battery"); "" for anything
+// else, whose expression is for --format yaml, never for explain.
+func inWords(says, cond string) string {
+	if says != "" {
+		return oneLine(says)
+	}
+	is := " is "
+	if c, ok := strings.CutPrefix(cond, "not "); ok {
+		cond, is = c, " is not "
+	}
+	var words []string
+	for _, part := range strings.Split(oneLine(cond), " && ") {
+		m := simpleCond.FindStringSubmatch(part)
+		if m == nil || is == " is not " && strings.Contains(cond, "&&") {
+			return ""
+		}
+		name := m[1] + m[3]
+		words = append(words, strings.ToUpper(name[strings.LastIndex(name, ".")+1:])+is+m[2]+m[4])
+	}
+	return strings.Join(words, " and ")
+}
+
+// someCases stands for a condition explain cannot say in words.
+const someCases = "in some cases (explain --format yaml shows when)"
+
+func onlyWhen(says, cond string) string {
+	if w := inWords(says, cond); w != "" {
+		return "only when " + w
+	}
+	return "only " + someCases
+}
 
 var (
 	action    = regexp.MustCompile(`{{-?\s*(.*?)\s*-?}}`)
@@ -142,9 +198,31 @@ func alternatives(cmd string) []alternative {
 		return []alternative{{text: placeholders(cmd)}}
 	}
 	cond := oneLine(m[2])
-	out := []alternative{{text: placeholders(m[1] + m[3] + m[5]), when: cond}}
+	out := []alternative{{text: placeholders(m[1] + m[3] + m[5]), when: onlyWhen("", cond)}}
 	if strings.TrimSpace(m[1]+m[4]+m[5]) != "" {
-		out = append(out, alternative{text: placeholders(m[1] + m[4] + m[5]), when: "not " + cond})
+		out = append(out, alternative{text: placeholders(m[1] + m[4] + m[5]), when: onlyWhen("", "not "+cond)})
 	}
 	return out
+}
+
+// Rules lists the rules, one a line (id, severity, title), and under a
+// rule whose severity depends on the case the other severities it can
+// have in words, so that a list saying "warning" does not hide that a
+// report may show the rule as critical.
+func Rules(w io.Writer, rs []*rules.Rule, cols int) error {
+	if cols <= 0 {
+		cols = DefaultWidth
+	}
+	t := &textWriter{p: newPalette(w, false), width: max(cols, minWidth)}
+	plain := lipgloss.NewStyle()
+	const col = 38 // id (28), severity (8), two spaces
+	for _, r := range rs {
+		t.line(fmt.Sprintf("%-28s %-8s %s", r.ID, r.Severity, r.Title))
+		if len(r.SeverityWhen) > 0 {
+			prose := r.SeverityProse()
+			t.wrapped(strings.Repeat(" ", col), col, col, strings.TrimPrefix(prose, r.Severity+" "), plain)
+		}
+	}
+	_, err := io.WriteString(w, t.b.String())
+	return err
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -18,10 +19,11 @@ import (
 // devices, which are nearly all of a large report, are written one at a
 // time through a small buffer, and the rest (host, findings, skipped,
 // sample: structs, small) go through encoding/json itself.
-func renderJSON(w io.Writer, rep *rules.Report, _ RunInfo) error {
+func renderJSON(w io.Writer, rep *rules.Report, run RunInfo) error {
 	j := &jsonWriter{w: w, buf: make([]byte, 0, jsonFlushAt+4096)}
 	j.raw("{\n  \"schema\": ")
 	j.value(rep.Schema, 1)
+	provenance(j, run)
 	j.raw(",\n  \"host\": ")
 	j.value(rep.Host, 1)
 	j.raw(",\n  \"verdict\": ")
@@ -42,6 +44,21 @@ func renderJSON(w io.Writer, rep *rules.Report, _ RunInfo) error {
 	}
 	j.raw("\n}\n")
 	return j.flush()
+}
+
+// provenance writes what program wrote the report, when it started and how
+// long it took (issue #25), each where RunInfo knows it.
+func provenance(j *jsonWriter, run RunInfo) {
+	if run.Tool.Version != "" {
+		j.raw(",\n  \"tool\": ")
+		j.value(run.Tool, 1)
+	}
+	if !run.Start.IsZero() {
+		j.raw(",\n  \"started_at\": ")
+		j.value(run.Start.Format(time.RFC3339), 1)
+		j.raw(",\n  \"duration_seconds\": ")
+		j.value(math.Round(run.Duration.Seconds()*1000)/1000, 1)
+	}
 }
 
 // jsonFlushAt is how much the writer holds before it writes.

@@ -63,6 +63,7 @@ var deviceGauges = []struct {
 // runs on an unchanged machine differ only in the timestamp and duration.
 func renderPrometheus(w io.Writer, rep *rules.Report, run RunInfo) error {
 	var doc promDoc
+	doc.family("diskdoctor_up", "Whether the last run examined the machine and reached a verdict (1) or ended without one (0, exit status 3).").add(1)
 	doc.verdict(rep)
 	doc.findings(rep)
 	doc.devices(rep)

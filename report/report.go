@@ -13,13 +13,26 @@ type Renderer func(w io.Writer, rep *rules.Report, run RunInfo) error
 
 // RunInfo is what a renderer may need beyond the report.
 type RunInfo struct {
+	// Start and Duration are the run's; JSON leaves them out when Start is
+	// zero (the tests' goldens, which must not hold the time).
 	Start    time.Time
 	Duration time.Duration
-	Color    bool
+	// Tool is the binary's name, version and commit; JSON leaves it out
+	// when Version is empty (the tests' goldens).
+	Tool  Tool
+	Color bool
 	// Width is the terminal's width in columns (0: DefaultWidth).
 	Width int
 	// Verbose prints every finding in full (text only).
 	Verbose bool
+}
+
+// Tool is the program that wrote a report (JSON "tool").
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	// Commit is "" where the build does not know it.
+	Commit string `json:"commit,omitempty"`
 }
 
 // formats is the registry of output formats, filled at init() by the file

@@ -142,3 +142,71 @@ func TestSchemaRejects(t *testing.T) {
 func finding(m map[string]any) map[string]any {
 	return m["findings"].([]any)[0].(map[string]any)
 }
+
+// TestSchemaProvenanceAndFailure: a report with its provenance (tool,
+// started_at, duration_seconds) and the failure form of an exit-3 run are
+// both diskdoctor/v1; a failure form with report fields, or a report
+// without them, is not (issue #25).
+func TestSchemaProvenanceAndFailure(t *testing.T) {
+	sch := compileSchema(t)
+	var b bytes.Buffer
+	run := RunInfo{Start: time.Date(2026, 11, 29, 17, 58, 12, 0, time.FixedZone("", 3600)), Duration: 1234567 * time.Microsecond, Tool: Tool{Name: "diskdoctor", Version: "1.2.3", Commit: "abc1234"}}
+	if err := renderJSON(&b, fixtureReport(t, "healthy-workstation"), run); err != nil {
+		t.Fatal(err)
+	}
+	if err := validateJSON(t, sch, b.Bytes()); err != nil {
+		t.Errorf("a report with provenance does not match the schema:\n%v", err)
+	}
+	for _, want := range []string{`"started_at": "2026-11-29T17:58:12+01:00"`, `"duration_seconds": 1.235`, `"version": "1.2.3"`, `"commit": "abc1234"`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %s in:\n%.400s", want, b.String())
+		}
+	}
+	var f bytes.Buffer
+	if err := Failure(&f, "json", run.Tool, FailUsage, "unknown flag --formt: did you mean --format?"); err != nil {
+		t.Fatal(err)
+	}
+	if err := validateJSON(t, sch, f.Bytes()); err != nil {
+		t.Errorf("the failure form does not match the schema:\n%v\n%s", err, f.Bytes())
+	}
+	for _, bad := range []string{
+		`{"schema": "diskdoctor/v1", "tool": {"name": "diskdoctor", "version": "1"}, "error": "x", "reason": "usage", "exit": 3, "verdict": "ok", "findings": []}`,
+		`{"schema": "diskdoctor/v1", "tool": {"name": "diskdoctor", "version": "1"}}`,
+		`{"schema": "diskdoctor/v1", "tool": {"name": "diskdoctor", "version": "1"}, "error": "x", "reason": "usage", "exit": 2}`,
+	} {
+		if validateJSON(t, sch, []byte(bad)) == nil {
+			t.Errorf("the schema accepts %s", bad)
+		}
+	}
+}
+
+// TestFailureForms: the Prometheus failure form is a textfile node_exporter
+// accepts, saying diskdoctor_up 0 and why; the Nagios one is UNKNOWN on one
+// line; text writes nothing.
+func TestFailureForms(t *testing.T) {
+	msg := "recorded machine \"/x\n\\y\": no such file"
+	var p bytes.Buffer
+	if err := Failure(&p, "prometheus", Tool{Name: "diskdoctor", Version: "1"}, FailExamine, msg); err != nil {
+		t.Fatal(err)
+	}
+	fams, err := parseTextfile(p.Bytes())
+	if err != nil {
+		t.Fatalf("not a textfile node_exporter reads: %v\n%s", err, p.String())
+	}
+	if len(fams) != 2 || !strings.Contains(p.String(), "\ndiskdoctor_up 0\n") || !strings.Contains(p.String(), `diskdoctor_error_info{reason="examine"} 1`) {
+		t.Errorf("prometheus failure form:\n%s", p.String())
+	}
+	if n := strings.Count(p.String(), "\n"); n != 6 || !strings.Contains(p.String(), "This run: recorded machine") {
+		t.Errorf("the message broke the comment line (%d lines):\n%s", n, p.String())
+	}
+	var n bytes.Buffer
+	_ = Failure(&n, "nagios", Tool{}, FailUsage, "bad\nflag | x")
+	if got := n.String(); !strings.HasPrefix(got, "DISKDOCTOR UNKNOWN - ") || strings.Count(got, "\n") != 1 || strings.Contains(got, "|") {
+		t.Errorf("nagios failure form %q", got)
+	}
+	var x bytes.Buffer
+	_ = Failure(&x, "text", Tool{}, FailUsage, "bad")
+	if x.Len() != 0 {
+		t.Errorf("text failure form %q, want nothing (stderr has it)", x.String())
+	}
+}

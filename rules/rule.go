@@ -50,21 +50,27 @@ func SeverityRank(s string) int { return severityRank[s] }
 
 // Rule is one judgement, as written in defs/<id>.yaml.
 type Rule struct {
-	ID           string         `yaml:"id"`
-	Title        string         `yaml:"title"`
-	Subject      string         `yaml:"subject"` // device | host | pool | controller
-	Severity     string         `yaml:"severity"`
-	When         string         `yaml:"when"`
+	ID       string `yaml:"id"`
+	Title    string `yaml:"title"`
+	Subject  string `yaml:"subject"` // device | host | pool | controller
+	Severity string `yaml:"severity"`
+	When     string `yaml:"when"`
+	// Holds says in a sentence when the rule holds (what explain prints
+	// for When, which is code).
+	Holds        string         `yaml:"holds"`
 	SeverityWhen []SeverityCase `yaml:"severity_when"`
 	Why          string         `yaml:"why"`
 	Impact       string         `yaml:"impact"`
-	ImpactScore  string         `yaml:"impact_score"` // an expression: a number 0..100
-	Observed     string         `yaml:"observed"`
-	Expected     string         `yaml:"expected"`
-	Evidence     []string       `yaml:"evidence"`
-	Notes        []Note         `yaml:"notes"`
-	Remediation  []Remedy       `yaml:"remediation"`
-	References   []string       `yaml:"references"`
+	// ImpactCases is the impact for a person, one text per situation,
+	// where the impact template chooses between situations ({{else}}).
+	ImpactCases []ImpactCase `yaml:"impact_cases"`
+	ImpactScore string       `yaml:"impact_score"` // an expression: a number 0..100
+	Observed    string       `yaml:"observed"`
+	Expected    string       `yaml:"expected"`
+	Evidence    []string     `yaml:"evidence"`
+	Notes       []Note       `yaml:"notes"`
+	Remediation []Remedy     `yaml:"remediation"`
+	References  []string     `yaml:"references"`
 	// Explains names the symptom rules this cause accounts for: where both
 	// hold on the same subjects, the cause ranks first and cites the
 	// measured symptom.
@@ -81,12 +87,39 @@ type Rule struct {
 type SeverityCase struct {
 	When     string `yaml:"when"`
 	Severity string `yaml:"severity"`
-	prog     *vm.Program
+	// Says is When in a sentence, for explain and the rules listing.
+	Says string `yaml:"says"`
+	prog *vm.Program
+}
+
+// ImpactCase is the impact in one situation, in words: When ("a log
+// device") may be empty where there is one situation only.
+type ImpactCase struct {
+	When string `yaml:"when"`
+	Text string `yaml:"text"`
+}
+
+// SeverityProse is the rule's severity with the cases that change it, in
+// words: "warning (critical when the pool is 95 % allocated or more)".
+func (r *Rule) SeverityProse() string {
+	var cases []string
+	for _, c := range r.SeverityWhen {
+		says := c.Says
+		if says == "" {
+			says = "some cases hold"
+		}
+		cases = append(cases, c.Severity+" when "+says)
+	}
+	if len(cases) == 0 {
+		return r.Severity
+	}
+	return r.Severity + " (" + strings.Join(cases, "; ") + ")"
 }
 
 // Note is an extra line of advice shown where its condition holds.
 type Note struct {
 	When string `yaml:"when"`
+	Says string `yaml:"says"` // When in words, for explain
 	Text string `yaml:"text"`
 	prog *vm.Program
 	tmpl *template.Template
@@ -98,6 +131,7 @@ type Remedy struct {
 	Risk    string `yaml:"risk"`
 	Note    string `yaml:"note"`
 	When    string `yaml:"when"`
+	Says    string `yaml:"says"` // When in words, for explain
 	// ForEach renders the command once per element of a list fact, as .item.
 	ForEach string `yaml:"foreach"`
 	// All renders the command once for the whole finding: .hits is the

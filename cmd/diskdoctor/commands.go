@@ -28,10 +28,7 @@ func newRulesCmd() *cobra.Command {
 				fmt.Fprint(cmd.OutOrStdout(), rules.Markdown(rs))
 				return nil
 			}
-			for _, r := range rs {
-				fmt.Fprintf(cmd.OutOrStdout(), "%-28s %-8s %s\n", r.ID, r.Severity, r.Title)
-			}
-			return nil
+			return report.Rules(cmd.OutOrStdout(), rs, report.TerminalWidth(cmd.OutOrStdout()))
 		},
 	}
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the rule reference as Markdown (docs/rules.md)")
@@ -50,7 +47,12 @@ them with the device's values as placeholders. --format yaml prints the
 rule's definition as the engine runs it (rules/defs/RULE-ID.yaml).`,
 		Example: `  diskdoctor explain write-cache-disabled
   diskdoctor explain write-cache-disabled --format yaml`,
-		Args: cobra.ExactArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return errors.New("explain needs one rule id: explain RULE-ID; 'diskdoctor rules' lists them")
+			}
+			return nil
+		},
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			rs, _ := rules.Load()
 			var ids []string

@@ -35,7 +35,12 @@ higher severity), 3 a side could not be examined.`,
 		Example: `  diskdoctor snapshot -o before.tar.gz     # before the upgrade
   diskdoctor diff before.tar.gz live       # after it
   diskdoctor diff fixtures/upgrade-before fixtures/upgrade-after --format json`,
-		Args: cobra.ExactArgs(2),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return fmt.Errorf("diff needs two snapshot archives (or recorded machine directories), %d given: diff OLD NEW; 'diskdoctor snapshot' writes one", len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
 				return fmt.Errorf("unknown --format %q (text, json)", format)

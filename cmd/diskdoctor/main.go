@@ -16,8 +16,11 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
+	"github.com/diskdoctor/diskdoctor/doctor"
+	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -84,6 +87,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "diskdoctor: internal error, the machine was not examined (please report this): %v\n%s", r, debug.Stack())
+			failure(stdout, args, report.FailInternal, fmt.Sprintf("internal error: %v", r))
 			code = rules.ExitUnknown
 		}
 	}()
@@ -92,19 +96,69 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	if err := root.ExecuteContext(ctx); err != nil {
-		if msg := err.Error(); msg != "" {
-			fmt.Fprintln(stderr, "diskdoctor:", msg)
-		}
-		// A subcommand may end with a verdict of its own (bench refusing on
-		// a critical finding exits 2).
-		var ec interface{ ExitCode() int }
-		if errors.As(err, &ec) {
-			return ec.ExitCode()
-		}
-		return rules.ExitUnknown
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return exit
 	}
-	return exit
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintln(stderr, "diskdoctor:", msg)
+	}
+	// A subcommand may end with a verdict of its own (bench refusing on
+	// a critical finding exits 2).
+	var ec interface{ ExitCode() int }
+	if errors.As(err, &ec) {
+		return ec.ExitCode()
+	}
+	// The examination's formats say it failed in their own form; the
+	// subcommands have formats of their own.
+	if cmd == root {
+		reason := report.FailUsage
+		var ex examineError
+		switch {
+		case ctx.Err() != nil || errors.Is(err, doctor.ErrInterrupted) || errors.Is(err, doctor.ErrDeadline) || errors.Is(err, context.Canceled):
+			reason = report.FailInterrupted
+		case errors.As(err, &ex):
+			reason = report.FailExamine
+		}
+		failure(stdout, args, reason, err.Error())
+	}
+	return rules.ExitUnknown
+}
+
+// examineError is a run whose flags were right and whose examination or
+// rendering failed.
+type examineError struct{ error }
+
+func (e examineError) Unwrap() error { return e.error }
+
+// failure writes the failure form of the --format the arguments ask for
+// (read from them, since a usage error may come before the flags are
+// parsed); nothing for text or a format that is not one.
+func failure(stdout io.Writer, args []string, reason, message string) {
+	_ = report.Failure(stdout, formatArg(args), tool(), reason, message)
+}
+
+// formatArg is the value of the last --format/-f in args ("" if none), as
+// pflag would read it: --format=x, --format x, -f x, -fx; nothing after --.
+func formatArg(args []string) string {
+	format := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return format
+		case a == "--format" || a == "-f":
+			if i+1 < len(args) {
+				format = args[i+1]
+				i++
+			}
+		case strings.HasPrefix(a, "--format="):
+			format = strings.TrimPrefix(a, "--format=")
+		case strings.HasPrefix(a, "-f") && !strings.HasPrefix(a, "--"):
+			format = strings.TrimPrefix(strings.TrimPrefix(a, "-f"), "=")
+		}
+	}
+	return format
 }
 
 // exitStatus ends a subcommand with a status that is a verdict, not a

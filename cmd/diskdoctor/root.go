@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/doctor"
@@ -105,7 +106,31 @@ labelled by risk. It never changes the machine.`,
 	cmd.InitDefaultHelpCmd()
 	cmd.InitDefaultCompletionCmd()
 	clidoc.AddExitStatusHelp(cmd)
+	// Subcommands inherit it (cobra looks the function up the parents).
+	cmd.SetFlagErrorFunc(suggestFlag)
 	return cmd
+}
+
+// suggestFlag answers a mistyped long flag with the closest one the command
+// has (its own and those it inherits), by the distance cobra uses for
+// commands (doctor.Suggest).
+func suggestFlag(cmd *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var names []string
+	add := func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	}
+	cmd.Flags().VisitAll(add)
+	cmd.InheritedFlags().VisitAll(add)
+	if s := doctor.Suggest(name, names); s != "" {
+		return fmt.Errorf("unknown flag --%s: did you mean --%s?", name, s)
+	}
+	return fmt.Errorf("unknown flag --%s (see '%s --help')", name, cmd.CommandPath())
 }
 
 // unknownCommand refuses arguments to the root command: a word there is a
@@ -182,25 +207,23 @@ func runDoctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, e
 	// The report must not start on the progress line.
 	clearProgress()
 	if err != nil {
-		// A monitoring plugin must say UNKNOWN on its one line of output.
-		if o.format == "nagios" {
-			fmt.Fprintln(stdout, report.NagiosUnknown(err.Error()))
-		}
-		return rules.ExitUnknown, err
+		// run writes the failure in the format's form (a monitoring
+		// plugin's UNKNOWN line, a JSON document, diskdoctor_up 0).
+		return rules.ExitUnknown, examineError{err}
 	}
 	render, _ := report.Lookup(o.format)
-	run := report.RunInfo{Start: start, Duration: time.Since(start), Color: o.output == "" && report.ColorWanted(o.color, stdout), Verbose: o.verbose, Width: o.width}
+	run := report.RunInfo{Start: start, Duration: time.Since(start), Tool: tool(), Color: o.output == "" && report.ColorWanted(o.color, stdout), Verbose: o.verbose, Width: o.width}
 	if run.Width == 0 && o.output == "" {
 		run.Width = report.TerminalWidth(stdout)
 	}
 	if o.output == "" {
 		if err := render(stdout, rep, run); err != nil {
-			return rules.ExitUnknown, err
+			return rules.ExitUnknown, examineError{err}
 		}
 		return rep.ExitCode(), nil
 	}
 	if err := report.WriteAtomically(o.output, 0o644, func(w io.Writer) error { return render(w, rep, run) }); err != nil {
-		return rules.ExitUnknown, err
+		return rules.ExitUnknown, examineError{err}
 	}
 	return rep.ExitCode(), nil
 }

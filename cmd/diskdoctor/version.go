@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/diskdoctor/diskdoctor/internal/buildinfo"
+	"github.com/diskdoctor/diskdoctor/report"
 )
 
 // commit is set at build time with -ldflags "-X main.commit=...": Go
@@ -31,3 +32,8 @@ func newVersionCmd() *cobra.Command {
 }
 
 func versionText() string { return buildinfo.Text(version, commit) }
+
+// tool is this binary as the JSON report names it.
+func tool() report.Tool {
+	return report.Tool{Name: "diskdoctor", Version: version, Commit: buildinfo.Commit(commit)}
+}

@@ -89,3 +89,29 @@ func depVersion(bi *debug.BuildInfo, path string) string {
 	}
 	return "(not linked)"
 }
+
+// Commit is the commit the binary was built from: commit (set with -ldflags
+// -X) if given, else the build info's vcs.revision with "-dirty" for
+// uncommitted changes, else "" (unknown).
+func Commit(commit string) string {
+	if commit != "" {
+		return commit
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev != "" && dirty {
+		rev += "-dirty"
+	}
+	return rev
+}
