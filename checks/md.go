@@ -27,7 +27,7 @@ func mdCheck(ctx context.Context, env *Env) []*Observation {
 // then named, but mapped to no disk.
 func MDObservations(arrays []md.Array, devs []*block.Device, judged func(*block.Device) bool) []*Observation {
 	// Component names in mdstat are kernel names (sdb1, nvme0n1p2, sdc).
-	mm := &mdMembership{owner: map[string]*block.Device{}, memberOf: map[string][]string{}}
+	mm := &mdMembership{owner: map[string]*block.Device{}, memberOf: map[string][]string{}, rebuilding: map[string][]string{}, redundant: map[string]bool{}}
 	for _, d := range devs {
 		mm.owner[d.Name] = d
 		for _, p := range d.Partitions {
@@ -68,6 +68,8 @@ func MDObservations(arrays []md.Array, devs []*block.Device, judged func(*block.
 		}
 		o := NewObservation("md", KindDevice, name)
 		o.Set("md_member_of", mm.memberOf[name])
+		o.Set("md_member_redundant", mm.redundant[name])
+		o.Set("md_member_rebuilding", nonNil(mm.rebuilding[name]))
 		out = append(out, o)
 	}
 	return out
@@ -78,7 +80,21 @@ type mdMembership struct {
 	owner    map[string]*block.Device // by disk and partition name
 	memberOf map[string][]string      // by disk: "md0 (sdb1 of raid1)"
 	order    []string                 // the disks, as first met
+	// redundant: a disk holds a member of an array with redundancy;
+	// rebuilding: by disk, its arrays that rewrite members now
+	// ("md0 recovery 12.6%").
+	redundant  map[string]bool
+	rebuilding map[string][]string
 }
+
+// mdRedundant are the levels that survive a lost member (md(4)); linear
+// and raid0 have no redundancy, so there is no rebuild.
+var mdRedundant = map[string]bool{"raid1": true, "raid4": true, "raid5": true, "raid6": true, "raid10": true}
+
+// mdRewriting are the sync actions that write to members for hours:
+// recovery onto a new or re-added member, a resync after an unclean
+// stop, a reshape (md(4), "sync_action"); check and repair mostly read.
+var mdRewriting = map[string]bool{"recovery": true, "resync": true, "reshape": true}
 
 // add maps one array's members: the failed ones, the spares, all of them,
 // and the disks that hold them.
@@ -102,6 +118,12 @@ func (mm *mdMembership) add(a md.Array) (failed, spares, members, disks []string
 			mm.order = append(mm.order, d.Name)
 		}
 		mm.memberOf[d.Name] = append(mm.memberOf[d.Name], fmt.Sprintf("%s (%s of %s)", a.Name, m.Name, a.Level))
+		if mdRedundant[a.Level] {
+			mm.redundant[d.Name] = true
+			if mdRewriting[a.Action] && a.SyncWaiting == "" {
+				mm.rebuilding[d.Name] = appendUniq(mm.rebuilding[d.Name], fmt.Sprintf("%s %s %.1f%%", a.Name, a.Action, a.SyncPercent))
+			}
+		}
 	}
 	return failed, spares, members, disks
 }

@@ -76,7 +76,26 @@ func smartDevice(ctx context.Context, env *Env, d *block.Device) *Observation {
 		env.Skip(probe, d.Name, err)
 		return nil
 	}
-	return SMARTObservation(d.Name, s)
+	o := SMARTObservation(d.Name, s)
+	setDeviceTimeout(ctx, env, o, d.Name)
+	return o
+}
+
+// setDeviceTimeout records the kernel's command timer of the disk
+// (dev_timeout_s), which a drive's error recovery must finish within
+// (scterc-exceeds-timeout). Unknown (nil) where the disk has no SCSI
+// device, or the file could not be read.
+func setDeviceTimeout(ctx context.Context, env *Env, o *Observation, dev string) {
+	raw, err := Probe(ctx, env, func(ctx context.Context) (string, error) {
+		_, raw, err := block.ReadTimeout(ctx, env.Host, dev)
+		return raw, err
+	})
+	if err != nil {
+		o.Set("dev_timeout_s", nil)
+		return
+	}
+	v, _ := strconv.Atoi(raw)
+	o.Set("dev_timeout_s", v, Evidence{block.TimeoutPath(dev), raw})
 }
 
 // SMARTObservation turns one drive's health report into facts. The
@@ -99,6 +118,7 @@ func SMARTObservation(dev string, s *smart.Info) *Observation {
 	f.wearUsed()
 	f.temperatures()
 	f.interfaceAndFeatures()
+	f.recordingAndRecovery()
 	o.Set("smart_critical", nonNil(f.crit))
 	o.Set("smart_warnings", nonNil(f.warn))
 	o.Set("smart_notes", nonNil(s.Notes))
@@ -303,6 +323,59 @@ func (f *smartFacts) interfaceAndFeatures() {
 	}
 	optBool("smart_write_cache_enabled", s.WriteCache, "write_cache.enabled")
 	optBool("smart_trim_supported", s.TrimSupported, "trim.supported")
+}
+
+// recordingAndRecovery: the drive's model family (where smartctl's
+// database knows it), whether the database marks it drive-managed SMR,
+// and its SCT Error Recovery Control. smart_smr is true or unknown (nil),
+// never false: a family without the mark is not proof of CMR (the
+// database marks only the families whose SMR is documented).
+func (f *smartFacts) recordingAndRecovery() {
+	s, o := f.s, f.o
+	if s.ModelFamily != "" {
+		o.Set("smart_model_family", s.ModelFamily, f.ev("model_family: "+s.ModelFamily))
+	} else {
+		o.Set("smart_model_family", nil)
+	}
+	if s.SMR() {
+		o.Set("smart_smr", true, f.ev("model_family: "+s.ModelFamily))
+	} else {
+		o.Set("smart_smr", nil)
+	}
+	e := s.ERC
+	if e == nil {
+		o.Set("smart_scterc_state", nil)
+		o.Set("smart_scterc_read_ds", nil)
+		o.Set("smart_scterc_write_ds", nil)
+		return
+	}
+	state, ev := "unsupported", f.ev("ata_sct_capabilities.error_recovery_control_supported: false")
+	if e.Supported {
+		// A direction without a limit retries as long as the firmware
+		// wants: the drive as a whole is then "disabled".
+		state = "disabled"
+		if e.ReadEnabled && e.WriteEnabled {
+			state = "enabled"
+		}
+		ev = f.ev(fmt.Sprintf("ata_sct_erc: read %s, write %s", ercText(e.ReadEnabled, e.ReadDS), ercText(e.WriteEnabled, e.WriteDS)))
+	}
+	o.Set("smart_scterc_state", state, ev)
+	setDS := func(fact string, enabled bool, ds int) {
+		if enabled {
+			o.Set(fact, ds, ev)
+		} else {
+			o.Set(fact, nil)
+		}
+	}
+	setDS("smart_scterc_read_ds", e.ReadEnabled, e.ReadDS)
+	setDS("smart_scterc_write_ds", e.WriteEnabled, e.WriteDS)
+}
+
+func ercText(enabled bool, ds int) string {
+	if !enabled {
+		return "disabled"
+	}
+	return fmt.Sprintf("%d (%.1f seconds)", ds, float64(ds)/10)
 }
 
 func attrLine(a smart.Attr) string {

@@ -352,6 +352,20 @@ func (z *zfsRun) deviceObservations() []*Observation {
 		o.Set("zfs_pool_devices", poolDevs[m.pool.Name])
 		o.Set("zfs_pool_member_count", len(poolDevs[m.pool.Name]))
 		o.Set("zfs_trim_state", m.vdev.Trim.State)
+		// A member of a mirror, raidz or draid (not a single-disk
+		// top-level vdev), and whether its pool resilvers now: the
+		// facts a drive's own behaviour under rebuild is judged by
+		// (smr-drive-in-redundancy, scterc-exceeds-timeout).
+		o.Set("zfs_vdev_redundant", m.vdev.TopLevel != m.vdev.Name && redundantVdev(m.vdev.TopLevel))
+		if sc := m.pool.Scan; sc.InProgress && (sc.Function == "resilver" || sc.Function == "rebuild") {
+			var ev []Evidence
+			for _, l := range sc.Lines {
+				ev = append(ev, Evidence{z.statusCmd, "scan: " + l})
+			}
+			o.Set("zfs_pool_resilvering", true, ev...)
+		} else {
+			o.Set("zfs_pool_resilvering", false)
+		}
 		// zpool status prints the block sizes only for a member whose
 		// ashift is below its native sector size; 0 means it printed none.
 		o.Set("zfs_block_size_configured", float64(m.vdev.BlockConfigured))
@@ -425,6 +439,13 @@ func (z *zfsRun) poolBlockSizeFacts(o *Observation, p *zfs.Pool) {
 	o.Set("zfs_nonnative_block_members", nonNil(members))
 }
 
+// redundantVdev: a top-level vdev that survives a lost member, by the
+// name zpool status gives it (mirror-N, raidzP-N, draidP:…; zpoolconcepts(7),
+// Virtual Devices).
+func redundantVdev(name string) bool {
+	return strings.HasPrefix(name, "mirror") || strings.HasPrefix(name, "raidz") || strings.HasPrefix(name, "draid")
+}
+
 // poolRedundancyFacts records the special and dedup vdevs that are a single
 // device, and whether the data vdevs have redundancy. A special or dedup
 // vdev holds the pool's metadata or dedup table: losing it loses the pool,
@@ -448,7 +469,7 @@ func poolRedundancyFacts(o *Observation, p *zfs.Pool, statusCmd string) {
 				ev = append(ev, Evidence{statusCmd, v.Line})
 			}
 		case "data":
-			if !v.Leaf && (strings.HasPrefix(v.Name, "mirror") || strings.HasPrefix(v.Name, "raidz") || strings.HasPrefix(v.Name, "draid")) {
+			if !v.Leaf && redundantVdev(v.Name) {
 				dataRedundant = true
 			}
 		}

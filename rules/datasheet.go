@@ -35,6 +35,10 @@ type Datasheet struct {
 	WriteLatencyUs float64 `yaml:"write_latency_us,omitempty" json:"write_latency_us,omitempty"`
 	VolatileCache  bool    `yaml:"volatile_cache" json:"volatile_cache"`
 	PLP            bool    `yaml:"plp" json:"plp"`
+	// SMR: the drive records with drive-managed shingled magnetic
+	// recording (true), conventional recording (false, where the vendor
+	// says so), or unknown (absent). Its source names the vendor's list.
+	SMR *bool `yaml:"smr,omitempty" json:"smr,omitempty"`
 	// A RAID controller's cache: its size and what protects it
 	// ("flash": flash-backed, "battery", "optional": an energy pack is an
 	// option, "none": the controller has no write cache).
@@ -262,7 +266,7 @@ func (ds *Datasheets) LookupController(model string) *Datasheet {
 // asMap is the datasheet as the rule language sees it (ds.seq_write_mbs).
 func (d *Datasheet) asMap() map[string]any {
 	if d == nil {
-		return map[string]any{"product": "", "source": "", "class": "", "volatile_cache": nil, "plp": nil}
+		return map[string]any{"product": "", "source": "", "class": "", "volatile_cache": nil, "plp": nil, "smr": nil}
 	}
 	return map[string]any{
 		"product": d.Product, "class": d.Class, "interface": d.Interface, "source": d.Source,
@@ -270,6 +274,14 @@ func (d *Datasheet) asMap() map[string]any {
 		"rand_read_iops": d.RandReadIOPS, "rand_write_iops": d.RandWriteIOPS,
 		"read_latency_us": d.ReadLatencyUs, "write_latency_us": d.WriteLatencyUs,
 		"volatile_cache": d.VolatileCache, "plp": d.PLP, "model_entry": d.ModelEntry,
-		"pcie_gen": d.PCIeGen, "pcie_lanes": d.PCIeLanes,
+		"pcie_gen": d.PCIeGen, "pcie_lanes": d.PCIeLanes, "smr": optBool(d.SMR),
 	}
+}
+
+// optBool is a tri-state datasheet flag as the rules see it: nil unknown.
+func optBool(b *bool) any {
+	if b == nil {
+		return nil
+	}
+	return *b
 }

@@ -23,6 +23,11 @@ type Info struct {
 	Model    string
 	Serial   string
 	Firmware string
+	// ModelFamily is smartctl's name for the drive's family from its drive
+	// database (drivedb.h), "" when the drive is not in it. The database
+	// marks drive-managed SMR families with a trailing "(SMR)", e.g.
+	// "Western Digital Red (SMR)" (smartmontools ticket #1313).
+	ModelFamily string
 
 	// Standby: the drive was asleep and left so (smartctl -n standby, or
 	// CHECK POWER MODE before smart.go reads): "STANDBY", "SLEEP". Every
@@ -48,9 +53,29 @@ type Info struct {
 	WriteCache    *bool
 	TrimSupported *bool
 
+	// ERC is the drive's SCT Error Recovery Control (ATA8-ACS SCT
+	// command transport, function code 3): how long it retries a sector
+	// before it reports the error. nil: smartctl did not report it (not
+	// -x, not ATA, or the drive could not be asked).
+	ERC *ERC
+
 	// SATA interface speed (Gb/s), as the drive negotiated it and at most.
 	LinkMaxGbps, LinkCurGbps float64
 	LinkMax, LinkCur         string
+}
+
+// ERC is SCT Error Recovery Control as smartctl -x reports it
+// (ata_sct_erc, ata_sct_capabilities).
+type ERC struct {
+	// Supported is false when the drive does not implement the command
+	// (ata_sct_capabilities.error_recovery_control_supported false, or no
+	// SCT at all); then the Read and Write fields are zero.
+	Supported bool
+	// ReadEnabled, WriteEnabled: a time limit is set; when false the
+	// drive retries as long as its firmware wants (often minutes).
+	ReadEnabled, WriteEnabled bool
+	// ReadDS, WriteDS: the limits in deciseconds (70 = 7 s), where enabled.
+	ReadDS, WriteDS int
 }
 
 // Attr is one row of the ATA SMART attribute table.
@@ -160,6 +185,7 @@ type smartctlJSON struct {
 		Type     string `json:"type"`
 		Protocol string `json:"protocol"`
 	} `json:"device"`
+	ModelFamily     string `json:"model_family"`
 	ModelName       string `json:"model_name"`
 	SCSIModelName   string `json:"scsi_model_name"`
 	SCSIProduct     string `json:"scsi_product"`
@@ -219,6 +245,13 @@ type smartctlJSON struct {
 		WarningTempTime  uint64 `json:"warning_temp_time"`
 		CriticalCompTime uint64 `json:"critical_comp_time"`
 	} `json:"nvme_smart_health_information_log"`
+	SCTCapabilities *struct {
+		ERCSupported *bool `json:"error_recovery_control_supported"`
+	} `json:"ata_sct_capabilities"`
+	SCTERC *struct {
+		Read  *smartctlERC `json:"read"`
+		Write *smartctlERC `json:"write"`
+	} `json:"ata_sct_erc"`
 	SCSIGrownDefects *uint64 `json:"scsi_grown_defect_list"`
 	SCSIErrorLog     *struct {
 		Read   *scsiCounters `json:"read"`
@@ -238,6 +271,13 @@ func (s *smartctlSpeed) gbps() float64 {
 		return 0
 	}
 	return float64(s.UnitsPerSecond) * float64(s.BitsPerUnit) / 1e9
+}
+
+// smartctlERC is one direction of ata_sct_erc (smartctl's ataprint.cpp,
+// print_sct_erc): deciseconds is printed only when enabled.
+type smartctlERC struct {
+	Enabled     *bool `json:"enabled"`
+	Deciseconds *int  `json:"deciseconds"`
 }
 
 type scsiCounters struct {
@@ -277,6 +317,8 @@ func ParseJSON(b []byte) (*Info, error) {
 	}
 	s.Model = parse.FirstNonEmpty(j.ModelName, j.SCSIModelName, j.SCSIProduct)
 	s.Firmware = parse.FirstNonEmpty(j.FirmwareVersion, j.SCSIRevision)
+	s.ModelFamily = strings.TrimSpace(j.ModelFamily)
+	s.ERC = readERC(&j)
 	if j.SmartStatus != nil && j.SmartStatus.Passed != nil {
 		p := *j.SmartStatus.Passed
 		s.Passed = &p
@@ -352,6 +394,33 @@ func (s *Info) readInterface(j *smartctlJSON) {
 	if is.Current != nil {
 		s.LinkCur = is.Current.String
 	}
+}
+
+// readERC: SCT Error Recovery Control. A drive that reports no ERC
+// support in its SCT capabilities has none; one whose ata_sct_erc is
+// missing without that word is unknown (smartctl -a, an old smartctl, a
+// bridge that does not pass SCT through).
+func readERC(j *smartctlJSON) *ERC {
+	if e := j.SCTERC; e != nil && e.Read != nil && e.Write != nil && e.Read.Enabled != nil && e.Write.Enabled != nil {
+		r := &ERC{Supported: true, ReadEnabled: *e.Read.Enabled, WriteEnabled: *e.Write.Enabled}
+		if r.ReadEnabled && e.Read.Deciseconds != nil && *e.Read.Deciseconds >= 0 {
+			r.ReadDS = *e.Read.Deciseconds
+		}
+		if r.WriteEnabled && e.Write.Deciseconds != nil && *e.Write.Deciseconds >= 0 {
+			r.WriteDS = *e.Write.Deciseconds
+		}
+		return r
+	}
+	if c := j.SCTCapabilities; c != nil && c.ERCSupported != nil && !*c.ERCSupported {
+		return &ERC{}
+	}
+	return nil
+}
+
+// SMR reports a drive smartctl's database marks as drive-managed SMR
+// (its model family ends in "(SMR)", as drivedb.h names such families).
+func (s *Info) SMR() bool {
+	return s != nil && strings.HasSuffix(s.ModelFamily, "(SMR)")
 }
 
 // readTemperature: the current temperature and the drive's own limits.
