@@ -36,7 +36,7 @@ const corpusDir = "../fixtures/corpus"
 var corpusRules = []string{
 	"kernel-io-errors", "kernel-hung-tasks", "kernel-thermal-throttling", "kernel-device-gone",
 	"smart-failing", "smart-link-errors", "smart-temperature",
-	"md-degraded", "md-inactive", "md-background-work", "md-sync-pending",
+	"md-degraded", "md-inactive", "md-background-work", "md-sync-pending", "md-failed-device", "md-mismatch-count",
 	"zfs-pool-unhealthy", "zfs-background-work",
 }
 

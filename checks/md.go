@@ -3,8 +3,10 @@ package checks
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/md"
 )
@@ -19,13 +21,43 @@ func mdCheck(ctx context.Context, env *Env) []*Observation {
 		return nil
 	}
 	devs, _ := env.Devices(ctx)
-	return MDObservations(arrays, devs, func(d *block.Device) bool { return env.IsJudged(d) })
+	sysfs := make(map[string]md.Sysfs, len(arrays))
+	for _, a := range arrays {
+		s, err := Probe(ctx, env, func(ctx context.Context) (md.Sysfs, error) { return md.ReadSysfs(ctx, env.Host, a.Name) })
+		switch {
+		case err != nil:
+			env.Skip("md sysfs", a.Name, err)
+		case s.MismatchCnt == nil && mdChecks(a):
+			env.Skip("md sysfs", a.Name, withHint(fmt.Errorf("%s: %w", md.SysfsPath(a.Name, "mismatch_cnt"), machine.ErrNotAvailable),
+				"the array's mismatch count after a check is in /sys/block/<md>/md/mismatch_cnt (md.rst); a recording without it leaves the count unknown, not zero"))
+		}
+		sysfs[a.Name] = s
+	}
+	return MDObservationsWith(arrays, devs, func(d *block.Device) bool { return env.IsJudged(d) }, sysfs)
+}
+
+// mdChecks: md runs check and repair passes (and counts mismatches) on
+// the redundant levels (md.rst: sync_action); not on raid0, linear or a
+// container.
+func mdChecks(a md.Array) bool {
+	switch a.Level {
+	case "raid1", "raid4", "raid5", "raid6", "raid10":
+		return !a.Container
+	}
+	return false
 }
 
 // MDObservations is one observation per array and one per judged disk that
 // holds a member. devs may be empty (an mdstat read on its own): members are
-// then named, but mapped to no disk.
+// then named, but mapped to no disk. What sysfs says (mismatch_cnt, the
+// sync actions) is unknown (nil): MDObservationsWith gives it.
 func MDObservations(arrays []md.Array, devs []*block.Device, judged func(*block.Device) bool) []*Observation {
+	return MDObservationsWith(arrays, devs, judged, nil)
+}
+
+// MDObservationsWith is MDObservations with each array's md/ sysfs
+// files, by array name (an array not in sysfs: its facts nil).
+func MDObservationsWith(arrays []md.Array, devs []*block.Device, judged func(*block.Device) bool, sysfs map[string]md.Sysfs) []*Observation {
 	// Component names in mdstat are kernel names (sdb1, nvme0n1p2, sdc).
 	mm := &mdMembership{owner: map[string]*block.Device{}, memberOf: map[string][]string{}, rebuilding: map[string][]string{}, redundant: map[string]bool{}}
 	for _, d := range devs {
@@ -35,13 +67,23 @@ func MDObservations(arrays []md.Array, devs []*block.Device, judged func(*block.
 		}
 	}
 	const src = "/proc/mdstat"
+	inside := mdContainers(arrays)
 	var out []*Observation
 	for _, a := range arrays {
+		if _, ok := inside[a.Name]; ok && !a.Container {
+			// Named by an array inside it: a container whatever its
+			// own line says (md.rst: external metadata).
+			a.Container, a.Degraded = true, false
+		}
+		if a.Container {
+			a.Level = "container"
+		}
 		o := NewObservation("md", KindPool, a.Name)
 		out = append(out, o)
 		ev := Evidence{src, strings.Join(a.Lines, " | ")}
 		o.Set("md_array", a.Name)
 		o.Set("md_level", a.Level)
+		setMDMetadata(o, a, inside[a.Name], ev)
 		o.Set("md_state", a.State, ev)
 		o.Set("md_disks", a.Disks)
 		o.Set("md_active", a.Active)
@@ -52,14 +94,17 @@ func MDObservations(arrays []md.Array, devs []*block.Device, judged func(*block.
 		o.Set("md_failed_members", nonNil(failed))
 		o.Set("md_spares", nonNil(spares))
 		o.Set("md_missing", a.Disks-a.Active)
+		o.Set("md_no_redundancy", mdNoRedundancy(a))
 		o.Set("md_action", a.Action)
 		// Down: md assembled the members but does not run the array
 		// (too few to start, or left for an explicit --run); no I/O
-		// reaches it.
-		o.Set("md_inactive", a.State == "inactive", ev)
+		// reaches it. A container is always "inactive" (md runs no
+		// personality on it; mdadm(8) CONTAINER): it is not down.
+		o.Set("md_inactive", a.State == "inactive" && !a.Container, ev)
 		o.Set("md_read_only", a.ReadOnly)
 		o.Set("md_sync_waiting", a.SyncWaiting)
 		setMDSync(o, a, ev)
+		setMDSysfs(o, a.Name, sysfs[a.Name])
 	}
 	for _, name := range mm.order {
 		d := mm.owner[name]
@@ -140,4 +185,75 @@ func setMDSync(o *Observation, a md.Array, ev Evidence) {
 	o.Set("md_sync_percent", nil)
 	o.Set("md_sync_speed_mbs", nil)
 	o.Set("md_sync_finish_min", nil)
+}
+
+// mdContainers maps each container named by an array inside it
+// ("super external:/md127/0") to those arrays, in mdstat's order.
+func mdContainers(arrays []md.Array) map[string][]string {
+	out := map[string][]string{}
+	for _, a := range arrays {
+		if a.ContainerOf != "" {
+			out[a.ContainerOf] = append(out[a.ContainerOf], a.Name)
+		}
+	}
+	return out
+}
+
+// setMDMetadata: the metadata format, and whether the array is an
+// external-metadata container (IMSM, DDF) or lives in one. A container
+// holds the metadata of the arrays inside it, not data: the arrays are
+// what is judged.
+func setMDMetadata(o *Observation, a md.Array, inside []string, ev Evidence) {
+	if a.Metadata != "" {
+		o.Set("md_metadata", a.Metadata, ev)
+	} else {
+		o.Set("md_metadata", nil)
+	}
+	o.Set("md_container", a.Container, ev)
+	o.Set("md_container_arrays", nonNil(inside))
+	if a.ContainerOf != "" {
+		o.Set("md_container_of", a.ContainerOf, ev)
+	} else {
+		o.Set("md_container_of", nil)
+	}
+}
+
+// setMDSysfs: the mismatch count of the last check or repair and the
+// sync actions, from /sys/block/<md>/md/ (nil when not read).
+func setMDSysfs(o *Observation, array string, s md.Sysfs) {
+	if s.MismatchCnt != nil {
+		o.Set("md_mismatch_cnt", *s.MismatchCnt, Evidence{md.SysfsPath(array, "mismatch_cnt"), strconv.FormatInt(*s.MismatchCnt, 10)})
+	} else {
+		o.Set("md_mismatch_cnt", nil)
+	}
+	for _, f := range []struct {
+		fact, file string
+		v          *string
+	}{{"md_sync_action", "sync_action", s.SyncAction}, {"md_last_sync_action", "last_sync_action", s.LastSyncAction}} {
+		if f.v != nil {
+			o.Set(f.fact, *f.v, Evidence{md.SysfsPath(array, f.file), *f.v})
+		} else {
+			o.Set(f.fact, nil)
+		}
+	}
+}
+
+// mdNoRedundancy: a degraded array that one more failure takes down (a
+// RAID1 down to one member, RAID4/5 missing one, RAID6 missing two; md(4)
+// RAID levels); false while redundancy is left or the array is complete,
+// nil for RAID10, whose margin depends on which members are missing.
+func mdNoRedundancy(a md.Array) any {
+	if !a.Degraded {
+		return false
+	}
+	missing := a.Disks - a.Active
+	switch a.Level {
+	case "raid1":
+		return a.Active <= 1
+	case "raid4", "raid5":
+		return missing >= 1
+	case "raid6":
+		return missing >= 2
+	}
+	return nil
 }

@@ -28,13 +28,24 @@ type Array struct {
 	SyncWaiting string
 	// ReadOnly is "auto-read-only" or "read-only" from "active
 	// (auto-read-only) raid1"; "" when writable.
-	ReadOnly     string
-	Disks        int64 // the members the array needs
-	Active       int64
-	Down         int64 // "_" in the [UU_] map
-	Failed       int64 // members marked (F)
-	Spare        int64 // members marked (S)
-	Degraded     bool  // fewer active members than it needs, or a failed one
+	ReadOnly string
+	Disks    int64 // the members the array needs
+	Active   int64
+	Down     int64 // "_" in the [UU_] map
+	Failed   int64 // members marked (F)
+	Spare    int64 // members marked (S)
+	// Degraded: fewer active members than the array needs ("_" in the
+	// [UU_] map, or fewer active than raid disks). A member marked (F)
+	// beside a full map ([5/5] [UUUUU]) holds no slot of the array (a
+	// failed spare, or a failed member a spare has already replaced):
+	// every slot is in sync, the redundancy is complete. A container
+	// (external metadata) is never degraded: it is no array.
+	Degraded bool
+	// Metadata is the format after "super" (Metadata); Container and
+	// ContainerOf what it says about external-metadata containers.
+	Metadata     string
+	Container    bool
+	ContainerOf  string
 	SyncPercent  float64
 	SyncSpeedKBs float64
 	SyncFinish   float64 // minutes
@@ -89,7 +100,9 @@ func Parse(raw []byte) (out []Array, err error) {
 		for _, d := range s.Devices {
 			a.Members = append(a.Members, Member{Name: d.Name, Faulty: d.Faulty, Spare: d.Spare, Replac: d.Replacement})
 		}
-		a.Degraded = a.Down > 0 || a.Failed > 0 || (a.Disks > 0 && a.Active < a.Disks && a.State != "inactive")
+		a.Metadata = Metadata(a.Lines)
+		a.Container, a.ContainerOf = Container(a.Metadata), ContainerOf(a.Metadata)
+		a.Degraded = !a.Container && (a.Down > 0 || (a.Disks > 0 && a.Active < a.Disks && a.State != "inactive"))
 		a.Action = mdAction(a.Lines)
 		a.SyncWaiting, a.ReadOnly = mdWaiting(a.Lines)
 		if a.SyncWaiting != "" {
