@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"context"
 	"reflect"
 	"testing"
 	"time"
@@ -36,20 +37,7 @@ func TestQueueCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.root, func(t *testing.T) {
-			h, err := machine.Recorded(tt.root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			env := newEnv(h, Options{ProbeTimeout: 5 * time.Second})
-			var o *Observation
-			for _, x := range queueCheck(t.Context(), env) {
-				if x.Subject == tt.dev {
-					o = x
-				}
-			}
-			if o == nil {
-				t.Fatalf("no observation of %s", tt.dev)
-			}
+			o, _ := recordedObservation(t, tt.root, tt.dev, queueCheck)
 			for name, want := range tt.want {
 				if got, ok := o.Lookup(name); !ok || !reflect.DeepEqual(got, want) {
 					t.Errorf("%s = %#v, want %#v", name, got, want)
@@ -88,4 +76,22 @@ func FuzzMisaligned(f *testing.F) {
 			t.Fatal("misaligned without knowing")
 		}
 	})
+}
+
+// recordedObservation runs one check on a recorded machine and returns its
+// observation of dev, with the env (its skipped entries).
+func recordedObservation(t *testing.T, root, dev string, run func(context.Context, *Env) []*Observation) (*Observation, *Env) {
+	t.Helper()
+	h, err := machine.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newEnv(h, Options{ProbeTimeout: 5 * time.Second})
+	for _, x := range run(t.Context(), env) {
+		if x.Subject == dev {
+			return x, env
+		}
+	}
+	t.Fatalf("no observation of %s", dev)
+	return nil, nil
 }
