@@ -117,6 +117,7 @@ var factSources = map[string]factSource{
 	"context":                {"--context", "\"auto\""},
 	"lpm_saving":             {"/sys/class/scsi_host/<host>/link_power_management_policy of the disk's libata port (link-power check): not max_performance and not keep_firmware_settings", "nil when the file is absent or unreadable, or the disk's path names no host (skipped entry link-power): the rule does not apply"},
 	"lpm_policy":             {"/sys/class/scsi_host/<host>/link_power_management_policy", "nil (skipped entry link-power)"},
+	"queue_":                 {"queue check: /sys/block/<dev>/device/queue_depth, queue/{max_sectors_kb,max_hw_sectors_kb,physical_block_size}, alignment_offset, <partition>/start; for a libata disk its PCI function's driver, udev ID_ATA_SATA, and the kernel log's port (ataN: SATA max …) and NCQ lines (ata_dev_config_ncq, NCQ disabled due to excessive errors, FORCE noncq) with /proc/cmdline's libata.force", "nil when a file cannot be read or the log holds no line for the device (NCQ support unknown): the rules do not apply"},
 	"pcie_degraded":          {"/sys/class/nvme/<ctrl>/device/{current,max}_link_{speed,width}", "nil (skipped entry): the rule does not apply"},
 	"pagecache_filesystems":  {"mounted filesystems that use the page cache", "[]"},
 	"vm_dirty_limit_gib":     {"/proc/sys/vm/dirty_* and /proc/meminfo", "nil: the rule does not apply"},
