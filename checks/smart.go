@@ -98,6 +98,7 @@ func SMARTObservation(dev string, s *smart.Info) *Observation {
 	f.scsiCounters()
 	f.wearUsed()
 	f.temperatures()
+	f.nvmeThermal()
 	f.interfaceAndFeatures()
 	o.Set("smart_critical", nonNil(f.crit))
 	o.Set("smart_warnings", nonNil(f.warn))
