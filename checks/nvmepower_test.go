@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/internal/testutil"
 	"github.com/diskdoctor/diskdoctor/machine"
 )
 
@@ -21,9 +22,9 @@ func TestNVMePower(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		put(t, filepath.Join(off, f), string(b))
+		testutil.WriteFile(t, filepath.Join(off, f), string(b))
 	}
-	put(t, filepath.Join(off, "sys/module/nvme_core/parameters/default_ps_max_latency_us"), "0\n")
+	testutil.WriteFile(t, filepath.Join(off, "sys/module/nvme_core/parameters/default_ps_max_latency_us"), "0\n")
 	tests := []struct {
 		root, dev     string
 		allowed, down any
@@ -61,16 +62,5 @@ func TestNVMePower(t *testing.T) {
 				t.Errorf("controller-down evidence %+v", o.EvidenceOf("nvme_pm_controller_down"))
 			}
 		})
-	}
-}
-
-// put writes a file of a recorded root, with its directories.
-func put(t *testing.T, p, s string) {
-	t.Helper()
-	if err := mkdirAll(filepath.Dir(p)); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeFile(p, s); err != nil {
-		t.Fatal(err)
 	}
 }
