@@ -2,9 +2,6 @@ package checks
 
 import (
 	"testing"
-	"time"
-
-	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // The policy of the disk's own port, with the file as evidence; unknown
@@ -23,20 +20,7 @@ func TestLinkPower(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.root, func(t *testing.T) {
-			h, err := machine.Recorded(tt.root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			env := newEnv(h, Options{ProbeTimeout: 5 * time.Second})
-			var o *Observation
-			for _, x := range linkPower(t.Context(), env) {
-				if x.Subject == tt.dev {
-					o = x
-				}
-			}
-			if o == nil {
-				t.Fatalf("no observation of %s", tt.dev)
-			}
+			o, env := recordedObservation(t, tt.root, linkPower, tt.dev)
 			for name, want := range map[string]any{"lpm_host": tt.host, "lpm_policy": tt.policy, "lpm_saving": tt.saving} {
 				if got := o.Get(name); got != want {
 					t.Errorf("%s = %v, want %v", name, got, want)

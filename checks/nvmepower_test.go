@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,20 +37,7 @@ func TestNVMePower(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.root, func(t *testing.T) {
-			h, err := machine.Recorded(tt.root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			env := newEnv(h, Options{ProbeTimeout: 5 * time.Second})
-			var o *Observation
-			for _, x := range nvmePower(t.Context(), env) {
-				if x.Subject == tt.dev {
-					o = x
-				}
-			}
-			if o == nil {
-				t.Fatalf("no observation of %s", tt.dev)
-			}
+			o, _ := recordedObservation(t, tt.root, nvmePower, tt.dev)
 			for name, want := range map[string]any{"nvme_pm_apst_allowed": tt.allowed, "nvme_pm_controller_down": tt.down, "nvme_pm_power_hint": tt.hint, "nvme_pm_controller": "nvme0"} {
 				if got := o.Get(name); got != want {
 					t.Errorf("%s = %v, want %v", name, got, want)
@@ -63,4 +51,22 @@ func TestNVMePower(t *testing.T) {
 			}
 		})
 	}
+}
+
+// recordedObservation runs one check on a recorded machine and returns its
+// observation of dev (failing without one) and the env, for its skips.
+func recordedObservation(t *testing.T, root string, run func(context.Context, *Env) []*Observation, dev string) (*Observation, *Env) {
+	t.Helper()
+	h, err := machine.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newEnv(h, Options{ProbeTimeout: 5 * time.Second})
+	for _, o := range run(t.Context(), env) {
+		if o.Subject == dev {
+			return o, env
+		}
+	}
+	t.Fatalf("no observation of %s", dev)
+	return nil, env
 }

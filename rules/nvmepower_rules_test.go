@@ -47,24 +47,31 @@ func TestNVMePowerRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := checks.NewObservation("test", checks.KindHost, "host")
-			h.Set("role", "desktop")
-			h.Set("context", tt.context)
-			var got *Finding
-			fs := judge(t, device("nvme0n1", tt.facts), h)
-			for i := range fs {
-				if fs[i].Rule == tt.rule {
-					got = &fs[i]
-				}
-			}
-			switch {
-			case tt.want == "" && got != nil:
-				t.Errorf("want no finding, got %s", got.Severity)
-			case tt.want != "" && got == nil:
-				t.Errorf("want %s, got none (%+v)", tt.want, fs)
-			case tt.want != "" && got.Severity != tt.want:
-				t.Errorf("severity %s, want %s", got.Severity, tt.want)
-			}
+			wantSeverity(t, "desktop", tt.context, device("nvme0n1", tt.facts), tt.rule, tt.want)
 		})
+	}
+}
+
+// wantSeverity judges one device on a host of that role and context and
+// wants rule at severity want, or no finding of it when want is "".
+func wantSeverity(t *testing.T, role, context string, dev *checks.Observation, rule, want string) {
+	t.Helper()
+	h := checks.NewObservation("test", checks.KindHost, "host")
+	h.Set("role", role)
+	h.Set("context", context)
+	var got *Finding
+	fs := judge(t, dev, h)
+	for i := range fs {
+		if fs[i].Rule == rule {
+			got = &fs[i]
+		}
+	}
+	switch {
+	case want == "" && got != nil:
+		t.Errorf("want no finding, got %s", got.Severity)
+	case want != "" && got == nil:
+		t.Errorf("want %s, got none (%+v)", want, fs)
+	case want != "" && got.Severity != want:
+		t.Errorf("severity %s, want %s", got.Severity, want)
 	}
 }
