@@ -9,16 +9,7 @@ import (
 // and never from an unknown policy.
 func TestSATALinkPowerSaving(t *testing.T) {
 	lpm := map[string]any{"lpm_host": "host4", "lpm_policy": "med_power_with_dipm", "lpm_saving": true}
-	with := func(extra map[string]any) map[string]any {
-		m := map[string]any{}
-		for k, v := range lpm {
-			m[k] = v
-		}
-		for k, v := range extra {
-			m[k] = v
-		}
-		return m
-	}
+	with := func(extra map[string]any) map[string]any { return withFacts(lpm, extra) }
 	resets := map[string]any{"klog_events": 3, "klog_categories": []string{"link-reset", "timeout"}, "klog_summary": "3 link resets"}
 	tests := []struct {
 		name  string

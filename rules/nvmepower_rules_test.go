@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"maps"
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/checks"
@@ -12,16 +13,7 @@ import (
 func TestNVMePowerRules(t *testing.T) {
 	nvme := map[string]any{"transport": "nvme", "nvme_pm_controller": "nvme0", "nvme_pm_latency_us": "100000",
 		"nvme_pm_apst_allowed": true, "nvme_pm_controller_down": 0, "nvme_pm_power_hint": false, "aspm_link_states": []string{}}
-	with := func(extra map[string]any) map[string]any {
-		m := map[string]any{}
-		for k, v := range nvme {
-			m[k] = v
-		}
-		for k, v := range extra {
-			m[k] = v
-		}
-		return m
-	}
+	with := func(extra map[string]any) map[string]any { return withFacts(nvme, extra) }
 	down := map[string]any{"nvme_pm_controller_down": 2, "nvme_pm_power_hint": true}
 	downOff := with(map[string]any{"nvme_pm_controller_down": 2, "nvme_pm_apst_allowed": false, "nvme_pm_latency_us": "0", "aspm_link_states": []string{"l1"}})
 	tests := []struct {
@@ -74,4 +66,11 @@ func wantSeverity(t *testing.T, role, context string, dev *checks.Observation, r
 	case want != "" && got.Severity != want:
 		t.Errorf("severity %s, want %s", got.Severity, want)
 	}
+}
+
+// withFacts is base with extra's facts added or replaced (a new map).
+func withFacts(base, extra map[string]any) map[string]any {
+	m := maps.Clone(base)
+	maps.Copy(m, extra)
+	return m
 }
