@@ -53,12 +53,7 @@ func kernelLogCheck(ctx context.Context, env *Env) []*Observation {
 	if err != nil || log == nil {
 		return nil
 	}
-	devs, derr := env.Devices(ctx)
-	topo := kernlog.NewTopology(devs, block.NVMePCIAddresses(env.Host, devs))
-	// An empty /sys/block that could be read is every disk gone, not a
-	// log without a machine: the disks the log names are judged as gone.
-	topo.Listed = derr == nil
-	topo.LearnFromLog(log)
+	topo := klogTopology(ctx, env, log)
 	uptime, err := Probe(ctx, env, func(ctx context.Context) (float64, error) { return system.ReadUptime(ctx, env.Host) })
 	if err != nil {
 		uptime = -1
@@ -74,6 +69,19 @@ func kernelLogCheck(ctx context.Context, env *Env) []*Observation {
 		}
 	}
 	return obs
+}
+
+// klogTopology maps what the log names (ports, controllers, PCI
+// functions) to the machine's disks, and learns the ones only the log
+// knows.
+func klogTopology(ctx context.Context, env *Env, log *kernlog.Log) *kernlog.Topology {
+	devs, derr := env.Devices(ctx)
+	topo := kernlog.NewTopology(devs, block.NVMePCIAddresses(env.Host, devs))
+	// An empty /sys/block that could be read is every disk gone, not a
+	// log without a machine: the disks the log names are judged as gone.
+	topo.Listed = derr == nil
+	topo.LearnFromLog(log)
+	return topo
 }
 
 // linkGoneMember names the md array or ZFS pool a vanished disk was a

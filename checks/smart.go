@@ -117,6 +117,7 @@ func SMARTObservation(dev string, s *smart.Info) *Observation {
 	f.scsiCounters()
 	f.wearUsed()
 	f.temperatures()
+	f.nvmeThermal()
 	f.interfaceAndFeatures()
 	f.recordingAndRecovery()
 	o.Set("smart_critical", nonNil(f.crit))

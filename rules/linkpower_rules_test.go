@@ -2,8 +2,6 @@ package rules
 
 import (
 	"testing"
-
-	"github.com/diskdoctor/diskdoctor/checks"
 )
 
 // sata-link-power-saving: critical with this disk's link errors, a
@@ -28,24 +26,7 @@ func TestSATALinkPowerSaving(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := checks.NewObservation("test", checks.KindHost, "host")
-			h.Set("role", tt.role)
-			h.Set("context", "auto")
-			var got *Finding
-			fs := judge(t, device("sda", tt.facts), h)
-			for i := range fs {
-				if fs[i].Rule == "sata-link-power-saving" {
-					got = &fs[i]
-				}
-			}
-			switch {
-			case tt.want == "" && got != nil:
-				t.Errorf("want no finding, got %s", got.Severity)
-			case tt.want != "" && got == nil:
-				t.Errorf("want %s, got none (%+v)", tt.want, fs)
-			case tt.want != "" && got.Severity != tt.want:
-				t.Errorf("severity %s, want %s", got.Severity, tt.want)
-			}
+			wantSeverity(t, tt.role, "auto", device("sda", tt.facts), "sata-link-power-saving", tt.want)
 		})
 	}
 }

@@ -14,5 +14,6 @@ func FuzzParseKernelLog(f *testing.F) {
 		l := &Log{Lines: Parse(b)}
 		_ = l.WriteCacheLines()
 		_ = l.PCIeBandwidthLines()
+		_ = l.NVMeControllerDown()
 	})
 }
