@@ -72,7 +72,8 @@ func filesystems(ctx context.Context, env *Env) []*Observation {
 		var sp []mount.Space
 		sp, serr = Probe(ctx, env, func(ctx context.Context) ([]mount.Space, error) { return mount.ReadDF(ctx, env.Host) })
 		if serr != nil {
-			env.Skip("df", "", withHint(serr, "the filesystems' space is unknown, not free: run df -P -T -k -l (coreutils) or record its output"))
+			// The space is then unknown, not free (the facts are nil).
+			env.Skip("df", "", serr)
 		} else {
 			space = map[string]mount.Space{}
 			for _, s := range sp {
