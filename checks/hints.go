@@ -13,6 +13,7 @@ import (
 var installHints = map[string]string{
 	"hdparm":   "apt-get install hdparm",
 	"dmesg":    "apt-get install util-linux",
+	"df":       "apt-get install coreutils",
 	"zpool":    "apt-get install zfsutils-linux",
 	"zfs":      "apt-get install zfsutils-linux",
 	"smartctl": "apt-get install smartmontools",

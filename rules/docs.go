@@ -150,6 +150,10 @@ var factSources = map[string]factSource{
 	"ctl_ds_":                {"the controller's entry in the datasheet table (controllers:)", "nil when the table has no entry for the model"},
 	"ctl_drives_plp":         {"the datasheets of the drives the controller lists behind the volume", "nil when a drive's model is not in the table: the PLP test does not apply"},
 	"ctl_":                   {"the controller's tool: ssacli ctrl all show config detail, storcli /call[/vall|/eall/sall] show all J, or MegaCli -LDInfo/-AdpBbuCmd/-PDList", "nil, or ctl_cache_state \"unknown\", when the tool is missing or hangs (skipped entry controller): the rules do not apply"},
+	"fs_swap_zvols":          {"filesystems: /proc/swaps, the areas on /dev/zd<N> (or a /dev/zvol/ link)", "nil when /proc/swaps cannot be read: the rule does not apply"},
+	"fs_nobarrier":           {"filesystems: /proc/self/mountinfo, writable disk filesystems on the disk mounted with nobarrier or barrier=0", "nil when the mount table cannot be read (skipped entry mounts): the rule does not apply"},
+	"fs_online_discard":      {"filesystems: /proc/self/mountinfo, writable disk filesystems on the disk mounted with discard (not btrfs discard=async, not f2fs)", "nil when the mount table cannot be read (skipped entry mounts): the rule does not apply"},
+	"fs_":                    {"filesystems: df -P -T -k -l joined with /proc/self/mountinfo, for the writable disk filesystems on the disk (its partitions and what is stacked on them)", "nil when df cannot be run or was not recorded (skipped entry df): the rules do not apply"},
 	"ds.":                    {"the datasheet: a model entry or the class default", "always set; a figure the vendor does not publish is 0 and the test using it does not apply"},
 	"host.":                  {"the host's facts (platform check)", "nil: treated as unknown (?? 0)"},
 }

@@ -125,6 +125,29 @@ func pathContains(mp, p string) bool {
 
 // Swaps lists the active swap areas (/proc/swaps), by file name.
 func Swaps(ctx context.Context, h *machine.Host) ([]string, error) {
+	sw, err := SwapAreas(ctx, h)
+	var out []string
+	for _, s := range sw {
+		out = append(out, s.Filename)
+	}
+	return out, err
+}
+
+// SwapArea is one line of /proc/swaps: the file or device (the kernel
+// prints the resolved device, /dev/zd0 for /dev/zvol/pool/swap), its type
+// ("partition" or "file"), size and use in KiB, and priority.
+type SwapArea struct {
+	Filename, Type             string
+	SizeKiB, UsedKiB, Priority int
+}
+
+// Line is the area as /proc/swaps prints it, for evidence.
+func (s SwapArea) Line() string {
+	return fmt.Sprintf("%s %s %d %d %d", s.Filename, s.Type, s.SizeKiB, s.UsedKiB, s.Priority)
+}
+
+// SwapAreas reads /proc/swaps.
+func SwapAreas(ctx context.Context, h *machine.Host) ([]SwapArea, error) {
 	h.Uses("/proc/swaps")
 	pfs, err := procfs.NewFS(h.Path("/proc"))
 	if err != nil {
@@ -134,9 +157,9 @@ func Swaps(ctx context.Context, h *machine.Host) ([]string, error) {
 	if err != nil {
 		return nil, machine.FileErr("/proc/swaps", machine.UnwrapPathErr(err))
 	}
-	var out []string
+	out := make([]SwapArea, 0, len(sw))
 	for _, s := range sw {
-		out = append(out, s.Filename)
+		out = append(out, SwapArea{Filename: s.Filename, Type: s.Type, SizeKiB: s.Size, UsedKiB: s.Used, Priority: s.Priority})
 	}
 	return out, ctx.Err()
 }
