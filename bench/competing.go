@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path"
 	"strings"
 
 	"github.com/diskdoctor/diskdoctor/machine"
@@ -129,12 +128,10 @@ func measureCompeting(ctx context.Context, h *machine.Host, w *window.Window, pf
 		if p.PID == self {
 			continue
 		}
-		cp := Competitor{PID: p.PID, Comm: printable(p.Comm), Unit: printable(path.Base(p.Cgroup)), ReadMBs: p.ReadBytesPerS / 1e6, WriteMBs: p.WriteBytesPerS / 1e6}
-		if cp.Unit == "." || cp.Unit == "/" {
-			cp.Unit = ""
-		}
+		// The command is window.ShortCommand's: never a whole command line,
+		// which may carry another user's secrets or environment.
+		cp := Competitor{PID: p.PID, Comm: printable(p.Comm), Cmdline: printable(p.Cmdline), Unit: printable(window.Unit(p.Cgroup)), ReadMBs: p.ReadBytesPerS / 1e6, WriteMBs: p.WriteBytesPerS / 1e6}
 		cp.OnDevice, _ = proc.FilesOn(ctx, h, p.PID, devNos)
-		cp.Cmdline = printable(proc.Cmdline(ctx, h, p.PID))
 		if totalMBs > 0 {
 			share := min((cp.ReadMBs+cp.WriteMBs)/totalMBs, 1)
 			cp.IOPS, cp.TimePct = share*totalIOPS, share*busiest.UtilPct
@@ -153,23 +150,22 @@ func measureCompeting(ctx context.Context, h *machine.Host, w *window.Window, pf
 	return c
 }
 
+// competingText is the check's one line: what the devices did. The
+// processes are a table of their own (Competing.Processes, WriteText and
+// the refusal), printed once.
 func competingText(c *Competing, busiest window.DeviceRates, mbs, iops float64) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "other I/O on the target's devices in %.1f s: %s %.0f %% busy, %.1f MB/s, %.0f IOPS", c.Seconds, or(busiest.Name, "the devices"), busiest.UtilPct, mbs, iops)
+	return fmt.Sprintf("other I/O on the target's devices in %.1f s: %s %.0f %% busy, %.1f MB/s, %.0f IOPS", c.Seconds, or(busiest.Name, "the devices"), busiest.UtilPct, mbs, iops)
+}
+
+// ProcessesNote says what the process table holds, or why it is empty.
+func (c *Competing) ProcessesNote() string {
 	switch {
 	case len(c.Processes) == 0:
-		b.WriteString("; no process to name (the kernel, another machine on the same storage, or processes whose /proc/PID/io is unreadable)")
+		return "no process to name (the kernel, another machine on the same storage, or processes whose /proc/PID/io is unreadable)"
 	case !c.Processes[0].OnDevice:
-		b.WriteString("; no process has a file open on these devices; processes that did I/O (perhaps elsewhere)")
+		return "no process has a file open on these devices; processes that did I/O (perhaps elsewhere):"
 	}
-	for _, p := range c.Processes {
-		fmt.Fprintf(&b, "; pid %d %s", p.PID, or(p.Cmdline, p.Comm))
-		if p.Unit != "" {
-			fmt.Fprintf(&b, " (%s)", p.Unit)
-		}
-		fmt.Fprintf(&b, ": %.1f MB/s, ~%.0f IOPS, ~%.0f %% of the device's time", p.ReadMBs+p.WriteMBs, p.IOPS, p.TimePct)
-	}
-	return b.String()
+	return "processes with a file open on these devices:"
 }
 
 // printable replaces control characters: a process names itself, and its

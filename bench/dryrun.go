@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/diskdoctor/diskdoctor/internal/shellquote"
+	"github.com/diskdoctor/diskdoctor/report"
 )
 
 // prepareSteps says what Exec.Fill does to the test file, step by step;
@@ -78,7 +79,15 @@ func (b *run) preflightComments(s *strings.Builder) {
 		if len(c.Subjects) > 0 {
 			subj = " (" + strings.Join(c.Subjects, ", ") + ")"
 		}
-		fmt.Fprintf(s, "#   %s %s%s: %s\n", strings.ToUpper(c.Severity), c.ID, subj, strings.ReplaceAll(c.Text, "\n", " "))
+		// Wrapped as comments: each line of a job file stays a comment.
+		for i, l := range report.Wrap(strings.ToUpper(c.Severity)+" "+c.ID+subj+": "+c.Text, textWidth(b.o.Width), 4, 6) {
+			if i == 0 {
+				l = "#   " + l
+			} else {
+				l = "#" + l[1:]
+			}
+			s.WriteString(l + "\n")
+		}
 	}
 }
 

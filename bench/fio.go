@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -76,6 +77,9 @@ func (b *run) chooseEngine(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if errors.Is(err, ErrNotRecorded) {
+			return err // another engine is not recorded either
+		}
 		tried = append(tried, e+" ("+firstLine(err.Error())+")")
 	}
 	return fmt.Errorf("no fio engine works on %s: %s", b.tgt.File, strings.Join(tried, "; "))
@@ -93,7 +97,10 @@ func (b *run) execFio(ctx context.Context, argv []string) (*fio.Output, error) {
 		return nil, ctx.Err()
 	}
 	if runErr != nil {
-		return nil, fmt.Errorf("fio: %v: %s", runErr, tail(string(stderr)+string(stdout)))
+		if errors.Is(runErr, ErrNotRecorded) {
+			return nil, runErr
+		}
+		return nil, fmt.Errorf("fio: %w: %s", runErr, tail(string(stderr)+string(stdout)))
 	}
 	out, _, perr := fio.Parse(stdout)
 	if perr != nil {

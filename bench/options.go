@@ -47,6 +47,9 @@ type Options struct {
 	Progress io.Writer
 	// Verbose: the progress lines also name each fio command.
 	Verbose bool
+	// Width is the columns messages are laid out for (the refusal's
+	// process table, the dry run's comments); 0 is report.DefaultWidth.
+	Width int
 	// PID names the test file (.diskdoctor-bench-PID.tmp); 0 is this
 	// process. Recorded runs fix it, so that their argv match.
 	PID int

@@ -75,7 +75,7 @@ func TestPreflightWriteCacheRefused(t *testing.T) {
 		t.Errorf("critical checks %v lack write-cache-disabled", crit)
 	}
 	var msg strings.Builder
-	msg.WriteString(refusal(pre).Error())
+	msg.WriteString(refusal(pre, 1000).Error())
 	if !strings.Contains(msg.String(), "CRITICAL write-cache-disabled (sda, sdb, sdc)") && !strings.Contains(msg.String(), "write-cache-disabled") {
 		t.Errorf("refusal does not name the finding:\n%s", msg.String())
 	}
@@ -259,7 +259,7 @@ func TestNoSpaceRefusal(t *testing.T) {
 	if !pre.Refuse(true) || !pre.NoSpace {
 		t.Fatalf("not refused with --force: %v", ids(pre.Checks))
 	}
-	err := refusal(pre)
+	err := refusal(pre, 1000)
 	var ee *ExitError
 	if !errors.As(err, &ee) || ee.Code != 3 {
 		t.Errorf("exit %v", err)

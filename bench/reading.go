@@ -68,7 +68,7 @@ func reading(o *Result) []string {
 	out = append(out, steadyReading(o)...)
 	out = append(out, sweepReading(o)...)
 	if o.Preflight.After.Busy() {
-		out = append(out, "other I/O on the devices right after the last job ("+o.Preflight.After.Text+"): the figures may be lower than the hardware")
+		out = append(out, "other I/O on the devices right after the last job (bench-competing-io-after, its processes under the preflight): the figures may be lower than the hardware")
 	}
 	if o.Preflight.Competing.Busy() {
 		out = append(out, "run with --force although other processes did I/O on the devices before it: the figures share the device with them")

@@ -20,32 +20,82 @@ func WriteJSON(w io.Writer, res *Result) error {
 	return enc.Encode(res)
 }
 
-// WriteText prints the bench report for a person: what was measured and
-// how, the preflight, the results table (read and write side by side, as
-// CrystalDiskMark and speedtest-hd print them), the sweep curve, and the
-// doctor's reading.
-func WriteText(w io.Writer, o *Result, color bool) {
+// WriteText prints the bench report for a person, laid out for width
+// columns (0: report.DefaultWidth, a pipe's): what was measured and how,
+// the preflight (the competing processes once, as a table), the results
+// table (read and write side by side, as CrystalDiskMark and speedtest-hd
+// print them, or one above the other when that does not fit), the sweep
+// curve, and the doctor's reading.
+func WriteText(w io.Writer, o *Result, color bool, width int) {
+	width = textWidth(width)
 	st := report.NewStyles(w, color)
 	var b strings.Builder
-	benchHeader(&b, st, o)
-	benchPreflight(&b, st, o.Preflight)
+	benchHeader(&b, st, o, width)
+	benchPreflight(&b, st, o.Preflight, width)
 	fmt.Fprintln(&b, st.Heading.Render("Results"))
-	b.WriteString(benchTable(st, o))
-	benchNotes(&b, st, o.Rows)
+	b.WriteString(benchTable(st, o, width))
+	benchNotes(&b, st, o.Rows, width)
 	benchSweep(&b, st, o.Sweep)
 	fmt.Fprintf(&b, "\n%s\n", st.Heading.Render("Reading"))
 	for _, r := range o.Reading {
-		fmt.Fprintf(&b, "  • %s\n", r)
+		writeWrapped(&b, "  • ", 4, r, width, nil)
 	}
+	b.WriteString("\n")
 	if o.Tool == "dd" {
-		fmt.Fprintf(&b, "\n%s\n", st.Dim.Render("Reproduce any row by hand: --format json carries each row's dd command line."))
+		writeWrapped(&b, "", 0, "Reproduce any row by hand: --format json carries each row's dd command line.", width, &st.Dim)
 	} else {
-		fmt.Fprintf(&b, "\n%s\n", st.Dim.Render("Reproduce any row by hand: --format json carries each row's fio job and command line; --dry-run prints the job files."))
+		writeWrapped(&b, "", 0, "Reproduce any row by hand: --format json carries each row's fio job and command line; --dry-run prints the job files.", width, &st.Dim)
 	}
 	fmt.Fprint(w, b.String())
 }
 
-func benchHeader(b *strings.Builder, st report.Styles, o *Result) {
+// textWidth is the layout width: report.DefaultWidth for 0, never below
+// report.MinWidth.
+func textWidth(width int) int {
+	if width <= 0 {
+		return report.DefaultWidth
+	}
+	return max(width, report.MinWidth)
+}
+
+// writeWrapped writes prefix (already laid out, indent columns wide) and
+// text wrapped to width, the other lines indented by indent; st styles
+// the text (nil: plain).
+func writeWrapped(b *strings.Builder, prefix string, indent int, text string, width int, st *lipgloss.Style) {
+	for i, l := range report.Wrap(text, width, indent, indent) {
+		if st != nil {
+			l = strings.Repeat(" ", len(l)-len(strings.TrimLeft(l, " "))) + st.Render(strings.TrimLeft(l, " "))
+		}
+		if i == 0 {
+			l = prefix + l
+		}
+		b.WriteString(l + "\n")
+	}
+}
+
+// packItems joins items with sep into lines of at most width columns,
+// breaking only between items.
+func packItems(items []string, sep string, width int) []string {
+	var lines []string
+	cur := ""
+	for _, it := range items {
+		switch {
+		case cur == "":
+			cur = it
+		case lipgloss.Width(cur+sep+it) <= width:
+			cur += sep + it
+		default:
+			lines = append(lines, cur)
+			cur = it
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+func benchHeader(b *strings.Builder, st report.Styles, o *Result, width int) {
 	t := o.Target
 	where := t.Path
 	if len(t.Disks) > 0 {
@@ -53,7 +103,7 @@ func benchHeader(b *strings.Builder, st report.Styles, o *Result) {
 	} else if t.Pool != "" {
 		where += " on ZFS pool " + t.Pool
 	}
-	fmt.Fprintf(b, "%s %s\n", st.Bold.Render("diskdoctor bench"), st.Dim.Render("— "+where))
+	writeWrapped(b, st.Bold.Render("diskdoctor bench")+" ", len("diskdoctor bench "), "— "+where, width, &st.Dim)
 	var how []string
 	if t.FSType != "" {
 		how = append(how, t.FSType)
@@ -69,17 +119,23 @@ func benchHeader(b *strings.Builder, st report.Styles, o *Result) {
 		how = append(how, "BUFFERED (no O_DIRECT)")
 	}
 	how = append(how, "test file "+Size(t.FileSize)+" of random data", fmt.Sprintf("%gs per test", o.RuntimeS))
-	fmt.Fprintf(b, "%s\n", st.Dim.Render(strings.Join(how, " · ")))
+	for _, l := range packItems(how, " · ", width) {
+		fmt.Fprintf(b, "%s\n", st.Dim.Render(l))
+	}
 	if d := o.Datasheet; d != nil {
-		fmt.Fprintf(b, "%s %s: %s\n", st.Dim.Render("datasheet"), d.Device, d.Product)
+		writeWrapped(b, st.Dim.Render("datasheet")+" ", len("datasheet "), d.Device+": "+d.Product, width, nil)
 	}
 	if o.EngineNote != "" {
-		fmt.Fprintf(b, "%s %s\n", st.Dim.Render("engine:"), o.EngineNote)
+		writeWrapped(b, st.Dim.Render("engine:")+" ", len("engine: "), o.EngineNote, width, nil)
 	}
 	b.WriteString("\n")
 }
 
-func benchPreflight(b *strings.Builder, st report.Styles, pre Preflight) {
+// preflightIndent is where a preflight check's text starts: "  " and the
+// severity in 8 columns and a space.
+const preflightIndent = 11
+
+func benchPreflight(b *strings.Builder, st report.Styles, pre Preflight, width int) {
 	if len(pre.Checks) == 0 {
 		return
 	}
@@ -90,13 +146,60 @@ func benchPreflight(b *strings.Builder, st report.Styles, pre Preflight) {
 		if len(c.Subjects) > 0 {
 			subj = " (" + benchAbbrev(c.Subjects, 6) + ")"
 		}
-		fmt.Fprintf(b, "  %s %s%s: %s\n", sev, c.ID, subj, c.Text)
+		writeWrapped(b, "  "+sev+" ", preflightIndent, c.ID+subj+": "+c.Text, width, nil)
+		var comp *Competing
+		switch c.ID {
+		case "bench-competing-io":
+			comp = pre.Competing
+		case "bench-competing-io-after":
+			comp = pre.After
+		}
+		if comp.Busy() {
+			for _, l := range comp.ProcessLines(width, preflightIndent) {
+				b.WriteString(l + "\n")
+			}
+		}
 	}
 	b.WriteString("\n")
 }
 
+// ProcessLines lays out the processes that did I/O in the window as a
+// table within width columns, indented, after a line saying what they are
+// (Competing.ProcessesNote). Each is named once, by pid, command
+// (window.ShortCommand: never a whole command line), unit, MB/s and its
+// estimated IOPS and share of the device's busy time.
+func (c *Competing) ProcessLines(width, indent int) []string {
+	width = textWidth(width)
+	pad := strings.Repeat(" ", indent)
+	lines := report.Wrap(c.ProcessesNote(), width, indent, indent)
+	lines[0] = pad + lines[0]
+	if len(c.Processes) == 0 {
+		return lines
+	}
+	cols := []report.TableColumn{
+		{Header: "PID", Right: true},
+		{Header: "COMMAND", Shrink: true, MinW: 12},
+		{Header: "UNIT", Shrink: true, MinW: 10, Drop: 1},
+		{Header: "MB/s", Right: true},
+		{Header: "~IOPS", Right: true, Drop: 2},
+		{Header: "~SHARE", Right: true},
+	}
+	var rows [][]string
+	for _, p := range c.Processes {
+		rows = append(rows, []string{fmt.Sprint(p.PID), or(p.Cmdline, p.Comm), or(p.Unit, "-"), fmt.Sprintf("%.1f", p.ReadMBs+p.WriteMBs), fmt.Sprintf("%.0f", p.IOPS), fmt.Sprintf("%.0f %%", p.TimePct)})
+	}
+	header, body, _ := report.FitTable(cols, rows, width-indent)
+	lines = append(lines, pad+header)
+	for _, l := range body {
+		lines = append(lines, pad+l)
+	}
+	note := report.Wrap("~: estimated from each one's share of the bytes (the kernel counts a process's I/O, not on which device)", width, indent, indent)
+	note[0] = pad + note[0]
+	return append(lines, note...)
+}
+
 // benchNotes prints notes shared by several rows once, naming the rows.
-func benchNotes(b *strings.Builder, st report.Styles, rows []Row) {
+func benchNotes(b *strings.Builder, st report.Styles, rows []Row, width int) {
 	var order []string
 	rowsOf := map[string][]string{}
 	for _, r := range rows {
@@ -113,7 +216,7 @@ func benchNotes(b *strings.Builder, st report.Styles, rows []Row) {
 		}
 	}
 	for _, n := range order {
-		fmt.Fprintf(b, "  %s %s (%s)\n", st.Dim.Render("note:"), n, benchAbbrev(rowsOf[n], 4))
+		writeWrapped(b, "  "+st.Dim.Render("note:")+" ", len("  note: "), n+" ("+benchAbbrev(rowsOf[n], 4)+")", width, nil)
 	}
 }
 
@@ -173,7 +276,8 @@ func benchLines(rows []Row) []benchLine {
 	return lines
 }
 
-// benchUnit is a latency column's unit, one per column.
+// benchUnit is the unit of a table's latency columns: one for all of
+// them, so that read and write, p50 and p99 read alike.
 type benchUnit struct {
 	name string
 	div  float64
@@ -183,10 +287,14 @@ func (u benchUnit) format(us float64) string {
 	if us <= 0 {
 		return "-"
 	}
-	return Num(us / u.div)
+	v := us / u.div
+	if v < 1 {
+		return fmt.Sprintf("%.3f", v) // a fast p50 beside slow p99s in ms
+	}
+	return Num(v)
 }
 
-// benchLatUnit picks ms when the column's largest value reaches 10 ms.
+// benchLatUnit picks ms when the largest value reaches 10 ms, else µs.
 func benchLatUnit(values func(yield func(float64) bool)) benchUnit {
 	hi := 0.0
 	for v := range values {
@@ -198,64 +306,74 @@ func benchLatUnit(values func(yield func(float64) bool)) benchUnit {
 	return benchUnit{"µs", 1}
 }
 
-func benchTable(st report.Styles, o *Result) string {
+// benchTable is the results: read and write side by side when that fits
+// the width, else a read table above a write table. Every latency column
+// has the same unit (benchLatUnit over all of them).
+func benchTable(st report.Styles, o *Result, width int) string {
 	lines := benchLines(o.Rows)
 	// Datasheet columns only when some row has a figure to be held against
 	// (a virtual disk's class has none).
 	ds := slices.ContainsFunc(o.Rows, func(r Row) bool { return r.Pct != nil })
-	lat := func(op string, pick func(*Row) float64) benchUnit {
-		return benchLatUnit(func(yield func(float64) bool) {
-			for _, l := range lines {
-				r := l.read
-				if op == "write" {
-					r = l.write
-				}
-				if r != nil && !yield(pick(r)) {
-					return
-				}
+	unit := benchLatUnit(func(yield func(float64) bool) {
+		for _, r := range o.Rows {
+			if !yield(r.Lat.P50) || !yield(r.Lat.P99) {
+				return
 			}
-		})
-	}
-	p50 := func(r *Row) float64 { return r.Lat.P50 }
-	p99 := func(r *Row) float64 { return r.Lat.P99 }
-	units := map[string][2]benchUnit{"read": {lat("read", p50), lat("read", p99)}, "write": {lat("write", p50), lat("write", p99)}}
-	headers := []string{"TEST"}
-	for _, op := range []string{"read", "write"} {
-		u := units[op]
-		up := strings.ToUpper(op[:1]) + op[1:]
-		headers = append(headers, up+" MB/s", "IOPS", "p50 "+u[0].name, "p99 "+u[1].name)
-		if ds {
-			headers = append(headers, "datasheet", "%")
 		}
+	})
+	pick := func(l benchLine, op string) *Row {
+		if op == "write" {
+			return l.write
+		}
+		return l.read
 	}
-	t := table.New().Border(lipgloss.NormalBorder()).BorderStyle(st.Dim).Headers(headers...)
-	for _, l := range lines {
-		cells := []string{l.label}
-		for _, op := range []string{"read", "write"} {
-			r := l.read
-			if op == "write" {
-				r = l.write
-			}
-			u := units[op]
-			if r == nil {
-				cells = append(cells, "-", "-", "-", "-")
-				if ds {
-					cells = append(cells, "-", "-")
-				}
-				continue
-			}
-			cells = append(cells, Num(r.MBs), Num(r.IOPS), u[0].format(r.Lat.P50), u[1].format(r.Lat.P99))
+	render := func(ops ...string) string {
+		headers := []string{"TEST"}
+		for _, op := range ops {
+			headers = append(headers, strings.ToUpper(op[:1])+op[1:]+" MB/s", "IOPS", "p50 "+unit.name, "p99 "+unit.name)
 			if ds {
-				fig := "-"
-				if r.Datasheet != nil {
-					fig = Num(r.Datasheet.Value) + " " + r.Datasheet.Unit
-				}
-				cells = append(cells, fig, benchPct(st, r))
+				headers = append(headers, "datasheet", "%")
 			}
 		}
-		t.Row(cells...)
+		t := table.New().Border(lipgloss.NormalBorder()).BorderStyle(st.Dim).Headers(headers...)
+		for _, l := range lines {
+			cells := []string{l.label}
+			for _, op := range ops {
+				r := pick(l, op)
+				if r == nil {
+					cells = append(cells, "-", "-", "-", "-")
+					if ds {
+						cells = append(cells, "-", "-")
+					}
+					continue
+				}
+				cells = append(cells, Num(r.MBs), Num(r.IOPS), unit.format(r.Lat.P50), unit.format(r.Lat.P99))
+				if ds {
+					fig := "-"
+					if r.Datasheet != nil {
+						fig = Num(r.Datasheet.Value) + " " + r.Datasheet.Unit
+					}
+					cells = append(cells, fig, benchPct(st, r))
+				}
+			}
+			t.Row(cells...)
+		}
+		return t.String() + "\n"
 	}
-	return t.String() + "\n"
+	var ops []string
+	for _, op := range []string{"read", "write"} {
+		if slices.ContainsFunc(lines, func(l benchLine) bool { return pick(l, op) != nil }) {
+			ops = append(ops, op)
+		}
+	}
+	if len(ops) == 0 {
+		ops = []string{"read", "write"}
+	}
+	both := render(ops...)
+	if len(ops) == 1 || lipgloss.Width(both) <= width {
+		return both
+	}
+	return render("read") + render("write")
 }
 
 // benchPct is the measured share of the datasheet, coloured by how far

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -41,6 +42,9 @@ type Env struct {
 	// Notes receives messages for the person at the terminal (stale test
 	// files removed); nil discards them.
 	Notes io.Writer
+	// Recording is a recorded machine's bench run (nil: live, or none
+	// recorded).
+	Recording *Recording
 }
 
 // run is one bench invocation's state.
@@ -104,7 +108,7 @@ func Run(ctx context.Context, path string, o Options, env Env) (res *Result, err
 	t0 := time.Now()
 	b.preflight(ctx)
 	if b.pre.Refuse(o.Force) {
-		return b.result(), refusal(b.pre)
+		return b.result(), refusal(b.pre, o.Width)
 	}
 	if err := b.watchCompeting(ctx, &b.pre.Competing, "before"); err != nil {
 		return nil, interrupted(ctx, err)
@@ -112,7 +116,9 @@ func Run(ctx context.Context, path string, o Options, env Env) (res *Result, err
 	b.preflightTook = time.Since(t0)
 	if b.pre.Competing.Busy() && !o.Force {
 		b.pre.Refused = true
-		return b.result(), &ExitError{2, fmt.Errorf("bench refused: %s (--force runs anyway, and the result says so)", b.pre.Competing.Text)}
+		c := b.pre.Competing
+		lines := append(messageLines("bench refused: "+c.Text+" (--force runs anyway, and the result says so)", o.Width, 0), c.ProcessLines(o.Width, 2)...)
+		return b.result(), &ExitError{2, errors.New(strings.Join(lines, "\n"))}
 	}
 	defer func() {
 		if cerr := b.cleanup(); cerr != nil && err == nil {
@@ -251,23 +257,35 @@ func (b *run) examine(ctx context.Context) (*rules.Report, error) {
 	return rep, nil
 }
 
-func refusal(pre Preflight) error {
-	var b strings.Builder
+func refusal(pre Preflight, width int) error {
+	head := "bench refused: the numbers would measure these problems, not the hardware (--force runs anyway):"
 	if pre.NoSpace {
-		b.WriteString("bench refused: the test file does not fit (--force does not override this):")
-	} else {
-		b.WriteString("bench refused: the numbers would measure these problems, not the hardware (--force runs anyway):")
+		head = "bench refused: the test file does not fit (--force does not override this):"
 	}
+	lines := messageLines(head, width, 0)
 	for _, c := range pre.Checks {
 		if c.Severity == rules.Critical {
-			fmt.Fprintf(&b, "\n  CRITICAL %s: %s", c.ID, c.Text)
+			lines = append(lines, messageLines("CRITICAL "+c.ID+": "+c.Text, width, 2)...)
 		}
 	}
 	if pre.NoSpace {
-		return &ExitError{3, errors.New(b.String())}
+		return &ExitError{3, errors.New(strings.Join(lines, "\n"))}
 	}
-	b.WriteString("\nFix them (run 'diskdoctor' for the evidence and the commands), or pass --force to measure anyway.")
-	return &ExitError{2, errors.New(b.String())}
+	lines = append(lines, messageLines("Fix them (run 'diskdoctor' for the evidence and the commands), or pass --force to measure anyway.", width, 2)...)
+	return &ExitError{2, errors.New(strings.Join(lines, "\n"))}
+}
+
+// messageLines wraps a line of an error message to width columns: the
+// first line after "diskdoctor: " (indent 0: main prints it first) or
+// indented by indent, the others indented by two more.
+func messageLines(text string, width, indent int) []string {
+	first := len("diskdoctor: ")
+	if indent > 0 {
+		first = indent
+	}
+	lines := report.Wrap(text, textWidth(width), first, indent+2)
+	lines[0] = strings.Repeat(" ", indent) + lines[0]
+	return lines
 }
 
 func interrupted(ctx context.Context, err error) error {

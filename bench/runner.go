@@ -256,7 +256,13 @@ func (e *Exec) Close() error {
 
 // Replay is a recorded bench run: fio's answers are the recorded machine's
 // commands (commands/manifest.yaml, argv "fio …"), and nothing is written.
-type Replay struct{ Host *machine.Host }
+type Replay struct {
+	Host *machine.Host
+	Root string // as given (--root)
+	// Recording is the run recorded (nil: none), for the error of a call
+	// it does not hold.
+	Recording *Recording
+}
 
 // LookPath implements Runner: fio is there when the recording has its
 // version.
@@ -265,6 +271,14 @@ func (r *Replay) LookPath(name string) (string, error) { return name, nil }
 // Fio implements Runner.
 func (r *Replay) Fio(ctx context.Context, fio string, argv []string) ([]byte, []byte, error) {
 	res, err := r.Host.Run(ctx, append([]string{fio}, argv...)...)
+	if errors.Is(err, machine.ErrToolMissing) {
+		// An argv the recording lacks: not a missing fio (the machine may
+		// well have one), a call that was never recorded.
+		if r.Recording == nil {
+			return nil, nil, NoRecording(r.Root)
+		}
+		return nil, nil, &notRecorded{fmt.Sprintf("fio %s: not in the bench run recorded in %s (%s)", strings.Join(argv, " "), r.Recording.Root, r.Recording.Args())}
+	}
 	if err != nil {
 		return nil, nil, err
 	}

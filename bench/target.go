@@ -43,8 +43,11 @@ func ResolveTarget(ctx context.Context, h *machine.Host, path string, deviceWrit
 		return Target{}, fmt.Errorf("bench %w", err)
 	}
 	pi, err := mount.StatPath(ctx, h, abs)
-	if err != nil {
-		return Target{}, fmt.Errorf("bench %s: %w", path, err)
+	switch {
+	case errors.Is(err, machine.ErrNotAvailable):
+		return Target{}, fmt.Errorf("bench %s: no such directory. PATH is an existing directory (or mount point) on the filesystem to test: the bench creates its test file there and removes it afterwards", path)
+	case err != nil:
+		return Target{}, fmt.Errorf("bench %w", err) // err names the path
 	}
 	if pid == 0 {
 		pid = os.Getpid()

@@ -134,3 +134,34 @@ func (l *layout) line(cells []string) string {
 	}
 	return strings.TrimRight(b.String(), " ")
 }
+
+// TableColumn is a column of FitTable: its header, whether it holds
+// numbers (aligned right), whether its cells may be cut (…) down to MinW,
+// and Drop, the order in which it is left out when even that is too wide
+// (0: never).
+type TableColumn struct {
+	Header     string
+	Right      bool
+	Shrink     bool
+	MinW, MaxW int
+	Drop       int
+}
+
+// FitTable lays a table out within w columns as the text report's tables
+// are (other commands' text, such as bench's, looks the same): header
+// line, row lines (plain, cells cleaned of control characters), and the
+// headers of the columns left out.
+func FitTable(cols []TableColumn, rows [][]string, w int) (header string, lines, omitted []string) {
+	cs := make([]column, len(cols))
+	for i, c := range cols {
+		cs[i] = column{header: c.Header, right: c.Right, shrink: c.Shrink, minW: c.MinW, maxW: c.MaxW, drop: c.Drop}
+	}
+	cleaned := make([][]string, len(rows))
+	for i, r := range rows {
+		cleaned[i] = make([]string, len(r))
+		for j, cell := range r {
+			cleaned[i][j] = clean(cell)
+		}
+	}
+	return fitTable(cs, cleaned, w)
+}

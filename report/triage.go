@@ -232,21 +232,12 @@ func triageTables(t *textWriter, rep *rules.Report) {
 	}
 }
 
-// unitOf is the systemd unit of a cgroup path (its last component that
-// names a unit), or the path.
+// unitOf is the systemd unit of a cgroup path (window.Unit), "-" for none.
 func unitOf(cgroup string) string {
-	parts := strings.Split(strings.Trim(cgroup, "/"), "/")
-	for i := len(parts) - 1; i >= 0; i-- {
-		for _, suf := range []string{".service", ".scope", ".slice", ".mount", ".socket"} {
-			if strings.HasSuffix(parts[i], suf) {
-				return parts[i]
-			}
-		}
+	if u := window.Unit(cgroup); u != "" {
+		return u
 	}
-	if cgroup == "" {
-		return "-"
-	}
-	return cgroup
+	return "-"
 }
 
 // beneath are the disks a stacked device (dm, md, a partition's holder)

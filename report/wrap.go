@@ -324,3 +324,11 @@ func escapedAt(s string, i int) bool {
 	}
 	return n%2 == 1
 }
+
+// Wrap breaks text that came from the machine into lines of at most w
+// columns at spaces, as the text report does: the first line after a
+// prefix of firstIndent columns (printed by the caller), the others
+// indented by indent spaces. Control characters are shown as escapes.
+func Wrap(text string, w, firstIndent, indent int) []string {
+	return wrap(clean(text), max(w, minWidth), firstIndent, indent)
+}

@@ -22,6 +22,7 @@ type benchFlags struct {
 	runtime, size    string
 	format, color    string
 	root             string
+	width            int
 	slog             bool
 	direct, buffered bool
 }
@@ -29,7 +30,7 @@ type benchFlags struct {
 func newBenchCmd() *cobra.Command {
 	var fl benchFlags
 	cmd := &cobra.Command{
-		Use:   "bench [--fio PATH] PATH",
+		Use:   "bench [--fio PATH] PATH | bench --root RECORDED [PATH]",
 		Short: "Benchmark the storage under PATH with fio, after the doctor says it is ready, against the datasheet",
 		Long: `bench examines the machine first (the doctor, on the device under PATH) and
 refuses to produce misleading numbers: it stops on critical findings and on
@@ -57,6 +58,11 @@ fio job files and runs nothing. A raw block device is written only with
 --device-write-i-know, and only when nothing uses it (it destroys the data
 on it).
 
+--root replays a recorded machine: its preflight, and its recorded fio
+run with the settings it was recorded with (PATH, --size, --runtime and
+--profile default to the recording's): diskdoctor bench --root
+fixtures/bench-vm-loop.
+
 EXIT STATUS
   0    the bench ran
   2    refused: critical findings or competing I/O (--force runs anyway)
@@ -68,15 +74,16 @@ EXIT STATUS
   diskdoctor bench --profile sweep --write --max-depth 64 /mnt/scratch
   diskdoctor bench --steady --steady-max 10m --size 64GiB /mnt/scratch
   diskdoctor bench --dry-run --profile cdm /srv/data > jobs.fio
+  diskdoctor bench --root fixtures/bench-vm-loop    # replay a recorded run
   diskdoctor bench --root fixtures/bench-vm-loop --dry-run /mnt/bench
   diskdoctor bench --format json /srv/data`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, err := fl.parse(cmd, args)
 			if err != nil {
 				return &bench.ExitError{Code: rules.ExitUnknown, Err: err}
 			}
-			return runBench(cmd.Context(), path, fl, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runBench(cmd.Context(), path, fl, benchChanged(cmd, fl), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	fl.define(cmd)
@@ -108,9 +115,10 @@ func (fl *benchFlags) define(cmd *cobra.Command) {
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "print each fio command line as it runs (on a terminal, with the progress)")
 	f.DurationVar(&o.PreflightWindow, "preflight-window", 2*time.Second, "watch the target's devices this long for other processes' I/O before and after the run (0: do not)")
 	f.StringVar(&fl.color, "color", "auto", "colour: auto, always, never")
+	f.IntVar(&fl.width, "width", 0, "lay the text out for this many columns (default: the terminal's, 80 when not a terminal)")
 	f.StringVar(&o.Datasheets, "datasheets", "", "a YAML file of your own drive datasheets (format of rules/datasheets.yaml)")
 	f.DurationVar(&o.ProbeTimeout, "probe-timeout", 5*time.Second, "how long one probe of the doctor may take")
-	f.StringVar(&fl.root, "root", "", "a recorded machine (fixture or unpacked snapshot): preflight it, and replay its recorded fio outputs")
+	f.StringVar(&fl.root, "root", "", "a recorded machine (fixture or unpacked snapshot): preflight it, and replay its recorded bench run (PATH and the settings default to the recording's)")
 	f.IntVar(&o.PID, "replay-pid", 0, "with --root: the PID in the recorded run's test file name, so that its fio argv match")
 	_ = f.MarkHidden("replay-pid")
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(bench.Profiles(), cobra.ShellCompDirectiveNoFileComp))
@@ -122,7 +130,16 @@ func (fl *benchFlags) define(cmd *cobra.Command) {
 // followed by a program and PATH takes the program as fio.
 func (fl *benchFlags) parse(cmd *cobra.Command, args []string) (string, error) {
 	f := cmd.Flags()
-	path := args[len(args)-1]
+	path := ""
+	switch {
+	case len(args) > 0:
+		path = args[len(args)-1]
+	case fl.root == "":
+		return "", errors.New("bench needs PATH: an existing directory (or mount point) on the filesystem to test, e.g. diskdoctor bench /srv/data (diskdoctor bench --help)")
+	}
+	if fl.width != 0 && fl.width < render.MinWidth {
+		return "", fmt.Errorf("--width %d: at least %d columns", fl.width, render.MinWidth)
+	}
 	if len(args) == 2 {
 		if !f.Changed("fio") || fl.o.Fio != "fio" {
 			return "", fmt.Errorf("one PATH, got %q and %q", args[0], args[1])
@@ -152,18 +169,40 @@ func (fl *benchFlags) parse(cmd *cobra.Command, args []string) (string, error) {
 	return path, nil
 }
 
+// benchChanged says which settings the command line gave (--slog gives
+// the profile): a replay takes the others from its recording.
+func benchChanged(cmd *cobra.Command, fl benchFlags) func(string) bool {
+	return func(name string) bool {
+		return cmd.Flags().Changed(name) || (name == "profile" && fl.slog)
+	}
+}
+
 // runBench wires the machine, the runner and the doctor into a bench run
 // and renders its result; SIGHUP, SIGINT and SIGTERM stop it cleanly with
-// the signal's exit status (bench.WatchSignals).
-func runBench(ctx context.Context, path string, fl benchFlags, stdout, stderr io.Writer) error {
+// the signal's exit status (bench.WatchSignals). A recorded machine's
+// bench run replays with its recorded settings where the command line
+// gives none (bench.Recording.Apply).
+func runBench(ctx context.Context, path string, fl benchFlags, changed func(string) bool, stdout, stderr io.Writer) error {
 	ctx, sig := bench.WatchSignals(ctx)
 	defer sig.Stop()
-	env, err := bench.NewEnv(fl.root, fl.o)
+	env, err := bench.NewEnv(ctx, fl.root, fl.o)
 	if err != nil {
 		return &bench.ExitError{Code: rules.ExitUnknown, Err: err}
 	}
 	env.Notes = stderr
 	o := fl.o
+	switch {
+	case env.Recording != nil:
+		if path, err = env.Recording.Apply(&o, path, changed); err != nil {
+			return &bench.ExitError{Code: rules.ExitUnknown, Err: err}
+		}
+	case path == "":
+		return &bench.ExitError{Code: rules.ExitUnknown, Err: bench.NoRecording(fl.root)}
+	}
+	o.Width = fl.width
+	if o.Width == 0 {
+		o.Width = render.TerminalWidth(stdout)
+	}
 	if render.IsTerminal(stderr) {
 		o.Progress = stderr
 	}
@@ -184,7 +223,7 @@ func runBench(ctx context.Context, path string, fl benchFlags, stdout, stderr io
 				err = jerr
 			}
 		} else if err == nil {
-			bench.WriteText(stdout, res, render.ColorWanted(fl.color, stdout))
+			bench.WriteText(stdout, res, render.ColorWanted(fl.color, stdout), o.Width)
 		}
 	}
 	return sig.Exit(err)

@@ -7,13 +7,34 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mattn/go-runewidth"
 )
 
+// benchReplayCommand is the replay as docs/bench.md and the README give
+// it: the recorded run's own settings, nothing else to type.
+const benchReplayCommand = "diskdoctor bench --root fixtures/bench-vm-loop"
+
+// The documented replay command is in the docs, as a command of its own.
+func TestBenchReplayCommandDocumented(t *testing.T) {
+	for _, doc := range []string{"README.md", "docs/bench.md"} {
+		b, err := os.ReadFile(filepath.Join(fixturesDir, "..", doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(benchReplayCommand) + `\s*$`).Match(b) {
+			t.Errorf("%s does not give the replay as the line %q", doc, benchReplayCommand)
+		}
+	}
+}
+
 // The recorded bench run of fixtures/bench-vm-loop (real fio 3.33 JSON,
-// see its README) replays through the CLI and renders its goldens.
+// see its README) replays through the CLI with exactly the documented
+// command, and renders its goldens.
 func TestBenchRecordedRun(t *testing.T) {
 	fx := filepath.Join(fixturesDir, "bench-vm-loop")
-	args := []string{"bench", "--root", fx, "--replay-pid", "4242", "--size", "256m", "--runtime", "3", "--color", "never", "/mnt/ddbench"}
+	args := strings.Fields(benchReplayCommand)[1:]
+	args[2] = fx // fixtures/ as the tests see it
 	elapsed := regexp.MustCompile(`"(elapsed|preflight|prepare)_s": [0-9.e-]+`)
 	// With datasheet figures (the test class figures of the bench tests),
 	// the table gains its datasheet and % columns.
@@ -27,6 +48,14 @@ func TestBenchRecordedRun(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s", tc.format, code, stderr.String())
 		}
 		got := elapsed.ReplaceAll(stdout.Bytes(), []byte(`"${1}_s": 0`))
+		if tc.format == "text" {
+			// Laid out for a pipe's 80 columns (issue #25).
+			for _, l := range strings.Split(string(got), "\n") {
+				if w := runewidth.StringWidth(l); w > 80 {
+					t.Errorf("%s: a line of %d columns: %s", tc.golden, w, l)
+				}
+			}
+		}
 		gp := filepath.Join(fx, tc.golden)
 		if *update {
 			if err := os.WriteFile(gp, got, 0o644); err != nil {

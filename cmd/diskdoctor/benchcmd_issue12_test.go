@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/diskdoctor/diskdoctor/bench"
 )
@@ -142,9 +143,13 @@ func TestBenchCompetingWriterRefused(t *testing.T) {
 	mnt := t.TempDir()
 	must(t, "mount", dev, mnt)
 	t.Cleanup(func() { _ = exec.Command("umount", mnt).Run() })
-	// The writer, as in the issue: fio hammering the same disk with random writes.
-	writer := exec.Command("fio", "--name=competitor", "--filename="+filepath.Join(mnt, "competitor"), "--size=64m", "--rw=randwrite", "--bs=4k",
+	// The writer, as in the issue: fio hammering the same disk with random
+	// writes, with a hostile command line (issue #25): a program name that
+	// drives the terminal and goes on for 300 bytes, and an environment
+	// handed over as JSON (fio's --description takes any text).
+	writer := exec.Command("fio", "--name=competitor", `--description=--env {"AWS_CA_BUNDLE": "/etc/ssl/s3cr3t.pem"}`, "--filename="+filepath.Join(mnt, "competitor"), "--size=64m", "--rw=randwrite", "--bs=4k",
 		"--direct=1", "--ioengine=psync", "--time_based", "--runtime=60")
+	writer.Args[0] = "fio\x1b]0;pwned\x07\x1b[2J" + strings.Repeat("x", 300)
 	if err := writer.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -158,12 +163,27 @@ func TestBenchCompetingWriterRefused(t *testing.T) {
 		t.Fatalf("exit %d, want 2 (refused): %s", code, stderr.String())
 	}
 	msg := stderr.String()
-	if !regexp.MustCompile(`; pid \d+ fio --name=competitor`).MatchString(msg) {
-		t.Errorf("the writer's pid is not named: %s", msg)
+	// Named once, in a table: pid, the program and its first plain
+	// arguments (never the JSON, nor a control character), unit, rates.
+	if !regexp.MustCompile(`\n +\d+  fio\?\?0\?pwned\?\?\?2Jx+…`).MatchString(msg) {
+		t.Errorf("the writer's pid and command are not named: %s", msg)
 	}
-	for _, want := range []string{"other I/O on the target's devices", filepath.Base(dev), "fio --name=competitor --filename=" + filepath.Join(mnt, "competitor"), "MB/s", "IOPS", "of the device's time", "--force"} {
+	for _, want := range []string{"other I/O on the target's devices", filepath.Base(dev), "PID", "COMMAND", "UNIT", "MB/s", "~IOPS", "~SHARE", "--force"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("refusal lacks %q: %s", want, msg)
+		}
+	}
+	for _, leak := range []string{"AWS_CA_BUNDLE", "s3cr3t", "{", "\x1b", "\x07", strings.Repeat("x", 40)} {
+		if strings.Contains(msg, leak) {
+			t.Errorf("refusal shows %q of the writer's command line: %s", leak, msg)
+		}
+	}
+	if n := strings.Count(msg, "pwned"); n != 1 {
+		t.Errorf("the writer is named %d times: %s", n, msg)
+	}
+	for _, l := range strings.Split(msg, "\n") {
+		if w := utf8.RuneCountInString(l); w > 80 {
+			t.Errorf("a line of %d columns: %q", w, l)
 		}
 	}
 	ents, _ := os.ReadDir(mnt)
@@ -195,5 +215,13 @@ func TestBenchCompetingWriterRefused(t *testing.T) {
 	}
 	if r := strings.Join(out.Reading, "\n"); !strings.Contains(r, "other processes did I/O on the devices") || !strings.Contains(r, "right after the last job") {
 		t.Errorf("reading: %s", r)
+	}
+	// The program bounded and cleaned, its first plain argument, and
+	// nothing from the JSON on.
+	short := regexp.MustCompile(`^fio\?\?0\?pwned\?\?\?2Jx{14}… --name=competitor …$`)
+	for _, p := range append(out.Preflight.Competing.Processes, out.Preflight.After.Processes...) {
+		if p.Comm == "fio" && !short.MatchString(p.Cmdline) {
+			t.Errorf("JSON names the writer %q", p.Cmdline)
+		}
 	}
 }

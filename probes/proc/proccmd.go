@@ -3,40 +3,10 @@ package proc
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/mount"
-	"github.com/prometheus/procfs"
 )
-
-// Cmdline is a process's command line (/proc/PID/cmdline), its
-// arguments joined by spaces and bounded; "" when the process is gone or
-// unreadable.
-func Cmdline(ctx context.Context, h *machine.Host, pid int) string {
-	if ctx.Err() != nil || pid <= 0 {
-		return ""
-	}
-	h.Uses(fmt.Sprintf("/proc/%d/cmdline", pid))
-	pfs, err := procfs.NewFS(h.Path("/proc"))
-	if err != nil {
-		return ""
-	}
-	p, err := pfs.Proc(pid)
-	if err != nil {
-		return ""
-	}
-	args, err := p.CmdLine()
-	if err != nil {
-		return ""
-	}
-	s := strings.Join(args, " ")
-	const maxLen = 300
-	if len(s) > maxLen {
-		s = s[:maxLen] + "…"
-	}
-	return s
-}
 
 // FilesOn says whether a process has an open file (or its working
 // directory) on one of these devices ("major:minor", as st_dev of the

@@ -33,7 +33,7 @@ type Counters struct {
 type ProcCounters struct {
 	PID                   int
 	Comm, Cgroup          string
-	Cmdline               string // live only, never recorded: see fillCgroups
+	Cmdline               string // ShortCommand of /proc/PID/cmdline; live only, never recorded: see fillCgroups
 	ReadBytes, WriteBytes uint64
 }
 
@@ -155,13 +155,14 @@ func fillCgroups(ctx context.Context, h *machine.Host, start, end *Counters) {
 			continue
 		}
 		e.Cgroup = lastCgroup(b)
-		// The command line is for the person at the terminal (iotop shows
-		// it), and only on the live machine. It is read without the tracer:
-		// a command line can hold a password, and a snapshot is meant to be
-		// shared.
+		// The command is for the person at the terminal (iotop shows it),
+		// and only on the live machine. It is read without the tracer (a
+		// command line can hold a password, and a snapshot is meant to be
+		// shared), and only its program and first plain arguments are kept
+		// (ShortCommand).
 		if h.IsLive() {
 			if b, err := h.WithTracer(nil).ReadFileLimit(ctx, "/proc/"+strconv.Itoa(pid)+"/cmdline", machine.ReadLimit("/proc/")); err == nil {
-				e.Cmdline = strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " "))
+				e.Cmdline = ShortCommand(strings.Split(strings.TrimRight(string(b), "\x00"), "\x00"))
 			}
 		}
 		end.Procs[pid] = e
