@@ -15,6 +15,7 @@ var installHints = map[string]string{
 	"zpool":    "apt-get install zfsutils-linux",
 	"zfs":      "apt-get install zfsutils-linux",
 	"smartctl": "apt-get install smartmontools",
+	"lvs":      "apt-get install lvm2",
 }
 
 // hinted carries the hint a check knows better than the generic one.
