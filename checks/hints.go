@@ -18,6 +18,7 @@ var installHints = map[string]string{
 	"zfs":      "apt-get install zfsutils-linux",
 	"smartctl": "apt-get install smartmontools",
 	"nvme":     "apt-get install nvme-cli",
+	"lvs":      "apt-get install lvm2",
 }
 
 // recordingHint is the advice for a program a recording lacks: it is for

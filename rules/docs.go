@@ -145,6 +145,7 @@ var factSources = map[string]factSource{
 	"md_mismatch_cnt":        {"/sys/block/<md>/md/mismatch_cnt (md.rst)", "nil when the file is absent (skipped entry md sysfs for redundant levels): the rule does not apply"},
 	"md_last_sync_action":    {"/sys/block/<md>/md/last_sync_action (Linux 3.15 and later)", "nil on older kernels: the mismatch count is taken as a check's"},
 	"md_sync_action":         {"/sys/block/<md>/md/sync_action", "nil: the commands that start a pass are not offered"},
+	"lvm_":                   {"lvs --reportformat json --units b --nosuffix -o vg_name,lv_name,lv_attr,lv_size,data_percent,metadata_percent,pool_lv, one pool subject vg/pool per thin pool (lvm_health: lv_attr's 9th character, \"-\" for none)", "no subject when lvs is missing, hangs or fails (skipped entry lvs); a percentage lvs leaves empty (an inactive pool) is nil and does not count"},
 	"controller_volume":      {"controller: the disk is a logical drive of a RAID controller (matched in its tool's output by WWN, name or SCSI target; else cciss, Smart Array's LOGICAL VOLUME, megaraid_sas channel 2 and up)", "false for other disks; set from the driver alone when the tool could not be read (skipped entry controller)"},
 	"kind_controller":        {"controller: the subject is a controller itself (slot=N, /cN, aN), for what no OS volume carries", "false (unset) on disks"},
 	"ctl_ds_":                {"the controller's entry in the datasheet table (controllers:)", "nil when the table has no entry for the model"},

@@ -83,6 +83,8 @@ func TestPersistentFilesPassTheirTools(t *testing.T) {
 				}
 			case strings.HasSuffix(h.path, ".rules"):
 				checkUdevSyntax(t, name, h)
+			case strings.HasPrefix(h.path, "/etc/lvm/profile/") && strings.HasSuffix(h.path, ".profile"):
+				checkLVMProfile(t, name, h)
 			default:
 				t.Errorf("%s writes %s, which no test checks", name, h.path)
 			}
@@ -324,5 +326,51 @@ func TestSchedulerUdevRulesMatch(t *testing.T) {
 	}
 	if strings.Contains(out, "writing 'none'") {
 		t.Errorf("the NVMe rule's scheduler was written to a loop device: a continuation was lost\n%s\n--- udevadm test:\n%s", body, out)
+	}
+}
+
+// lvmProfileLine is one line of an lvm configuration file (lvm.conf(5),
+// SYNTAX): a section opening "name {", its closing "}", or "key = integer".
+var lvmProfileLine = regexp.MustCompile(`^\s*(?:([a-z_]+)\s*\{|\}|([a-z_]+)\s*=\s*-?[0-9]+)\s*$`)
+
+// lvmProfilable are the settings of lvm.conf(5) marked "(profilable)" that
+// a rule's profile may set, by section.
+var lvmProfilable = map[string]map[string]bool{
+	"activation": {"thin_pool_autoextend_threshold": true, "thin_pool_autoextend_percent": true},
+}
+
+// checkLVMProfile: lvm2 is not installed where the tests run, so the
+// profile is held to the syntax lvm reads and to settings a profile may
+// carry; one section deep, every section closed.
+func checkLVMProfile(t *testing.T, name string, h heredoc) {
+	t.Helper()
+	section, keys := "", 0
+	for _, line := range strings.Split(h.body, "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		m := lvmProfileLine.FindStringSubmatch(line)
+		switch {
+		case m == nil:
+			t.Errorf("%s: %s: not lvm configuration syntax: %q", name, h.path, line)
+		case m[1] != "":
+			if section != "" {
+				t.Errorf("%s: %s: section %s inside %s", name, h.path, m[1], section)
+			}
+			section = m[1]
+		case m[2] != "":
+			if !lvmProfilable[section][m[2]] {
+				t.Errorf("%s: %s: %s/%s is not a profilable setting", name, h.path, section, m[2])
+			}
+			keys++
+		default:
+			if section == "" {
+				t.Errorf("%s: %s: } without a section", name, h.path)
+			}
+			section = ""
+		}
+	}
+	if section != "" || keys == 0 {
+		t.Errorf("%s: %s: section %q left open, or no setting (%d)", name, h.path, section, keys)
 	}
 }

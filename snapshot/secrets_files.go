@@ -36,6 +36,16 @@ func (s *secrets) fromEntries(entries []*Entry, osIDs map[string]bool) {
 		case strings.HasPrefix(e.Path, "run/udev/data/"):
 			udevSecrets(e.Data, s.add)
 		case strings.HasPrefix(e.Path, "sys/"):
+			// A device-mapper UUID (dm/uuid) names its owner and volume
+			// ("LVM-<vg uuid><lv uuid>-tpool", "CRYPT-LUKS2-…"), like a
+			// filesystem UUID, not a serial number; replaced whole it
+			// would lose the owner prefix the stack and lvm checks read
+			// (Documentation/ABI/testing/sysfs-block-dm). A multipath
+			// UUID's WWN is a secret of the disks below and replaced
+			// wherever it occurs.
+			if strings.HasSuffix(e.Path, "/dm/uuid") {
+				break
+			}
 			if kind, ok := identityFiles[path.Base(e.Path)]; ok {
 				s.identityFiles = append(s.identityFiles, e)
 				s.identityValue(e.Data, kind)
