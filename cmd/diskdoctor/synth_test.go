@@ -245,11 +245,19 @@ func writeSyntheticMachine(dir string, n int) error {
 	manifest.WriteString("# synthetic recorded machine: commands replayed by exact argv\n")
 	manifest.WriteString("- argv: [dmesg]\n  stdout: dmesg.txt\n")
 	var mountinfo, mounts strings.Builder
+	// df -P -T -k -l of the ext4 filesystems: each 40 % used, so no space
+	// finding is planned.
+	var df strings.Builder
+	df.WriteString("Filesystem     Type 1024-blocks     Used Available Capacity Mounted on\n")
+	dfLine := func(part, mnt string) {
+		df.WriteString(fmt.Sprintf("/dev/%s ext4 1000000000 400000000 600000000 40%% %s\n", part, mnt))
+	}
 	rootMajMin := "0:0"
 	if len(disks) > 0 {
 		rootMajMin = fmt.Sprintf("%d:%d", disks[0].Maj, disks[0].Min+1)
 		mountinfo.WriteString(fmt.Sprintf("27 1 %s / / rw,relatime shared:1 - ext4 /dev/%s rw,errors=remount-ro\n", rootMajMin, disks[0].Part))
 		mounts.WriteString(fmt.Sprintf("/dev/%s / ext4 rw,relatime,errors=remount-ro 0 0\n", disks[0].Part))
+		dfLine(disks[0].Part, "/")
 	}
 	for _, l := range synthSystemMounts {
 		mountinfo.WriteString(l.info + "\n")
@@ -297,8 +305,11 @@ func writeSyntheticMachine(dir string, n int) error {
 			mountID++
 			mountinfo.WriteString(fmt.Sprintf("%d 27 %d:%d / %s rw,relatime shared:%d - ext4 /dev/%s rw\n", mountID, d.Maj, d.Min+1, d.MountPoint, mountID-100, d.Part))
 			mounts.WriteString(fmt.Sprintf("/dev/%s %s ext4 rw,relatime 0 0\n", d.Part, d.MountPoint))
+			dfLine(d.Part, d.MountPoint)
 		}
 	}
+	w.file("/commands/df.txt", df.String())
+	manifest.WriteString("- argv: [df, -P, -T, -k, -l]\n  stdout: df.txt\n")
 	if zfsMembers > 0 {
 		for j, ds := range []string{"", "/backup", "/vm", "/media"} {
 			mountID++
@@ -429,6 +440,8 @@ func synthSATA(w *synthWriter, d *synthDisk, dmesg *strings.Builder, clock *synt
 }
 
 func synthNVMe(w *synthWriter, d *synthDisk, dmesg *strings.Builder, clock *synthClock) {
+	// nvme_core's APST limit, its default (drivers/nvme/host/core.c).
+	w.file("/sys/module/nvme_core/parameters/default_ps_max_latency_us", "100000\n")
 	k := d.Index
 	m := d.Model
 	ctrlDir := path.Dir(d.SysDir)     // .../nvme/nvme<k>
