@@ -133,32 +133,40 @@ func (e examineError) Unwrap() error { return e.error }
 
 // failure writes the failure form of the --format the arguments ask for
 // (read from them, since a usage error may come before the flags are
-// parsed); nothing for text or a format that is not one.
+// parsed); nothing for text or a format that is not one. With --output the
+// form replaces the file too, so that a textfile collector's file does not
+// keep the last good report after a failed run.
 func failure(stdout io.Writer, args []string, reason, message string) {
-	_ = report.Failure(stdout, formatArg(args), tool(), reason, message)
+	format := flagArg(args, "format", "f")
+	_ = report.Failure(stdout, format, tool(), reason, message)
+	if out := flagArg(args, "output", "o"); out != "" && out != "-" && format != "" && format != "text" {
+		_ = report.WriteAtomically(out, 0o644, func(w io.Writer) error {
+			return report.Failure(w, format, tool(), reason, message)
+		})
+	}
 }
 
-// formatArg is the value of the last --format/-f in args ("" if none), as
-// pflag would read it: --format=x, --format x, -f x, -fx; nothing after --.
-func formatArg(args []string) string {
-	format := ""
+// flagArg is the value of the last --long/-short in args ("" if none), as
+// pflag would read it: --long=x, --long x, -s x, -sx; nothing after --.
+func flagArg(args []string, long, short string) string {
+	value := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			return format
-		case a == "--format" || a == "-f":
+			return value
+		case a == "--"+long || a == "-"+short:
 			if i+1 < len(args) {
-				format = args[i+1]
+				value = args[i+1]
 				i++
 			}
-		case strings.HasPrefix(a, "--format="):
-			format = strings.TrimPrefix(a, "--format=")
-		case strings.HasPrefix(a, "-f") && !strings.HasPrefix(a, "--"):
-			format = strings.TrimPrefix(strings.TrimPrefix(a, "-f"), "=")
+		case strings.HasPrefix(a, "--"+long+"="):
+			value = strings.TrimPrefix(a, "--"+long+"=")
+		case strings.HasPrefix(a, "-"+short) && !strings.HasPrefix(a, "--"):
+			value = strings.TrimPrefix(strings.TrimPrefix(a, "-"+short), "=")
 		}
 	}
-	return format
+	return value
 }
 
 // exitStatus ends a subcommand with a status that is a verdict, not a

@@ -148,13 +148,33 @@ func TestJSONProvenance(t *testing.T) {
 	}
 }
 
-func TestFormatArg(t *testing.T) {
+func TestFlagArg(t *testing.T) {
 	for args, want := range map[string]string{
 		"--format json": "json", "-f prometheus": "prometheus", "--format=nagios": "nagios", "-fjson": "json",
 		"--root x": "", "--format json -- --format text": "json", "-f json --format text": "text",
 	} {
-		if got := formatArg(strings.Fields(args)); got != want {
-			t.Errorf("formatArg(%s) = %q, want %q", args, got, want)
+		if got := flagArg(strings.Fields(args), "format", "f"); got != want {
+			t.Errorf("flagArg(%s) = %q, want %q", args, got, want)
 		}
+	}
+}
+
+// A failed run with --output replaces the file with the failure form: a
+// node_exporter textfile must not keep the last good report (a critical
+// one, say) after the runs that followed failed.
+func TestExit3ReplacesTheOutputFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "diskdoctor.prom")
+	if code := run(t.Context(), []string{"--root", "../../fixtures/hpe-microserver-writethrough", "-f", "prometheus", "-o", file}, &bytes.Buffer{}, &bytes.Buffer{}); code != 2 {
+		t.Fatalf("the good run: exit %d, want 2", code)
+	}
+	if b, _ := os.ReadFile(file); !strings.Contains(string(b), "\ndiskdoctor_up 1\n") {
+		t.Fatalf("the good run's file:\n%s", b)
+	}
+	if code := run(t.Context(), []string{"--root", filepath.Join(t.TempDir(), "gone"), "-f", "prometheus", "-o", file}, &bytes.Buffer{}, &bytes.Buffer{}); code != 3 {
+		t.Fatalf("the failed run: exit %d, want 3", code)
+	}
+	b, _ := os.ReadFile(file)
+	if !strings.Contains(string(b), "\ndiskdoctor_up 0\n") || strings.Contains(string(b), "diskdoctor_findings") {
+		t.Errorf("after the failed run the file is:\n%s", b)
 	}
 }
