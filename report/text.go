@@ -147,7 +147,10 @@ type textWriter struct {
 	b       strings.Builder
 }
 
-func (t *textWriter) line(s string) { t.b.WriteString(s + "\n") }
+// line writes one line without trailing blanks: evidence quoted from a
+// tool's aligned columns (zpool status, MegaCli) ends in spaces that only
+// make a pasted line differ from what it shows (issue #25).
+func (t *textWriter) line(s string) { t.b.WriteString(strings.TrimRight(s, " \t") + "\n") }
 
 // lines is how many lines are written so far.
 func (t *textWriter) lines() int { return strings.Count(t.b.String(), "\n") }
