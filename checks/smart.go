@@ -106,6 +106,13 @@ func SMARTObservation(dev string, s *smart.Info) *Observation {
 	o := f.o
 	o.Set("smart_protocol", s.Protocol)
 	o.Set("smart_model", s.Model)
+	if s.Firmware != "" {
+		// The firmware revision the drive reports; the rules match it
+		// against the firmware advisories (rules/firmware.yaml).
+		o.Set("smart_firmware", s.Firmware, f.ev("firmware_version: "+s.Firmware))
+	} else {
+		o.Set("smart_firmware", nil)
+	}
 	if s.Standby != "" {
 		// Asleep and left so: a fact, not a failure and not a skipped
 		// probe. Every health fact below is then unknown (nil).
@@ -120,6 +127,7 @@ func SMARTObservation(dev string, s *smart.Info) *Observation {
 	f.nvmeThermal()
 	f.interfaceAndFeatures()
 	f.recordingAndRecovery()
+	f.pendingOnly()
 	o.Set("smart_critical", nonNil(f.crit))
 	o.Set("smart_warnings", nonNil(f.warn))
 	o.Set("smart_notes", nonNil(s.Notes))
@@ -201,6 +209,27 @@ func (f *smartFacts) ataAttributes() {
 			f.warn = append(f.warn, fmt.Sprintf("%d %s", a.Raw, c.what))
 		}
 	}
+}
+
+// pendingOnly: smart_pending_only is true when sectors pending
+// reallocation are the drive's only concern: nothing reallocated, nothing
+// offline or reported uncorrectable (each read as 0, not unknown), no
+// other warning and nothing critical. A drive whose firmware counts a
+// phantom pending sector (rules/firmware.yaml quirk) looks exactly so.
+// Nil when the drive reports no pending count.
+func (f *smartFacts) pendingOnly() {
+	p, ok := f.s.Attr(ataPending)
+	if !ok {
+		f.o.Set("smart_pending_only", nil)
+		return
+	}
+	only := p.Raw > 0 && len(f.crit) == 0 && len(f.warn) == 1
+	for _, id := range []int{ataReallocated, ataOfflineUncorrect, ataReportedUncorrect} {
+		if a, ok := f.s.Attr(id); !ok || a.Raw != 0 {
+			only = false
+		}
+	}
+	f.o.Set("smart_pending_only", only)
 }
 
 // nvmeLog: the NVMe SMART/Health log's warnings, spare, errors and wear.

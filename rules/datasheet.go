@@ -60,6 +60,9 @@ type Datasheets struct {
 	// Controllers are RAID controller models, matched against the model
 	// the controller's tool prints.
 	Controllers []*Datasheet `yaml:"controllers"`
+	// Firmware are the firmware advisories and quirks (rules/firmware.yaml;
+	// a site's file may add its own under the same key).
+	Firmware []*Advisory `yaml:"firmware"`
 }
 
 // DatasheetsDir holds the administrator's own datasheet files (the Debian
@@ -81,6 +84,9 @@ func LoadHostDatasheets(ctx context.Context, host *machine.Host, userFile string
 	ds, err := parseDatasheets(embeddedDatasheets)
 	if err != nil {
 		return nil, fmt.Errorf("embedded datasheets: %w", err)
+	}
+	if ds.Firmware, err = parseFirmware(embeddedFirmware); err != nil {
+		return nil, fmt.Errorf("embedded firmware table: %w", err)
 	}
 	if host != nil {
 		for _, p := range host.Glob(DatasheetsDir + "/*.yaml") {
@@ -129,6 +135,7 @@ func (ds *Datasheets) add(b []byte, name string) error {
 	}
 	ds.Models = append(user.Models, ds.Models...)
 	ds.Controllers = append(user.Controllers, ds.Controllers...)
+	ds.Firmware = append(user.Firmware, ds.Firmware...)
 	for _, c := range user.Classes {
 		for i, old := range ds.Classes {
 			if old.Class == c.Class {
@@ -153,8 +160,8 @@ func parseUserDatasheets(b []byte) (*Datasheets, error) {
 	if err := dec.Decode(&ds); err != nil {
 		return nil, err
 	}
-	if len(ds.Models) == 0 && len(ds.Classes) == 0 && len(ds.Controllers) == 0 {
-		return nil, errors.New("no models and no classes")
+	if len(ds.Models) == 0 && len(ds.Classes) == 0 && len(ds.Controllers) == 0 && len(ds.Firmware) == 0 {
+		return nil, errors.New("no models, no classes and no firmware entries")
 	}
 	return finishDatasheets(&ds)
 }
@@ -179,6 +186,9 @@ func finishDatasheets(ds *Datasheets) (*Datasheets, error) {
 		}
 		m.re = re
 		m.ModelEntry = true
+	}
+	if err := finishAdvisories(ds.Firmware); err != nil {
+		return nil, err
 	}
 	for _, c := range ds.Classes {
 		if c.Product == "" {

@@ -155,6 +155,39 @@ func (e *Engine) classify(s *subject, sheets *sync.Map) {
 	if models, ok := s.facts["ctl_drive_models"].([]string); ok {
 		s.facts["ctl_drives_plp"] = e.drivesPLP(models, str(s.facts["ctl_media"]))
 	}
+	e.firmwareFacts(s, model)
+}
+
+// firmwareFacts gives a device the firmware table's verdict on its
+// firmware: fw_current (the drive's own report from smartctl, else sysfs;
+// nil unknown), the first advisory's title, fixed version, severity, bug
+// and source (nil where none applies), and the quirks of every entry.
+func (e *Engine) firmwareFacts(s *subject, model string) {
+	fw := parse.FirstNonEmpty(str(s.facts["smart_firmware"]), str(s.facts["firmware"]))
+	if model == "" {
+		model = str(s.facts["smart_model"])
+	}
+	for _, k := range []string{"fw_current", "fw_advisory", "fw_fixed_version", "fw_advisory_severity", "fw_advisory_bug", "fw_advisory_source", "fw_update_tool"} {
+		s.facts[k] = nil
+	}
+	quirks := []string{}
+	if fw != "" {
+		s.facts["fw_current"] = fw
+	}
+	for _, a := range e.Datasheets.LookupFirmware(model, fw) {
+		if a.Quirk != "" {
+			quirks = append(quirks, a.Quirk)
+		}
+		if a.Severity != "" && s.facts["fw_advisory"] == nil {
+			s.facts["fw_advisory"] = a.Title
+			s.facts["fw_fixed_version"] = a.Fixed
+			s.facts["fw_advisory_severity"] = a.Severity
+			s.facts["fw_advisory_bug"] = a.Bug
+			s.facts["fw_advisory_source"] = a.Source
+			s.facts["fw_update_tool"] = parse.FirstNonEmpty(a.Update, "the drive vendor's firmware update tool")
+		}
+	}
+	s.facts["fw_quirks"] = quirks
 }
 
 // controllerSheet gives a controller, or a volume of it, its controller's
