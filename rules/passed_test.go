@@ -33,16 +33,7 @@ func TestEveryRuleHasAnArea(t *testing.T) {
 // build runs Build on hand-made observations, strict.
 func build(t *testing.T, obs ...*checks.Observation) *Report {
 	t.Helper()
-	ds, err := LoadDatasheets("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := NewEngine(ds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Strict = true
-	rep, err := e.Build(&checks.Result{Observations: obs}, "/")
+	rep, err := strictEngine(t).Build(&checks.Result{Observations: obs}, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
