@@ -18,7 +18,7 @@ import (
 // of it, two buffers of the report's size grown by doubling; here the
 // devices, which are nearly all of a large report, are written one at a
 // time through a small buffer, and the rest (host, findings, skipped,
-// sample: structs, small) go through encoding/json itself.
+// passed, sample: structs, small) go through encoding/json itself.
 func renderJSON(w io.Writer, rep *rules.Report, run RunInfo) error {
 	j := &jsonWriter{w: w, buf: make([]byte, 0, jsonFlushAt+4096)}
 	j.raw("{\n  \"schema\": ")
@@ -32,6 +32,8 @@ func renderJSON(w io.Writer, rep *rules.Report, run RunInfo) error {
 	j.value(rep.Findings, 1)
 	j.raw(",\n  \"skipped\": ")
 	j.value(rep.Skipped, 1)
+	j.raw(",\n  \"passed\": ")
+	j.value(rep.Passed, 1)
 	j.raw(",\n  \"devices\": ")
 	j.value(rep.Devices, 1)
 	if len(rep.Controllers) > 0 { // omitempty

@@ -119,6 +119,12 @@ func TestSchemaRejects(t *testing.T) {
 			m["devices"].([]any)[0].(map[string]any)["wc_on"] = "yes"
 		}, "/devices/0/wc_on"},
 		{"missing devices", func(m map[string]any) { delete(m, "devices") }, "devices"},
+		{"passed needs subjects", func(m map[string]any) {
+			m["passed"] = []any{map[string]any{"rule": "trim-unsupported", "area": "TRIM", "subjects": []any{}}}
+		}, "/passed/0/subjects"},
+		{"passed needs an area", func(m map[string]any) {
+			m["passed"] = []any{map[string]any{"rule": "trim-unsupported", "subjects": []any{"sdd"}}}
+		}, "/passed/0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

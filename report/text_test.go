@@ -110,15 +110,17 @@ func TestGoldenTextReports(t *testing.T) {
 	}
 }
 
-// TestTextBudget: the HPE MicroServer's default report fits 60 lines of 80
+// TestTextBudget: the HPE MicroServer's default report fits 63 lines of 80
 // columns with every finding visible, and so does every fixture's default
 // report at any width from 40 to 200 stay within its width (issue #11).
 func TestTextBudget(t *testing.T) {
 	rep := plainReport(t, "hpe-microserver-writethrough")
 	out := textOf(t, rep, textOptions{width: 80})
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) > 60 {
-		t.Errorf("HPE default report: %d lines, budget 60", len(lines))
+	// 60 lines, and the "Checked and fine" paragraph of issue #25 (a
+	// blank line and at most two of text) after the device table.
+	if len(lines) > 63 {
+		t.Errorf("HPE default report: %d lines, budget 63", len(lines))
 	}
 	for i, f := range rep.Findings {
 		head := fmt.Sprintf("%2d. %-8s %s", i+1, strings.ToUpper(f.Severity), f.Title)

@@ -46,6 +46,11 @@ func MarkdownRule(r *Rule) string {
 	if len(r.Evidence) > 0 {
 		fmt.Fprintf(&b, "**Evidence cited:** %s\n\n", strings.Join(r.Evidence, ", "))
 	}
+	if facts := r.checkedFacts(); len(facts) > 0 {
+		fmt.Fprintf(&b, "**Area:** %s; checked and fine (passed) on a subject where it does not hold and these are known: %s\n\n", r.Area(), strings.Join(facts, ", "))
+	} else {
+		fmt.Fprintf(&b, "**Area:** %s; never reported as passed: its facts cannot tell fine from unknown\n\n", r.Area())
+	}
 	if len(r.Remediation) > 0 {
 		b.WriteString("### Remediation\n\n| risk | command | when | note |\n|---|---|---|---|\n")
 		for _, m := range r.Remediation {

@@ -292,7 +292,7 @@ type hit struct {
 // one severity into one finding, and ranks the findings.
 func (e *Engine) Judge(res *checks.Result) ([]Finding, error) {
 	subs, order := e.subjects(res)
-	fs, _, err := e.judge(subs, order)
+	fs, _, _, err := e.judge(subs, order)
 	return fs, err
 }
 
@@ -343,7 +343,7 @@ func (x *evalErrors) list() []checks.Skipped {
 	return out
 }
 
-func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []checks.Skipped, error) {
+func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []checks.Skipped, []Passed, error) {
 	host := subs[checks.KindHost+"/host"]
 	platform := e.platformOf(host)
 	// Subject by subject, each subject's environment built once for every
@@ -363,14 +363,16 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []c
 	})
 	var findings []Finding
 	var errs evalErrors
+	passed := make([][]string, len(e.Rules))
 	for ri, r := range e.Rules {
 		var groups map[string][]hit
 		for p := range states {
 			st := &states[p][ri]
 			if st.strict != nil {
-				return nil, nil, st.strict
+				return nil, nil, nil, st.strict
 			}
 			errs.merge(&st.errs)
+			passed[ri] = append(passed[ri], st.passed...)
 			for sev, hits := range st.groups {
 				if groups == nil {
 					groups = map[string][]hit{}
@@ -382,7 +384,7 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []c
 			if hits := groups[sev]; len(hits) > 0 {
 				f, err := e.finding(r, hits, platform, &errs)
 				if err != nil {
-					return nil, nil, err
+					return nil, nil, nil, err
 				}
 				findings = append(findings, f)
 			}
@@ -390,7 +392,7 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []c
 	}
 	e.linkCauses(findings)
 	Rank(findings)
-	return findings, errs.list(), nil
+	return findings, errs.list(), passedList(e.Rules, passed), nil
 }
 
 // ruleState is what one rule found on a part of the subjects: its hits by
@@ -398,6 +400,7 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []c
 // failure.
 type ruleState struct {
 	groups map[string][]hit
+	passed []string // the subjects it was judged on, with known facts, and did not hold for
 	errs   evalErrors
 	strict error
 }
@@ -435,8 +438,11 @@ func (e *Engine) judgePart(subs map[string]*subject, order []string, host *subje
 			if env == nil {
 				env = e.env(scratch, s, host, platform, dsMaps)
 			}
-			sev, score, holds := e.judgeRule(run, r, s, env, st)
+			sev, score, holds, failed := e.judgeRule(run, r, s, env, st)
 			if !holds {
+				if !failed && r.known(s, host) {
+					st.passed = append(st.passed, s.name)
+				}
 				continue
 			}
 			if st.groups == nil {
@@ -455,10 +461,11 @@ func (e *Engine) judgePart(subs map[string]*subject, order []string, host *subje
 type runFunc func(p *vm.Program, env map[string]any) (any, error)
 
 // judgeRule evaluates rule r on subject s: whether it holds, and with
-// which severity and impact score. A failed expression is recorded in st,
+// which severity and impact score, and whether an expression failed (then
+// it neither holds nor passes). A failed expression is recorded in st,
 // as the strict run's error or a skipped entry; a failed severity_when or
 // impact_score makes the rule not hold only in a strict run.
-func (e *Engine) judgeRule(run runFunc, r *Rule, s *subject, env map[string]any, st *ruleState) (string, float64, bool) {
+func (e *Engine) judgeRule(run runFunc, r *Rule, s *subject, env map[string]any, st *ruleState) (string, float64, bool, bool) {
 	ok, err := run(r.when, env)
 	if err != nil {
 		if e.Strict {
@@ -466,10 +473,10 @@ func (e *Engine) judgeRule(run runFunc, r *Rule, s *subject, env map[string]any,
 		} else {
 			st.errs.add(r.ID, "condition", s.name, err)
 		}
-		return "", 0, false
+		return "", 0, false, true
 	}
 	if ok != true {
-		return "", 0, false
+		return "", 0, false, false
 	}
 	sev := r.Severity
 	for i, c := range r.SeverityWhen {
@@ -477,7 +484,7 @@ func (e *Engine) judgeRule(run runFunc, r *Rule, s *subject, env map[string]any,
 		if err != nil {
 			if e.Strict {
 				st.strict = fmt.Errorf("rule %s on %s: severity_when %d: %w", r.ID, s.name, i+1, err)
-				return "", 0, false
+				return "", 0, false, true
 			}
 			st.errs.add(r.ID, fmt.Sprintf("severity_when %d", i+1), s.name, err)
 			continue
@@ -492,11 +499,11 @@ func (e *Engine) judgeRule(run runFunc, r *Rule, s *subject, env map[string]any,
 		score, _ = toFloat(v)
 	} else if e.Strict {
 		st.strict = fmt.Errorf("rule %s on %s: impact_score: %w", r.ID, s.name, err)
-		return "", 0, false
+		return "", 0, false, true
 	} else {
 		st.errs.add(r.ID, "impact_score", s.name, err)
 	}
-	return sev, score, true
+	return sev, score, true, false
 }
 
 func str(v any) string {

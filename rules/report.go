@@ -14,7 +14,10 @@ type Report struct {
 	Verdict  string           `json:"verdict"`
 	Findings []Finding        `json:"findings"`
 	Skipped  []checks.Skipped `json:"skipped"`
-	Devices  []map[string]any `json:"devices"`
+	// Passed are the rules judged on known facts that did not hold, and
+	// on which subjects: what was checked and found fine.
+	Passed  []Passed         `json:"passed"`
+	Devices []map[string]any `json:"devices"`
 	// Controllers are the RAID controllers the controller check read,
 	// with their ctl_ facts (their volumes' facts are on the devices).
 	Controllers []map[string]any `json:"controllers,omitempty"`
@@ -57,11 +60,11 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 	// while the rules judge.
 	skipped, sample := append([]checks.Skipped(nil), res.Skipped...), res.Sample
 	subs, order := e.subjects(res)
-	findings, ruleErrs, err := e.judge(subs, order)
+	findings, ruleErrs, passed, err := e.judge(subs, order)
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Schema: Schema, Findings: findings, Skipped: append(skipped, ruleErrs...), Verdict: VerdictOK, Sample: sample}
+	r := &Report{Schema: Schema, Findings: findings, Skipped: append(skipped, ruleErrs...), Passed: passed, Verdict: VerdictOK, Sample: sample}
 	if r.Findings == nil {
 		r.Findings = []Finding{}
 	}

@@ -68,9 +68,18 @@ type Rule struct {
 	Observed    string       `yaml:"observed"`
 	Expected    string       `yaml:"expected"`
 	Evidence    []string     `yaml:"evidence"`
-	Notes       []Note       `yaml:"notes"`
-	Remediation []Remedy     `yaml:"remediation"`
-	References  []string     `yaml:"references"`
+	// CheckedBy are the facts that must be known (not nil, "" or
+	// "unknown") on a subject for the rule's not holding there to be
+	// reported as passed ("checked and fine"). Without it the first
+	// evidence fact decides; it is needed where that fact is known
+	// while another the condition rests on may not be (a fact derived
+	// with a default, a list left empty when unread). An empty list
+	// ([]) says the rule never passes: its facts cannot tell fine from
+	// unknown.
+	CheckedBy   []string `yaml:"checked_by"`
+	Notes       []Note   `yaml:"notes"`
+	Remediation []Remedy `yaml:"remediation"`
+	References  []string `yaml:"references"`
 	// Explains names the symptom rules this cause accounts for: where both
 	// hold on the same subjects, the cause ranks first and cites the
 	// measured symptom.

@@ -132,6 +132,16 @@ func TestDeviceClass(t *testing.T) {
 // judge runs the engine on hand-made observations.
 func judge(t *testing.T, obs ...*checks.Observation) []Finding {
 	t.Helper()
+	fs, err := strictEngine(t).Judge(&checks.Result{Observations: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+// strictEngine is the embedded rules with the default datasheets, strict.
+func strictEngine(t *testing.T) *Engine {
+	t.Helper()
 	ds, err := LoadDatasheets("")
 	if err != nil {
 		t.Fatal(err)
@@ -141,11 +151,7 @@ func judge(t *testing.T, obs ...*checks.Observation) []Finding {
 		t.Fatal(err)
 	}
 	e.Strict = true
-	fs, err := e.Judge(&checks.Result{Observations: obs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fs
+	return e
 }
 
 func device(name string, facts map[string]any) *checks.Observation {

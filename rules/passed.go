@@ -1,0 +1,141 @@
+package rules
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/internal/parse"
+)
+
+// Passed is a rule that was judged on known facts and did not hold: on
+// these subjects the rule's question was asked, and the answer was fine.
+// A rule whose facts were unknown on a subject (never looked, or could
+// not read) is not passed there: "checked and fine" must be told from
+// "never looked".
+type Passed struct {
+	Rule string `json:"rule"`
+	// Area is what the rule looks at, as the text report groups it
+	// ("write cache", "TRIM", "SMART").
+	Area     string   `json:"area"`
+	Subjects []string `json:"subjects"`
+}
+
+// areas names each rule's area by the start of its id, in the order the
+// text report lists them; the first entry that matches wins, so the more
+// specific come first. Every rule needs one (TestEveryRuleHasAnArea): a
+// new rule whose id starts with none of these gets an entry here.
+var areas = []struct{ prefix, area string }{
+	{"write-cache-", "write cache"},
+	{"controller-", "controller"},
+	{"trim-", "TRIM"},
+	{"pcie-", "PCIe"},
+	{"nvme-thermal-", "SMART"},
+	{"nvme-", "NVMe power"},
+	{"sata-", "SATA"},
+	{"smart-", "SMART"},
+	{"scterc-", "SMART"},
+	{"smr-", "SMART"},
+	{"kernel-", "kernel log"},
+	{"md-", "md"},
+	{"zfs-", "ZFS"},
+	{"swap-on-zvol", "ZFS"},
+	{"lvm-", "LVM"},
+	{"filesystem-", "filesystems"},
+	{"ssd-nearly-full", "filesystems"},
+	{"mount-", "filesystems"},
+	{"queue-", "queue"},
+	{"partition-", "queue"},
+	{"io-scheduler-", "queue"},
+	{"device-", "throughput"},
+	{"cpu-", "CPU"},
+	{"vm-", "page cache"},
+}
+
+// pressureInfix: a pressure rule (io-pressure-high, cpu-pressure-…) is
+// in the pressure area whatever its resource.
+const pressureInfix = "-pressure-"
+
+// Area is the rule's area, "" for a rule no entry of areas names.
+func (r *Rule) Area() string { return AreaOf(r.ID) }
+
+// AreaOf is the area of a rule id.
+func AreaOf(id string) string {
+	if strings.Contains(id, pressureInfix) {
+		return "pressure"
+	}
+	for _, a := range areas {
+		if strings.HasPrefix(id, a.prefix) {
+			return a.area
+		}
+	}
+	return ""
+}
+
+// AreaRank orders areas as the areas table lists them (pressure after
+// the rest); unknown areas last.
+func AreaRank(area string) int {
+	for i, a := range areas {
+		if a.area == area {
+			return i
+		}
+	}
+	if area == "pressure" {
+		return len(areas)
+	}
+	return len(areas) + 1
+}
+
+// checkedFacts are the facts that must be known on a subject for the
+// rule's not holding there to count as passed: checked_by, or else the
+// first fact of its evidence. A rule with neither never passes.
+func (r *Rule) checkedFacts() []string {
+	if r.CheckedBy != nil {
+		return r.CheckedBy
+	}
+	if len(r.Evidence) > 0 {
+		return r.Evidence[:1]
+	}
+	return []string{}
+}
+
+// known says whether every fact the rule's verdict rests on was read on
+// subject s (host.X on the host). A fact is unknown when it is nil,
+// "", or "unknown": the values factSources documents for what could not
+// be read. A device no rule judges for a person (judged false: a
+// partition, a loop device, a disk gone from sysfs) passes nothing.
+func (r *Rule) known(s, host *subject) bool {
+	facts := r.checkedFacts()
+	if len(facts) == 0 {
+		return false
+	}
+	if s.kind == checks.KindDevice && s.facts["judged"] != true {
+		return false
+	}
+	for _, f := range facts {
+		m := s.facts
+		if h, ok := strings.CutPrefix(f, "host."); ok {
+			m, f = host.facts, h
+		}
+		switch v := m[f]; v {
+		case nil, "", "unknown":
+			return false
+		}
+	}
+	return true
+}
+
+// passedList assembles each rule's passed subjects, in rule order, each
+// rule's subjects in natural order.
+func passedList(rs []*Rule, subjects [][]string) []Passed {
+	out := []Passed{}
+	for i, r := range rs {
+		subs := subjects[i]
+		if len(subs) == 0 {
+			continue
+		}
+		sort.SliceStable(subs, func(a, b int) bool { return parse.NaturalLess(subs[a], subs[b]) })
+		out = append(out, Passed{Rule: r.ID, Area: r.Area(), Subjects: subs})
+	}
+	return out
+}

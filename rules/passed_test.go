@@ -1,0 +1,89 @@
+package rules
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+)
+
+// TestEveryRuleHasAnArea: the text report groups what passed by area; a
+// rule no entry of the areas table names would be left out of it. A new
+// rule whose id starts with no prefix there needs an entry (passed.go).
+func TestEveryRuleHasAnArea(t *testing.T) {
+	rs, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		if r.Area() == "" {
+			t.Errorf("%s: no area: add its id's prefix to areas in rules/passed.go", r.ID)
+		}
+		for _, f := range r.checkedFacts() {
+			if _, _, ok := FactSource(f); !ok {
+				t.Errorf("%s: checked_by fact %s has no source in rules/docs.go", r.ID, f)
+			}
+		}
+	}
+	if AreaOf("cpu-pressure-high") != "pressure" || AreaOf("io-pressure-high") != "pressure" {
+		t.Errorf("pressure rules are not in the pressure area")
+	}
+}
+
+// build runs Build on hand-made observations, strict.
+func build(t *testing.T, obs ...*checks.Observation) *Report {
+	t.Helper()
+	rep, err := strictEngine(t).Build(&checks.Result{Observations: obs}, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func passedOn(rep *Report, rule string) []string {
+	for _, p := range rep.Passed {
+		if p.Rule == rule {
+			return p.Subjects
+		}
+	}
+	return nil
+}
+
+// TestPassedOnlyWhereKnown: a rule passes on a subject where it was
+// judged on known facts and did not hold; unknown (nil, "", "unknown")
+// is never passed, nor a subject it holds for, nor a device no rule
+// judges for a person.
+func TestPassedOnlyWhereKnown(t *testing.T) {
+	on := map[string]any{"wc_on": true, "wc_supported": true, "wc_kernel_on": true, "wc_drive_enabled": true}
+	off := map[string]any{"wc_on": false, "wc_supported": true, "wc_kernel_on": false, "wc_drive_enabled": false}
+	unknown := map[string]any{"wc_on": nil, "wc_kernel_on": nil, "wc_drive_enabled": nil}
+	loop := device("loop0", on)
+	loop.Set("judged", false)
+	rep := build(t, device("sd2", on), device("sda", off), device("sdc", unknown), device("sd10", on), loop,
+		checks.NewObservation("test", checks.KindHost, "host"))
+	if got := passedOn(rep, "write-cache-disabled"); !slices.Equal(got, []string{"sd2", "sd10"}) {
+		t.Errorf("write-cache-disabled passed on %v, want [sd2 sd10] (natural order, not sda: it holds, not sdc: unknown, not loop0: not judged)", got)
+	}
+	for _, p := range rep.Passed {
+		if p.Area == "" {
+			t.Errorf("%s: passed without an area", p.Rule)
+		}
+		if slices.Contains(p.Subjects, "sdc") && p.Area == "write cache" {
+			t.Errorf("%s passed on sdc, whose write cache is unknown", p.Rule)
+		}
+	}
+	// A rule that says it never passes does not.
+	if got := passedOn(rep, "smr-drive-in-redundancy"); got != nil {
+		t.Errorf("smr-drive-in-redundancy passed on %v", got)
+	}
+	// The string a check sets for what it could not read is unknown.
+	r := &Rule{ID: "x", Evidence: []string{"ctl_cache_state"}}
+	s := &subject{name: "sda", kind: checks.KindDevice, facts: map[string]any{"judged": true, "ctl_cache_state": "unknown"}}
+	if r.known(s, s) {
+		t.Errorf("ctl_cache_state \"unknown\" is known")
+	}
+	s.facts["ctl_cache_state"] = "ok"
+	if !r.known(s, s) {
+		t.Errorf("ctl_cache_state \"ok\" is unknown")
+	}
+}
