@@ -43,6 +43,7 @@ var areas = []struct{ prefix, area string }{
 	{"lvm-", "LVM"},
 	{"filesystem-", "filesystems"},
 	{"ssd-nearly-full", "filesystems"},
+	{"ssd-firmware-", "firmware"},
 	{"mount-", "filesystems"},
 	{"queue-", "queue"},
 	{"partition-", "queue"},
