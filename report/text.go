@@ -109,10 +109,10 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 		fixFirst(t, rep.Findings[0])
 		t.blank()
 	}
-	if rep.Sample != nil {
+	if rep.Sample != nil && (!rep.Sample.Default || busyInWindow(rep) != nil) {
 		// The window's iostat and iotop tables come after the findings:
 		// the verdict, the bottleneck and every title are the first
-		// screen.
+		// screen. A default window shows them only when it saw load.
 		triageTables(t, rep)
 		t.blank()
 	}
@@ -354,11 +354,12 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		}
 		return "WARNING: " + plural(count[rules.Warning], "warning"), p.Warning
 	}
-	if busy := busiest(rep.Sample); busy != nil && busy.UtilPct >= busyUtil {
+	if busy := busyInWindow(rep); busy != nil {
+		who := busiestProcess(rep.Sample, *busy)
 		if bench {
-			return fmt.Sprintf("NOT IDLE: no warning or critical finding, but %s was %s %% busy in the window; a benchmark now would measure that load too", clean(busy.Name), num(busy.UtilPct)), p.Warning
+			return fmt.Sprintf("NOT IDLE: no warning or critical finding, but %s%s; a benchmark now would measure that load too", busyFigures(*busy), who), p.Warning
 		}
-		return fmt.Sprintf("OK, BUSY: no warning or critical finding; %s was %s %% busy in the window", clean(busy.Name), num(busy.UtilPct)), p.Warning
+		return fmt.Sprintf("OK, BUSY: no warning or critical finding; %s%s", busyFigures(*busy), who), p.Warning
 	}
 	msg := "OK: no warning or critical findings"
 	if bench {
