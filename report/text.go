@@ -325,7 +325,8 @@ func hostLine(h rules.Host) string {
 // or, where the question is a benchmark (--context benchmark), whether
 // the machine is ready for one (issue #25). A device busy in the sampling
 // window makes a benchmark lie too, although no rule judges it (a loop
-// device, say): the verdict says so.
+// device, say): the verdict says so, and names the process that did most
+// of the I/O, whatever the findings.
 func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 	count := map[string]int{}
 	for _, f := range rep.Findings {
@@ -338,6 +339,17 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		return fmt.Sprintf("%d %s findings", n, word)
 	}
 	bench := rep.Host.Context == "benchmark"
+	load := ""
+	busy := busyInWindow(rep)
+	if busy != nil {
+		load = busyFigures(*busy) + busiestProcess(rep.Sample, *busy)
+	}
+	also := func(msg string) string {
+		if load == "" {
+			return msg
+		}
+		return msg + "; " + load
+	}
 	switch rep.Verdict {
 	case rules.VerdictCritical:
 		msg := plural(count[rules.Critical], "critical")
@@ -345,21 +357,20 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 			msg += ", " + plural(count[rules.Warning], "warning")
 		}
 		if bench {
-			return "NOT READY to benchmark: " + msg, p.Critical
+			return also("NOT READY to benchmark: " + msg), p.Critical
 		}
-		return "CRITICAL: " + msg, p.Critical
+		return also("CRITICAL: " + msg), p.Critical
 	case rules.VerdictWarning:
 		if bench {
-			return "CAUTION before benchmarking: " + plural(count[rules.Warning], "warning"), p.Warning
+			return also("CAUTION before benchmarking: " + plural(count[rules.Warning], "warning")), p.Warning
 		}
-		return "WARNING: " + plural(count[rules.Warning], "warning"), p.Warning
+		return also("WARNING: " + plural(count[rules.Warning], "warning")), p.Warning
 	}
-	if busy := busyInWindow(rep); busy != nil {
-		who := busiestProcess(rep.Sample, *busy)
+	if busy != nil {
 		if bench {
-			return fmt.Sprintf("NOT IDLE: no warning or critical finding, but %s%s; a benchmark now would measure that load too", busyFigures(*busy), who), p.Warning
+			return "NOT IDLE: no warning or critical finding, but " + load + "; a benchmark now would measure that load too", p.Warning
 		}
-		return fmt.Sprintf("OK, BUSY: no warning or critical finding; %s%s", busyFigures(*busy), who), p.Warning
+		return "OK, BUSY: no warning or critical finding; " + load, p.Warning
 	}
 	msg := "OK: no warning or critical findings"
 	if bench {
