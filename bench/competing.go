@@ -43,14 +43,6 @@ type Competitor struct {
 	TimePct  float64 `json:"device_time_pct_est"`
 }
 
-// The noise floor: below these a device counts as idle (journal commits,
-// atime updates).
-const (
-	busyUtilPct = 5.0
-	busyMBs     = 1.0
-	busyIOPS    = 50.0
-)
-
 // Busy says whether other I/O was seen (nil-safe).
 func (c *Competing) Busy() bool { return c != nil && c.Active }
 
@@ -110,7 +102,7 @@ func measureCompeting(ctx context.Context, h *machine.Host, w *window.Window, pf
 				busiest = r
 			}
 		}
-		if r.UtilPct >= busyUtilPct || r.RMBs+r.WMBs >= busyMBs || r.RS+r.WS >= busyIOPS {
+		if r.Active() { // beyond the noise floor (DeviceRates.Active)
 			c.Active = true
 		}
 	}

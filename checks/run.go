@@ -21,6 +21,11 @@ type Options struct {
 	Context      string   // auto, server, desktop, laptop, vm, benchmark
 	// Sample is the length of a measuring window (0: configuration only).
 	Sample time.Duration
+	// LiveWindow is the window taken when Sample is 0 and the Host is this
+	// machine: a default run looks at what the machine is doing (a
+	// competing writer, a busy device) before it says OK. A recorded
+	// machine keeps what it was asked: its window only with Sample.
+	LiveWindow time.Duration
 	// Progress is told how far the window has come (a terminal's progress line).
 	Progress func(elapsed time.Duration)
 	// Inventoried, when set, is told how many block devices the inventory

@@ -3,6 +3,7 @@ package checks
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/window"
@@ -10,7 +11,7 @@ import (
 )
 
 func init() {
-	Register(Check{Name: "sample", Description: "with --sample: a window of /proc/diskstats, PSI and /proc/<pid>/io, like iostat -x, iotop -o and pressure together", Run: sample})
+	Register(Check{Name: "sample", Description: "a window of /proc/diskstats, PSI and /proc/<pid>/io, like iostat -x, iotop -o and pressure together: --sample long, 1 s by default on this machine", Run: sample})
 }
 
 // KindSample marks the one observation that carries the window's summary.
@@ -29,6 +30,9 @@ type Sample struct {
 	// the window (fstrim, backups, scrubs).
 	Background          []string `json:"background,omitempty"`
 	ProcessesUnreadable int      `json:"processes_unreadable,omitempty"`
+	// Default: the short window a run without --sample takes on a live
+	// machine (Options.LiveWindow), not one a person asked for.
+	Default bool `json:"default,omitempty"`
 }
 
 // backgroundTools load storage on their own schedule and are often the real
@@ -40,15 +44,16 @@ var backgroundTools = map[string]bool{
 }
 
 func sample(ctx context.Context, env *Env) []*Observation {
-	if env.Opts.Sample <= 0 {
+	d, byDefault := windowLength(env)
+	if d <= 0 {
 		return nil
 	}
-	w, err := readWindow(ctx, env)
+	w, err := readWindow(ctx, env, d)
 	if err != nil {
 		env.Skip("sample", "", err)
 		return nil
 	}
-	s := &Sample{Seconds: round(w.Seconds, 3), Source: w.Source, Pressure: map[string]float64{}, ProcessesUnreadable: w.End.ProcsDenied}
+	s := &Sample{Seconds: round(w.Seconds, 3), Source: w.Source, Pressure: map[string]float64{}, ProcessesUnreadable: w.End.ProcsDenied, Default: byDefault}
 	out := sampleDevices(ctx, env, w, s)
 	if s.Devices == nil {
 		s.Devices = []window.DeviceRates{}
@@ -65,12 +70,26 @@ func sample(ctx context.Context, env *Env) []*Observation {
 	return append(append(out, host), summary)
 }
 
+// windowLength is the window to take: the one asked for (Sample), else on
+// this machine the default one (LiveWindow, true). A recorded machine
+// gets no window it was not asked for, so that its report stays the one
+// its recording gave.
+func windowLength(env *Env) (time.Duration, bool) {
+	if env.Opts.Sample > 0 {
+		return env.Opts.Sample, false
+	}
+	if env.Opts.LiveWindow > 0 && env.Host.IsLive() {
+		return env.Opts.LiveWindow, true
+	}
+	return 0, false
+}
+
 // readWindow measures the window under its own deadline: the probe
 // timeout is for one reading, the window is as long as asked.
-func readWindow(ctx context.Context, env *Env) (*window.Window, error) {
-	wctx, cancel := context.WithTimeout(ctx, env.Opts.Sample+2*env.Opts.ProbeTimeout)
+func readWindow(ctx context.Context, env *Env, d time.Duration) (*window.Window, error) {
+	wctx, cancel := context.WithTimeout(ctx, d+2*env.Opts.ProbeTimeout)
 	defer cancel()
-	return window.Sample(wctx, env.Host, env.Opts.Sample, env.Opts.Progress)
+	return window.Sample(wctx, env.Host, d, env.Opts.Progress)
 }
 
 // sampleDevices is one observation per judged device with its rates over

@@ -43,7 +43,11 @@ type Options struct {
 	Datasheets string // a user's datasheet YAML, its models first
 	Context    string // auto, server, desktop, laptop, vm, benchmark
 	Disabled   []string
-	Sample     time.Duration               // a measuring window; 0: configuration only
+	Sample     time.Duration // a measuring window; 0: configuration only
+	// LiveWindow is a window taken when Sample is 0 and the machine is
+	// live (checks.Options.LiveWindow): the default run's short look at
+	// what the machine is doing before it says OK or READY.
+	LiveWindow time.Duration
 	Progress   func(elapsed time.Duration) // told how far the window has come
 	Strict     bool                        // tests: a rule that cannot be evaluated is an error
 	// Inventoried is checks.Options.Inventoried.
@@ -70,8 +74,13 @@ func (o Options) RunDeadline() time.Duration {
 	if o.Deadline > 0 {
 		return o.Deadline
 	}
-	return o.Sample + runProbeTimeouts*o.ProbeTimeoutOrDefault() + time.Minute
+	return max(o.Sample, o.LiveWindow) + runProbeTimeouts*o.ProbeTimeoutOrDefault() + time.Minute
 }
+
+// DefaultLiveWindow is the root command's LiveWindow: long enough for
+// /proc/diskstats' busy time and /proc/PID/io to show a competing writer,
+// short enough for a run from a timer every few minutes.
+const DefaultLiveWindow = time.Second
 
 // ProbeTimeoutOrDefault is one probe's timeout: ProbeTimeout, or
 // DefaultProbeTimeout when it is zero.
@@ -112,12 +121,16 @@ func (o Options) Validate() error {
 	for _, d := range []struct {
 		flag string
 		v    time.Duration
-	}{{"--probe-timeout", o.ProbeTimeout}, {"--sample", o.Sample}, {"--deadline", o.Deadline}} {
+	}{{"--probe-timeout", o.ProbeTimeout}, {"--deadline", o.Deadline}} {
 		if d.v != 0 {
 			if err := Positive(d.flag, d.v); err != nil {
 				return err
 			}
 		}
+	}
+	// --sample 0 is no window at all (the instant check).
+	if o.Sample < 0 || o.LiveWindow < 0 {
+		return fmt.Errorf("--sample %s: must be 0 (no window) or longer (e.g. 5s)", min(o.Sample, o.LiveWindow))
 	}
 	if o.Root != "" && o.Snapshot != "" {
 		return errors.New("--root and --snapshot exclude each other")
@@ -234,7 +247,7 @@ func Run(ctx context.Context, host *machine.Host, o Options) (*Result, error) {
 	}()
 	res, err := checks.Run(checksCtx, host, checks.Options{
 		ProbeTimeout: o.ProbeTimeout, Devices: o.Devices, Disabled: o.Disabled,
-		Context: o.Context, Sample: o.Sample, Progress: o.Progress, Inventoried: o.Inventoried,
+		Context: o.Context, Sample: o.Sample, LiveWindow: o.LiveWindow, Progress: o.Progress, Inventoried: o.Inventoried,
 	})
 	// A recorded machine's command manifest was parsed while the checks
 	// ran; one that cannot be read ends the run as if it had come first.

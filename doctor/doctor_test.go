@@ -81,7 +81,7 @@ func TestValidate(t *testing.T) {
 		{Options{Context: "Server"}, `--context "Server": not one of auto, server, desktop, laptop, vm, benchmark (did you mean "server"?)`},
 		{Options{Context: "sever"}, `(did you mean "server"?)`},
 		{Options{Context: "bogus"}, `not one of auto, server`},
-		{Options{Context: "auto", Sample: -5 * time.Second}, "--sample -5s: must be longer than zero"},
+		{Options{Context: "auto", Sample: -5 * time.Second}, "--sample -5s: must be 0 (no window) or longer"},
 		{Options{Context: "auto", ProbeTimeout: -time.Second}, "--probe-timeout -1s: must be longer than zero"},
 		{Options{Context: "auto", Disabled: []string{"writecahce"}}, `--disable-check "writecahce": not one of`},
 		{Options{Context: "auto", Root: "a", Snapshot: "b"}, "exclude each other"},

@@ -109,10 +109,10 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 		fixFirst(t, rep.Findings[0])
 		t.blank()
 	}
-	if rep.Sample != nil {
+	if rep.Sample != nil && (!rep.Sample.Default || busyInWindow(rep) != nil) {
 		// The window's iostat and iotop tables come after the findings:
 		// the verdict, the bottleneck and every title are the first
-		// screen.
+		// screen. A default window shows them only when it saw load.
 		triageTables(t, rep)
 		t.blank()
 	}
@@ -329,7 +329,8 @@ func hostLine(h rules.Host) string {
 // or, where the question is a benchmark (--context benchmark), whether
 // the machine is ready for one (issue #25). A device busy in the sampling
 // window makes a benchmark lie too, although no rule judges it (a loop
-// device, say): the verdict says so.
+// device, say): the verdict says so, and names the process that did most
+// of the I/O, whatever the findings.
 func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 	count := map[string]int{}
 	for _, f := range rep.Findings {
@@ -342,6 +343,17 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		return fmt.Sprintf("%d %s findings", n, word)
 	}
 	bench := rep.Host.Context == "benchmark"
+	load := ""
+	busy := busyInWindow(rep)
+	if busy != nil {
+		load = busyFigures(*busy) + busiestProcess(rep.Sample, *busy)
+	}
+	also := func(msg string) string {
+		if load == "" {
+			return msg
+		}
+		return msg + "; " + load
+	}
 	switch rep.Verdict {
 	case rules.VerdictCritical:
 		msg := plural(count[rules.Critical], "critical")
@@ -349,20 +361,20 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 			msg += ", " + plural(count[rules.Warning], "warning")
 		}
 		if bench {
-			return "NOT READY to benchmark: " + msg, p.Critical
+			return also("NOT READY to benchmark: " + msg), p.Critical
 		}
-		return "CRITICAL: " + msg, p.Critical
+		return also("CRITICAL: " + msg), p.Critical
 	case rules.VerdictWarning:
 		if bench {
-			return "CAUTION before benchmarking: " + plural(count[rules.Warning], "warning"), p.Warning
+			return also("CAUTION before benchmarking: " + plural(count[rules.Warning], "warning")), p.Warning
 		}
-		return "WARNING: " + plural(count[rules.Warning], "warning"), p.Warning
+		return also("WARNING: " + plural(count[rules.Warning], "warning")), p.Warning
 	}
-	if busy := busiest(rep.Sample); busy != nil && busy.UtilPct >= busyUtil {
+	if busy != nil {
 		if bench {
-			return fmt.Sprintf("NOT IDLE: no warning or critical finding, but %s was %s %% busy in the window; a benchmark now would measure that load too", clean(busy.Name), num(busy.UtilPct)), p.Warning
+			return "NOT IDLE: no warning or critical finding, but " + load + "; a benchmark now would measure that load too", p.Warning
 		}
-		return fmt.Sprintf("OK, BUSY: no warning or critical finding; %s was %s %% busy in the window", clean(busy.Name), num(busy.UtilPct)), p.Warning
+		return "OK, BUSY: no warning or critical finding; " + load, p.Warning
 	}
 	msg := "OK: no warning or critical findings"
 	if bench {

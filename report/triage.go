@@ -72,6 +72,64 @@ func busiest(s *checks.Sample) *window.DeviceRates {
 	return top
 }
 
+// busyInWindow is the device whose load keeps the verdict from a plain OK
+// or READY: the busiest one when it was busy (busyUtil), and with
+// --context benchmark the busiest that did more than the noise floor
+// (DeviceRates.Active, where bench refuses); nil without a window or load.
+func busyInWindow(rep *rules.Report) *window.DeviceRates {
+	top := busiest(rep.Sample)
+	if top == nil || top.UtilPct >= busyUtil {
+		return top
+	}
+	if rep.Host.Context != "benchmark" {
+		return nil
+	}
+	var active *window.DeviceRates
+	for i := range rep.Sample.Devices {
+		d := &rep.Sample.Devices[i]
+		if d.Active() && (active == nil || d.UtilPct > active.UtilPct) {
+			active = d
+		}
+	}
+	return active
+}
+
+// busyFigures says how busy a device was in the window.
+func busyFigures(d window.DeviceRates) string {
+	if d.UtilPct >= busyUtil {
+		return fmt.Sprintf("%s was %s %% busy in the window", clean(d.Name), num(d.UtilPct))
+	}
+	return fmt.Sprintf("%s was %s %% busy, %s MB/s in the window", clean(d.Name), num(d.UtilPct), num(d.RMBs+d.WMBs))
+}
+
+// busiestProcess names the process that did most I/O in the window as
+// bench's preflight names a competitor: pid, command (window.ShortCommand's
+// program and first arguments, never a whole command line), unit, MB/s,
+// and its estimated share of the device's busy time. The kernel counts a
+// process's I/O without saying on which device (proc(5), /proc/pid/io), so
+// the share is its share of the device's bytes, at most all of them. ""
+// when no process's I/O could be read.
+func busiestProcess(s *checks.Sample, d window.DeviceRates) string {
+	if s == nil || len(s.Processes) == 0 {
+		return ""
+	}
+	p := s.Processes[0]
+	name := p.Comm
+	if p.Cmdline != "" {
+		name = p.Cmdline
+	}
+	text := fmt.Sprintf("; top process pid %d %s", p.PID, clean(name))
+	if u := window.Unit(p.Cgroup); u != "" && u != "/" {
+		text += " (" + clean(u) + ")"
+	}
+	mbs := (p.ReadBytesPerS + p.WriteBytesPerS) / bytesPerMB
+	text += ": " + num(mbs) + " MB/s"
+	if dev := d.RMBs + d.WMBs; dev > 0 {
+		text += fmt.Sprintf(", ~%.0f %% of %s's time", min(mbs/dev, 1)*d.UtilPct, clean(d.Name))
+	}
+	return text
+}
+
 // num prints a measured figure the way iostat does: one decimal, none
 // for large values.
 func num(v float64) string {

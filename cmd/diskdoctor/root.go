@@ -34,6 +34,7 @@ type options struct {
 	verbose      bool // -v: every finding in full
 	output       string
 	sample       time.Duration
+	sampleSet    bool                        // --sample given: its window (0: none) instead of the default one
 	progress     func(elapsed time.Duration) // the sampling window's progress line, on a terminal
 	strict       bool                        // tests: a rule that cannot be evaluated is an error
 }
@@ -64,6 +65,7 @@ labelled by risk. It never changes the machine.`,
 		SilenceErrors: true,
 		Args:          unknownCommand,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.sampleSet = cmd.Flags().Changed("sample")
 			if err := validateFlags(cmd, o); err != nil {
 				return err
 			}
@@ -80,7 +82,7 @@ labelled by risk. It never changes the machine.`,
 	f.StringSliceVarP(&o.devices, "device", "d", nil, "judge only these devices (name or /dev/name; virtual devices included when named)")
 	f.DurationVar(&o.probeTimeout, "probe-timeout", doctor.DefaultProbeTimeout, "how long one probe (a file read or a command) may take")
 	f.DurationVar(&o.deadline, "deadline", 0, "how long the whole run may take (default: the sampling window plus 60 probe timeouts plus 1m)")
-	f.DurationVar(&o.sample, "sample", 0, "watch the machine for this long (e.g. 5s) like iostat -x, iotop and PSI together, and judge what the devices do against their datasheets; a recorded machine replays its recorded window")
+	f.DurationVar(&o.sample, "sample", 0, "watch the machine for this long (e.g. 5s) like iostat -x, iotop and PSI together, and judge what the devices do against their datasheets; a recorded machine replays its recorded window (default: a 1s window on this machine, none on a recorded one; 0: no window, the instant check)")
 	f.StringVar(&o.datasheets, "datasheets", "", "a YAML file of your own drive datasheets (same format as rules/datasheets.yaml); its models take precedence")
 	f.StringVar(&o.context, "context", "auto", "what the machine is for: "+strings.Join(doctor.Contexts(), ", ")+" (decides how much a power-saving governor matters)")
 	f.StringSliceVar(&o.disable, "disable-check", nil, "checks not to run (see 'diskdoctor checks')")
@@ -165,7 +167,8 @@ func validateFlags(cmd *cobra.Command, o options) error {
 	if o.width != 0 && o.width < report.MinWidth {
 		return fmt.Errorf("--width %d: at least %d columns", o.width, report.MinWidth)
 	}
-	for _, name := range []string{"probe-timeout", "sample", "deadline"} {
+	// --sample 0 is the opt-out of the default window, not a mistake.
+	for _, name := range []string{"probe-timeout", "deadline"} {
 		if fl := cmd.Flags().Lookup(name); fl.Changed {
 			d, _ := cmd.Flags().GetDuration(name)
 			if err := doctor.Positive("--"+name, d); err != nil {
@@ -177,10 +180,14 @@ func validateFlags(cmd *cobra.Command, o options) error {
 }
 
 func (o options) doctorOptions() doctor.Options {
+	var live time.Duration
+	if !o.sampleSet {
+		live = doctor.DefaultLiveWindow
+	}
 	return doctor.Options{
 		Root: o.root, Snapshot: o.snapshot, Devices: o.devices,
 		ProbeTimeout: o.probeTimeout, Deadline: o.deadline, Datasheets: o.datasheets,
-		Context: o.context, Disabled: o.disable, Sample: o.sample, Progress: o.progress, Strict: o.strict,
+		Context: o.context, Disabled: o.disable, Sample: o.sample, LiveWindow: live, Progress: o.progress, Strict: o.strict,
 		Inventoried: sizeMemory,
 	}
 }

@@ -310,6 +310,21 @@ type DeviceRates struct {
 	UtilPct  float64 `json:"util_pct"`
 }
 
+// The noise floor of a device in a window: below all of these it counts as
+// idle (journal commits, atime updates); above any, something else is
+// using it, and a benchmark would measure that load too.
+const (
+	activeUtilPct = 5.0
+	activeMBs     = 1.0
+	activeIOPS    = 50.0
+)
+
+// Active says whether a device did more than the noise floor in the
+// window.
+func (r DeviceRates) Active() bool {
+	return r.UtilPct >= activeUtilPct || r.RMBs+r.WMBs >= activeMBs || r.RS+r.WS >= activeIOPS
+}
+
 // Rates computes iostat -x figures from two readings secs apart. A counter
 // that went backwards (the device was removed and re-added) counts as zero.
 func Rates(name string, a, b blockdevice.IOStats, secs float64) DeviceRates {

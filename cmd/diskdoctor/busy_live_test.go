@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Issue #25: on a busy machine, a fio writer on a loop-mounted ext4 and
+// CPU burners, the default run (no --sample) watches its short window and
+// does not say READY or a plain OK: it says the loop device is busy and
+// names the writer. --sample 0 is the instant check, without a window.
+func TestLiveBusyMachineDefaultRun(t *testing.T) {
+	for _, tool := range []string{"fio", "mkfs.ext4", "yes"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed (make test installs fio); skipping the busy-machine test", tool)
+		}
+	}
+	dev := loopDevice(t, 256) // skips without root
+	must(t, "mkfs.ext4", "-q", "-F", dev)
+	mnt := t.TempDir()
+	must(t, "mount", dev, mnt)
+	t.Cleanup(func() {
+		// The killed fio job may hold its file a moment longer.
+		for range 50 {
+			if exec.Command("umount", mnt).Run() == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Errorf("%s could not be unmounted", mnt)
+	})
+	loop := filepath.Base(dev)
+
+	ctx := t.Context()
+	// --thread: the job runs in fio's own process (fio(1)), which the
+	// cleanup kills; a forked job would outlive it and hold the mount.
+	fio := exec.CommandContext(ctx, "fio", "--thread", "--name=diskdoctor-busy", "--filename="+filepath.Join(mnt, "f"),
+		"--size=128M", "--rw=write", "--bs=1M", "--direct=1", "--ioengine=libaio", "--iodepth=16", "--time_based", "--runtime=30", "--output=/dev/null")
+	if err := fio.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = fio.Process.Kill(); _ = fio.Wait() })
+	// CPU burners, one per CPU: with fio and the doctor more runnable
+	// tasks than CPUs, so that tasks wait for a CPU (cpu "some" pressure).
+	for range runtime.NumCPU() {
+		burn := exec.CommandContext(ctx, "yes") // its output goes to /dev/null
+		if err := burn.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = burn.Process.Kill(); _ = burn.Wait() })
+	}
+	time.Sleep(2 * time.Second) // past fio's file layout, into steady writes
+
+	verdict := func(args ...string) string {
+		t.Helper()
+		stdout, stderr, code := runBinary(t, append([]string{"--color", "never", "--width", "400"}, args...)...)
+		if code == 3 {
+			t.Fatalf("%v: exit 3: %s", args, stderr)
+		}
+		lines := strings.Split(strings.TrimRight(string(stdout), "\n"), "\n")
+		t.Logf("%v:\n%s", args, stdout)
+		return lines[len(lines)-1] // the verdict, repeated on the last line
+	}
+	bench := verdict("--context", "benchmark")
+	if strings.HasPrefix(bench, "READY") {
+		t.Errorf("--context benchmark on a busy machine says %q", bench)
+	}
+	for _, want := range []string{loop, "top process pid", "fio --thread --name=diskdoctor-busy"} {
+		if !strings.Contains(bench, want) {
+			t.Errorf("--context benchmark verdict %q does not name %q", bench, want)
+		}
+	}
+	health := verdict()
+	if strings.HasPrefix(health, "OK:") {
+		t.Errorf("the default verdict on a busy machine is a plain OK: %q", health)
+	}
+	if !strings.Contains(health, "fio --thread --name=diskdoctor-busy") {
+		t.Errorf("the default verdict %q does not name the writer", health)
+	}
+
+	var rep struct {
+		Sample *struct {
+			Default   bool               `json:"default"`
+			Seconds   float64            `json:"seconds"`
+			Pressure  map[string]float64 `json:"pressure"`
+			Processes []struct {
+				Cmdline string `json:"cmdline"`
+			} `json:"processes"`
+		} `json:"sample"`
+	}
+	stdout, stderr, code := runBinary(t, "--format", "json")
+	if code == 3 {
+		t.Fatalf("--format json: exit 3: %s", stderr)
+	}
+	if err := json.Unmarshal(stdout, &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if s := rep.Sample; s == nil || !s.Default || s.Seconds < 1 {
+		t.Errorf("--format json takes the default window of at least 1 s too: %+v", s)
+	} else if s.Pressure["cpu_some"] <= 0 {
+		t.Errorf("no CPU pressure measured in the window with %d burners: %v", runtime.NumCPU(), s.Pressure)
+	}
+	stdout, _, _ = runBinary(t, "--format", "json", "--sample", "0")
+	rep.Sample = nil
+	if err := json.Unmarshal(stdout, &rep); err != nil || rep.Sample != nil {
+		t.Errorf("--sample 0: a window was taken (%v): %+v", err, rep.Sample)
+	}
+}

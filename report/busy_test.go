@@ -1,0 +1,64 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/probes/window"
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+// busyReport is a report with nothing found and a default window in which
+// loop0 did rates and one process wrote.
+func busyReport(context string, loop0 window.DeviceRates) *rules.Report {
+	loop0.Name = "loop0"
+	return &rules.Report{Schema: rules.Schema, Verdict: rules.VerdictOK, Host: rules.Host{Hostname: "h", Root: "/", Context: context},
+		Findings: []rules.Finding{}, Skipped: []checks.Skipped{},
+		Sample: &checks.Sample{Seconds: 1, Source: "live", Default: true, Pressure: map[string]float64{},
+			Devices:   []window.DeviceRates{loop0, {Name: "vda", RS: 3, UtilPct: 0.5}},
+			Processes: []window.ProcRates{{PID: 4242, Comm: "fio", Cmdline: "fio --name=busy …", Cgroup: "/user.slice/session-3.scope", WriteBytesPerS: 400e6}}},
+	}
+}
+
+// Issue #25: what is busy in the window keeps the verdict from a plain OK
+// or READY and is named as bench's preflight names it (pid, the cut
+// command, unit, MB/s, share of the device); a quiet default window adds
+// no tables; with --context benchmark, load above bench's noise floor is
+// enough.
+func TestVerdictNamesWhatIsBusy(t *testing.T) {
+	busy := window.DeviceRates{WS: 400, WMBs: 800, UtilPct: 90}
+	light := window.DeviceRates{WS: 20, WMBs: 4, UtilPct: 3}
+	quiet := window.DeviceRates{WS: 1, WMBs: 0.01, UtilPct: 0.2}
+	for _, c := range []struct {
+		name, context string
+		rates         window.DeviceRates
+		verdict       []string
+		tables        bool
+	}{
+		{"busy", "auto", busy, []string{"OK, BUSY: no warning or critical finding; loop0 was 90.0 % busy in the window; top process pid 4242 fio --name=busy … (session-3.scope): 400 MB/s, ~45 % of loop0's time"}, true},
+		{"busy before a benchmark", "benchmark", busy, []string{"NOT IDLE:", "pid 4242 fio --name=busy …", "a benchmark now would measure that load too"}, true},
+		{"light load", "auto", light, []string{"OK: no warning or critical findings"}, false},
+		{"light load before a benchmark", "benchmark", light, []string{"NOT IDLE:", "loop0 was 3.0 % busy, 4.0 MB/s in the window", "~3 % of loop0's time"}, true},
+		{"quiet before a benchmark", "benchmark", quiet, []string{"READY: no warning or critical findings"}, false},
+	} {
+		out := string(textOf(t, busyReport(c.context, c.rates), textOptions{width: 400}))
+		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+		last := lines[len(lines)-1]
+		for _, w := range c.verdict {
+			if !strings.Contains(last, w) {
+				t.Errorf("%s: verdict %q lacks %q", c.name, last, w)
+			}
+		}
+		if got := strings.Contains(out, "(iotop -o)"); got != c.tables {
+			t.Errorf("%s: the window's tables shown %v, want %v:\n%s", c.name, got, c.tables, out)
+		}
+	}
+	// A warning does not hide the load.
+	rep := busyReport("auto", busy)
+	rep.Verdict = rules.VerdictWarning
+	rep.Findings = []rules.Finding{{Rule: "io-pressure-high", Severity: rules.Warning, Title: "Tasks stall on I/O", Subjects: []string{"host"}}}
+	if v, _ := verdictLine(newPalette(nil, false), rep); !strings.HasPrefix(v, "WARNING: 1 warning finding; loop0 was 90.0 % busy") || !strings.Contains(v, "pid 4242") {
+		t.Errorf("warning verdict %q", v)
+	}
+}
