@@ -200,6 +200,23 @@ func wrapCommand(cmd string, w, firstIndent, indent int) []string {
 			continue
 		case strings.Contains(line, "<<"):
 			inHeredoc = heredocDelimiter(line)
+		case strings.HasPrefix(line, "#"):
+			// A comment ends at the end of its line: bash does not
+			// continue it after a backslash (bash(1) COMMENTS), so
+			// each wrapped line is a comment of its own.
+			text := strings.TrimSpace(strings.TrimLeft(line, "#"))
+			for j, l := range wrap(text, w-2, fi, indent) {
+				if j > 0 {
+					l = strings.Repeat(" ", indent) + "# " + strings.TrimLeft(l, " ")
+				} else {
+					l = "# " + l
+				}
+				if i > 0 && j == 0 {
+					l = strings.Repeat(" ", indent) + l
+				}
+				out = append(out, l)
+			}
+			continue
 		}
 		for j, p := range breakShellLine(line, w-fi, w-indent, w) {
 			text := p.text

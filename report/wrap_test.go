@@ -161,3 +161,22 @@ func bodyGreaterThans(cmd string) int {
 	}
 	return n
 }
+
+// TestWrapCommandComment: a shell comment wrapped to fit is a comment on
+// every line (a backslash does not continue a comment), each line within
+// the width.
+func TestWrapCommandComment(t *testing.T) {
+	cmd := "# firmware update: with the vendor tool named in the note, from its own media (the doctor runs no update)"
+	lines := wrapCommand(cmd, 40, 16, 16)
+	if len(lines) < 2 {
+		t.Fatalf("not wrapped: %q", lines)
+	}
+	for i, l := range lines {
+		if !strings.HasPrefix(strings.TrimLeft(l, " "), "# ") || strings.HasSuffix(l, "\\") {
+			t.Errorf("line %d is not a comment of its own: %q", i, l)
+		}
+		if w := width(l); (i == 0 && w > 40-16) || w > 40 {
+			t.Errorf("line %d too wide (%d): %q", i, w, l)
+		}
+	}
+}
