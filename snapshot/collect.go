@@ -137,14 +137,19 @@ func (r *Recorder) captureAll(ctx context.Context, h *machine.Host, opts Collect
 
 // commands adds the traced commands to rec, in the order they were first
 // run; a command that failed to start for another reason than a missing
-// tool or a timeout is recorded as missing, and the reason listed.
+// tool or a timeout is recorded as missing, and the reason listed. A
+// command the recording being snapshotted does not hold is left out, so
+// that the new archive too says "not recorded", not "not installed".
 func (r *Recorder) commands(rec *Recording) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, k := range r.order {
 		rc := r.cmds[k]
 		cmd := RecordedCommand{Argv: rc.res.Argv}
+		var te *machine.ToolError
 		switch {
+		case errors.As(rc.err, &te) && te.NotRecorded:
+			continue
 		case rc.err == nil:
 			cmd.Stdout, cmd.Stderr, cmd.Exit = nonNilBytes(rc.res.Stdout), rc.res.Stderr, rc.res.Exit
 		case errors.Is(rc.err, machine.ErrToolMissing):

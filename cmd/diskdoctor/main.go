@@ -135,11 +135,13 @@ func (e examineError) Unwrap() error { return e.error }
 // (read from them, since a usage error may come before the flags are
 // parsed); nothing for text or a format that is not one. With --output the
 // form replaces the file too, so that a textfile collector's file does not
-// keep the last good report after a failed run.
+// keep the last good report after a run that could not examine the
+// machine; an interrupted run (stopped by its operator or its deadline)
+// leaves the file as it was.
 func failure(stdout io.Writer, args []string, reason, message string) {
 	format := flagArg(args, "format", "f")
 	_ = report.Failure(stdout, format, tool(), reason, message)
-	if out := flagArg(args, "output", "o"); out != "" && out != "-" && format != "" && format != "text" {
+	if out := flagArg(args, "output", "o"); out != "" && out != "-" && format != "" && format != "text" && reason != report.FailInterrupted {
 		_ = report.WriteAtomically(out, 0o644, func(w io.Writer) error {
 			return report.Failure(w, format, tool(), reason, message)
 		})
