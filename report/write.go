@@ -78,7 +78,7 @@ func WriteAtomically(path string, mode os.FileMode, write func(io.Writer) error)
 
 // tempPrefix and tempSuffix frame the temporary files of base: with
 // tempname's pid and random part between them.
-func tempPrefix(base string) string { return "." + base + "." }
+func tempPrefix(base string) string { return "." + base + ".diskdoctor-" }
 
 const tempSuffix = ".tmp"
 
@@ -99,7 +99,7 @@ func createTemp(dir, base string) (*os.File, error) {
 // the form createTemp makes (the user's .BASE.123.bak never has it) whose
 // process is dead, and regular files only.
 func removeStaleTemps(dir, base string) {
-	matches, _ := filepath.Glob(filepath.Join(dir, globEscape(tempPrefix(base))+"diskdoctor-*"+tempSuffix))
+	matches, _ := filepath.Glob(filepath.Join(dir, globEscape(tempPrefix(base))+"*"+tempSuffix))
 	for _, m := range matches {
 		if !tempname.Stale(filepath.Base(m), tempPrefix(base), tempSuffix) {
 			continue

@@ -3,8 +3,9 @@
 // tell its own leftovers (a run killed with SIGKILL cannot clean up) from
 // anything else and remove those alone.
 //
-// A name is PREFIX + "diskdoctor-" + PID + "-" + 16 lowercase hex digits
-// (64 random bits) + SUFFIX. A leftover is removed only when its name has
+// A name is PREFIX + PID + "-" + 16 lowercase hex digits (64 random bits)
+// + SUFFIX, the prefix naming diskdoctor (".r.json.diskdoctor-",
+// "diskdoctor-snapshot-"). A leftover is removed only when its name has
 // exactly that form and its process is gone: a user's ".r.json.33768.bak"
 // or ".r.json.33769.my notes" does not have it, and a name of a running
 // process belongs to that process.
@@ -20,7 +21,6 @@ import (
 )
 
 const (
-	tag     = "diskdoctor-"
 	hexLen  = 16
 	randLen = hexLen / 2
 )
@@ -29,13 +29,13 @@ const (
 func New(prefix, suffix string) string {
 	var b [randLen]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24)
-	return prefix + tag + strconv.Itoa(syscall.Getpid()) + "-" + hex.EncodeToString(b[:]) + suffix
+	return prefix + strconv.Itoa(syscall.Getpid()) + "-" + hex.EncodeToString(b[:]) + suffix
 }
 
 // PID is the process of a name New(prefix, suffix) made, or false when
 // name does not have exactly that form.
 func PID(name, prefix, suffix string) (int, bool) {
-	rest, ok := strings.CutPrefix(name, prefix+tag)
+	rest, ok := strings.CutPrefix(name, prefix)
 	if !ok {
 		return 0, false
 	}

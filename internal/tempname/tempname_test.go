@@ -7,11 +7,11 @@ import (
 )
 
 func TestPID(t *testing.T) {
-	n := New(".r.json.", ".tmp")
-	if pid, ok := PID(n, ".r.json.", ".tmp"); !ok || pid != os.Getpid() {
+	n := New(".r.json.diskdoctor-", ".tmp")
+	if pid, ok := PID(n, ".r.json.diskdoctor-", ".tmp"); !ok || pid != os.Getpid() {
 		t.Errorf("PID(%q) = %d, %v", n, pid, ok)
 	}
-	if Stale(n, ".r.json.", ".tmp") {
+	if Stale(n, ".r.json.diskdoctor-", ".tmp") {
 		t.Errorf("this process's %q is stale", n)
 	}
 	for _, name := range []string{
@@ -25,11 +25,11 @@ func TestPID(t *testing.T) {
 		".r.json.diskdoctor-33768-0123456789abcdeg.tmp",
 		".other.diskdoctor-33768-0123456789abcdef.tmp",
 	} {
-		if pid, ok := PID(name, ".r.json.", ".tmp"); ok {
+		if pid, ok := PID(name, ".r.json.diskdoctor-", ".tmp"); ok {
 			t.Errorf("PID(%q) = %d: not a name New makes", name, pid)
 		}
 	}
-	if _, ok := PID(".r.json.diskdoctor-"+strconv.Itoa(1<<22+1)+"-0123456789abcdef.tmp", ".r.json.", ".tmp"); !ok {
+	if _, ok := PID(".r.json.diskdoctor-"+strconv.Itoa(1<<22+1)+"-0123456789abcdef.tmp", ".r.json.diskdoctor-", ".tmp"); !ok {
 		t.Error("a well-formed name refused")
 	}
 }
