@@ -50,17 +50,21 @@ type Runner interface {
 // Exec is the live machine's runner.
 type Exec struct {
 	held *os.File // the raw device, opened O_EXCL for the whole run
+	// Dirs are where fio and dd are found: nil for machine.SystemPath,
+	// never $PATH (a test's own directories otherwise). --fio PATH names
+	// a program outright.
+	Dirs []string
 }
 
 // LookPath implements Runner.
-func (*Exec) LookPath(name string) (string, error) { return exec.LookPath(name) }
+func (e *Exec) LookPath(name string) (string, error) { return machine.FindProgram(name, e.Dirs) }
 
 // Fio implements Runner. fio runs in its own process group; on
 // cancellation the group gets SIGTERM (fio stops its jobs and exits), then
 // SIGKILL after 5 s.
-func (*Exec) Fio(ctx context.Context, fio string, argv []string) ([]byte, []byte, error) {
+func (e *Exec) Fio(ctx context.Context, fio string, argv []string) ([]byte, []byte, error) {
 	cmd := exec.CommandContext(ctx, fio, argv...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	cmd.Env = machine.ProgramEnv(e.Dirs)
 	stopGroup(cmd, syscall.SIGTERM)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -77,11 +81,11 @@ func stopGroup(cmd *exec.Cmd, sig syscall.Signal) {
 }
 
 // DD implements Runner.
-func (*Exec) DD(ctx context.Context, dd string, argv []string, d time.Duration) ([]byte, error) {
+func (e *Exec) DD(ctx context.Context, dd string, argv []string, d time.Duration) ([]byte, error) {
 	tctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	cmd := exec.CommandContext(tctx, dd, argv...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	cmd.Env = machine.ProgramEnv(e.Dirs)
 	stopGroup(cmd, syscall.SIGINT)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -35,23 +35,19 @@ type Runner interface {
 // execRunner runs real programs with exec argv; the context deadline kills
 // a program that hangs (zpool on a sick pool, a RAID controller's CLI on a
 // sick controller, can block for minutes).
-type execRunner struct{}
+type execRunner struct {
+	// dirs are where programs are found: nil for SystemPath (a test's
+	// own directories with LiveWithSearchPath).
+	dirs []string
+}
 
-func (execRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
-	path, err := exec.LookPath(argv[0])
+func (r execRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
+	path, err := FindProgram(argv[0], r.dirs)
 	if err != nil {
-		for _, dir := range []string{"/usr/sbin", "/sbin"} {
-			if p := filepath.Join(dir, argv[0]); isExecutable(p) {
-				path, err = p, nil
-				break
-			}
-		}
-		if err != nil {
-			return CmdResult{Argv: argv}, &ToolError{Tool: argv[0]}
-		}
+		return CmdResult{Argv: argv}, err
 	}
 	cmd := exec.CommandContext(ctx, path, argv[1:]...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	cmd.Env = ProgramEnv(r.dirs)
 	out, errb := &cappedBuffer{limit: CmdOutputLimit}, &cappedBuffer{limit: cmdStderrLimit}
 	cmd.Stdout, cmd.Stderr = out, errb
 	// The command leads a process group of its own, so that the deadline
@@ -117,11 +113,6 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return b.Buffer.Write(p)
-}
-
-func isExecutable(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
 }
 
 // recordedRunner replays commands/manifest.yaml: exact argv match; an argv

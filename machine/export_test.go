@@ -23,3 +23,12 @@ func KeptDir(h *Host, p string) (kept, walk bool) {
 	_, kept = h.fs.dirs.fds.Load(p)
 	return kept, h.fs.walk
 }
+
+// LiveAt is the live machine with its files under dir: ReadTrusted's
+// checks run on dir's real files, which a test may plant.
+func LiveAt(dir string) *Host {
+	fs, _ := newRootFS(dir)
+	h := Live()
+	h.root, h.fs = dir, fs
+	return h
+}

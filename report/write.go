@@ -7,19 +7,21 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/diskdoctor/diskdoctor/internal/shellquote"
+	"github.com/diskdoctor/diskdoctor/internal/tempname"
 )
 
 // WriteAtomically writes a temporary file beside path and renames it over
 // path, so a reader (a node_exporter scrape) never sees half a file, and a
 // write that fails or is interrupted leaves the previous file in place.
 //
-// The temporary file is named .BASE.PID.RANDOM: temporary files of earlier
-// writes whose process is dead (killed mid-write) are removed first. It is
+// The temporary file is named .BASE.diskdoctor-PID-RANDOM.tmp
+// (internal/tempname): temporary files of earlier writes of that exact
+// form whose process is dead (killed mid-write) are removed first, and
+// nothing else. It is
 // synced before the rename, so a crash after the rename cannot leave an
 // empty report. An existing report keeps its mode and owner; a new one gets
 // mode.
@@ -46,7 +48,7 @@ func WriteAtomically(path string, mode os.FileMode, write func(io.Writer) error)
 		}
 	}
 
-	f, err := os.CreateTemp(dir, tempPrefix(base)+"*")
+	f, err := createTemp(dir, base)
 	if err != nil {
 		return fmt.Errorf("--output %s: %w", path, err)
 	}
@@ -74,34 +76,38 @@ func WriteAtomically(path string, mode os.FileMode, write func(io.Writer) error)
 	return os.Rename(f.Name(), path)
 }
 
-// tempPrefix is the name of the temporary files of one process's writes of
-// base.
-func tempPrefix(base string) string {
-	return "." + base + "." + strconv.Itoa(os.Getpid()) + "."
+// tempPrefix and tempSuffix frame the temporary files of base: with
+// tempname's pid and random part between them.
+func tempPrefix(base string) string { return "." + base + ".diskdoctor-" }
+
+const tempSuffix = ".tmp"
+
+// createTemp creates a new temporary file for base in dir, mode 0600.
+func createTemp(dir, base string) (*os.File, error) {
+	for range 10 {
+		name := filepath.Join(dir, tempname.New(tempPrefix(base), tempSuffix))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, errors.New("no free temporary file name")
 }
 
-// removeStaleTemps removes .BASE.PID.* files whose process no longer
-// exists: what a killed write of the same report left behind.
+// removeStaleTemps removes the temporary files of base that a write of
+// the same report killed before its rename left behind: names of exactly
+// the form createTemp makes (the user's .BASE.123.bak never has it) whose
+// process is dead, and regular files only.
 func removeStaleTemps(dir, base string) {
-	matches, _ := filepath.Glob(filepath.Join(dir, "."+globEscape(base)+".*.*"))
+	matches, _ := filepath.Glob(filepath.Join(dir, globEscape(tempPrefix(base))+"*"+tempSuffix))
 	for _, m := range matches {
-		rest := strings.TrimPrefix(filepath.Base(m), "."+base+".")
-		pidText, _, ok := strings.Cut(rest, ".")
-		pid, err := strconv.Atoi(pidText)
-		if !ok || err != nil || pid <= 0 || processAlive(pid) {
+		if !tempname.Stale(filepath.Base(m), tempPrefix(base), tempSuffix) {
 			continue
 		}
 		if st, err := os.Lstat(m); err == nil && st.Mode().IsRegular() {
 			_ = os.Remove(m)
 		}
 	}
-}
-
-// processAlive: signal 0 checks that a process exists (EPERM: it exists
-// and belongs to someone else).
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 func globEscape(s string) string {

@@ -29,10 +29,19 @@ func TestWriteAtomicallyKeepsModeAndCleansStale(t *testing.T) {
 		t.Skip("no true(1):", err)
 	}
 	dead := cmd.Process.Pid
-	stale := filepath.Join(dir, ".k.json."+strconv.Itoa(dead)+".123456")
-	live := filepath.Join(dir, ".k.json."+strconv.Itoa(os.Getppid())+".654321")
-	other := filepath.Join(dir, ".other.json."+strconv.Itoa(dead)+".1")
-	for _, p := range []string{stale, live, other} {
+	stale := filepath.Join(dir, ".k.json.diskdoctor-"+strconv.Itoa(dead)+"-0123456789abcdef.tmp")
+	live := filepath.Join(dir, ".k.json.diskdoctor-"+strconv.Itoa(os.Getppid())+"-fedcba9876543210.tmp")
+	other := filepath.Join(dir, ".other.json.diskdoctor-"+strconv.Itoa(dead)+"-0123456789abcdef.tmp")
+	// The user's own files beside the report, whose names the old sweep's
+	// glob (.BASE.*.*) matched (issue #26): the doctor never made them.
+	users := []string{
+		filepath.Join(dir, ".k.json."+strconv.Itoa(dead)+".bak"),
+		filepath.Join(dir, ".k.json."+strconv.Itoa(dead)+".my notes"),
+		filepath.Join(dir, ".k.json.diskdoctor-"+strconv.Itoa(dead)+"-0123456789abcdef.tmp.bak"),
+		filepath.Join(dir, ".k.json.diskdoctor-"+strconv.Itoa(dead)+"-0123456789ABCDEF.tmp"),
+		filepath.Join(dir, ".k.json.diskdoctor-"+strconv.Itoa(dead)+"-0123.tmp"),
+	}
+	for _, p := range append([]string{stale, live, other}, users...) {
 		if err := os.WriteFile(p, []byte("half"), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -53,6 +62,11 @@ func TestWriteAtomicallyKeepsModeAndCleansStale(t *testing.T) {
 	if !exists(live) || !exists(other) {
 		t.Errorf("a live process's temporary file, or another report's, was removed")
 	}
+	for _, p := range users {
+		if !exists(p) {
+			t.Errorf("the user's %q was removed", filepath.Base(p))
+		}
+	}
 
 	failed := errors.New("the renderer failed")
 	if err := WriteAtomically(path, 0o644, func(w io.Writer) error { io.WriteString(w, "partial"); return failed }); !errors.Is(err, failed) {
@@ -62,7 +76,7 @@ func TestWriteAtomicallyKeepsModeAndCleansStale(t *testing.T) {
 		t.Errorf("a failed write replaced the report with %q", b)
 	}
 	ents, _ := os.ReadDir(dir)
-	if len(ents) != 3 { // the report, the live and the other temporary file
+	if len(ents) != 3+len(users) { // the report, the live and the other temporary file, the user's
 		var names []string
 		for _, e := range ents {
 			names = append(names, e.Name())

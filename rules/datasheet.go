@@ -63,6 +63,9 @@ type Datasheets struct {
 	// Firmware are the firmware advisories and quirks (rules/firmware.yaml;
 	// a site's file may add its own under the same key).
 	Firmware []*Advisory `yaml:"firmware"`
+	// Refused are the files not used because others could write them
+	// (rules/trust.go), for the report's skipped entries.
+	Refused refusedFiles `yaml:"-"`
 }
 
 // DatasheetsDir holds the administrator's own datasheet files (the Debian
@@ -92,7 +95,10 @@ func LoadHostDatasheets(ctx context.Context, host *machine.Host, userFile string
 		for _, p := range host.Glob(DatasheetsDir + "/*.yaml") {
 			// A recorded machine may be hostile: a datasheet file is a few
 			// kilobytes, never worth reading gigabytes for.
-			b, err := host.ReadFileLimit(ctx, p, maxDatasheetsBytes)
+			b, err := host.ReadTrusted(ctx, p, maxDatasheetsBytes)
+			if ds.refused(err) {
+				continue
+			}
 			if errors.Is(err, machine.ErrRefused) {
 				return nil, fmt.Errorf("%s: refused, more than a datasheet file holds (%d bytes) or not a regular file: %w", p, maxDatasheetsBytes, err)
 			}
@@ -110,7 +116,10 @@ func LoadHostDatasheets(ctx context.Context, host *machine.Host, userFile string
 	if userFile == "" {
 		return ds, nil
 	}
-	b, err := machine.ReadUserFile(userFile, maxDatasheetsBytes)
+	b, err := machine.ReadTrustedFile(userFile, maxDatasheetsBytes, machine.InvokerOwners())
+	if ds.refused(err) {
+		return ds, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -64,6 +64,9 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.Datasheets != nil {
+		skipped = append(skipped, e.Datasheets.Refused...)
+	}
 	r := &Report{Schema: Schema, Findings: findings, Skipped: append(skipped, ruleErrs...), Passed: passed, Verdict: VerdictOK, Sample: sample}
 	if r.Findings == nil {
 		r.Findings = []Finding{}

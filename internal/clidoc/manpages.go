@@ -132,7 +132,7 @@ func roffText(t string) string {
 type manFile struct{ path, meaning string }
 
 func filesOf(cmd *cobra.Command) []manFile {
-	datasheets := manFile{"/etc/diskdoctor/datasheets.d/*.yaml", "The administrator's own drive datasheets (the format of --datasheets), read in name order after the built-in table; --datasheets takes precedence over them. With --root or --snapshot, the recorded machine's are read instead (diskdoctor snapshot does not record them yet)."}
+	datasheets := manFile{"/etc/diskdoctor/datasheets.d/*.yaml", "The administrator's own drive datasheets (the format of --datasheets), read in name order after the built-in table; --datasheets takes precedence over them. A file is used only when it and its directories are owned by root and not writable by group or others (the --datasheets file may be the invoking user's); otherwise a skipped entry names it and the fix. With --root or --snapshot, the recorded machine's are read instead (diskdoctor snapshot does not record them yet)."}
 	switch strings.TrimPrefix(cmd.CommandPath(), "diskdoctor") {
 	case "":
 		return []manFile{

@@ -51,7 +51,7 @@ func Open(ctx context.Context, file string) (dir string, cleanup func(), err err
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return "", nil, fmt.Errorf("snapshot %s: %w", file, err)
 	}
-	dir, err = os.MkdirTemp("", "diskdoctor-snapshot-")
+	dir, err = makeUnpackDir()
 	if err != nil {
 		return "", nil, err
 	}
