@@ -209,11 +209,11 @@ func synthSDDevNo(i int) (int, int) {
 // synthWriter writes machine paths ("/sys/...") under root, remembering the
 // directories it made; the first error sticks.
 type synthWriter struct {
-	root string
+	root  string
 	dirs  map[string]bool
 	done  map[string]bool // root ports already written
 	links map[string]bool // device links under /dev already made
-	err  error
+	err   error
 }
 
 func newSynthWriter(root string) *synthWriter {
