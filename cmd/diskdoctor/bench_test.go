@@ -88,8 +88,8 @@ func benchCheckReport(out []byte, n int) error {
 	if rep.Schema != "diskdoctor/v1" {
 		return fmt.Errorf("schema %q, want diskdoctor/v1", rep.Schema)
 	}
-	if len(rep.Devices) != n {
-		return fmt.Errorf("%d devices in the report, want %d", len(rep.Devices), n)
+	if want := n + synthVirtualDevices(n); len(rep.Devices) != want {
+		return fmt.Errorf("%d devices in the report, want %d (%d disks, %d loop and dm devices)", len(rep.Devices), want, n, want-n)
 	}
 	var errs []error
 	for _, sk := range rep.Skipped {

@@ -65,11 +65,18 @@ func addStackedDevices(dir string) error {
 	if err != nil {
 		return err
 	}
-	w := &synthWriter{root: dir, dirs: map[string]bool{}, done: map[string]bool{}}
+	w := newSynthWriter(dir)
+	// Numbers above the synthetic machine's own: its LVM partitions take
+	// block extended minors from 1<<18 and its volumes dm-0 upward.
 	ext, dm, md := 1<<16, 0, 0
 	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "dm-") {
+			dm++
+		}
+	}
+	for _, e := range ents {
 		disk := e.Name()
-		if strings.HasPrefix(disk, "dm-") || strings.HasPrefix(disk, "md") {
+		if strings.HasPrefix(disk, "dm-") || strings.HasPrefix(disk, "md") || strings.HasPrefix(disk, "loop") {
 			continue
 		}
 		real, err := filepath.EvalSymlinks(filepath.Join(dir, "sys/block", disk))

@@ -142,9 +142,10 @@ func Read(ctx context.Context, h *machine.Host) ([]*Device, error) {
 	// The per-device reads are independent and cost CPU (system calls), not
 	// waiting: one worker per core; more only contend.
 	out := make([]*Device, len(ents))
+	ix := &shared{h: h}
 	parallel.Each(len(ents), runtime.GOMAXPROCS(0), func(i int) {
 		if ctx.Err() == nil {
-			out[i] = readBlockDevice(ctx, h, ents[i].Name())
+			out[i] = readBlockDevice(ctx, h, ix, ents[i].Name())
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -154,7 +155,7 @@ func Read(ctx context.Context, h *machine.Host) ([]*Device, error) {
 	return out, nil
 }
 
-func readBlockDevice(ctx context.Context, h *machine.Host, name string) *Device {
+func readBlockDevice(ctx context.Context, h *machine.Host, ix *shared, name string) *Device {
 	d := &Device{Name: name, Files: map[string]string{}}
 	link := "/sys/block/" + name
 	d.SysPath, _ = h.Resolve(link)
@@ -188,7 +189,7 @@ func readBlockDevice(ctx context.Context, h *machine.Host, name string) *Device 
 	}
 	removable, _ := h.ReadString(ctx, link+"/removable")
 	d.Removable = removable == "1"
-	d.readIdentity(ctx, h, link)
+	d.readIdentity(ctx, h, ix, link)
 	d.PCIID = pciIDAbove(ctx, h, d.SysPath)
 	d.Hypervisor, d.HypervisorWhy = hypervisorOf(d)
 	d.readQueue(ctx, h, link)
@@ -201,7 +202,7 @@ func readBlockDevice(ctx context.Context, h *machine.Host, name string) *Device 
 		}
 	}
 	if len(d.ByID) == 0 {
-		d.ByID = byIDLinks(h, name)
+		d.ByID = ix.byIDLinks(name)
 	}
 	return d
 }
@@ -209,7 +210,7 @@ func readBlockDevice(ctx context.Context, h *machine.Host, name string) *Device 
 // readIdentity reads model, vendor, serial, WWN and firmware: udev's record
 // first (the full ATA model, not the 16-character SCSI product), sysfs where
 // udev has none.
-func (d *Device) readIdentity(ctx context.Context, h *machine.Host, link string) {
+func (d *Device) readIdentity(ctx context.Context, h *machine.Host, ix *shared, link string) {
 	u := d.Udev
 	// What is kept of the record is copied out of it (Prop shares the
 	// record's memory): a model or serial must not hold the whole udev
@@ -245,7 +246,7 @@ func (d *Device) readIdentity(ctx context.Context, h *machine.Host, link string)
 		d.Firmware, _ = h.ReadString(ctx, link+"/device/rev")
 	}
 	if d.Transport == "nvme" {
-		d.Controllers = nvmeControllers(ctx, h, d)
+		d.Controllers = nvmeControllers(ctx, h, ix, d)
 		if d.Firmware == "" {
 			d.Firmware, _ = h.ReadString(ctx, link+"/device/firmware_rev")
 		}

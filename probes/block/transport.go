@@ -100,7 +100,7 @@ func transport(d *Device) string {
 
 // nvmeControllers maps a namespace to its controllers: the per-path links
 // under multipath/ (native multipath) or the nvme<N> directory above it.
-func nvmeControllers(ctx context.Context, h *machine.Host, d *Device) []string {
+func nvmeControllers(ctx context.Context, h *machine.Host, ix *shared, d *Device) []string {
 	parent := path.Base(path.Dir(d.SysPath))
 	if strings.HasPrefix(parent, "nvme") && !strings.HasPrefix(parent, "nvme-subsys") {
 		// A namespace under its controller: no multipath/ to list (only a
@@ -117,7 +117,7 @@ func nvmeControllers(ctx context.Context, h *machine.Host, d *Device) []string {
 		return out
 	}
 	if strings.HasPrefix(parent, "nvme-subsys") {
-		for _, n := range names(ctx, h, path.Dir(d.SysPath)) {
+		for _, n := range ix.subsystemNames(ctx, path.Dir(d.SysPath)) {
 			if nvmeCtrlName.MatchString(n) {
 				out = append(out, n)
 			}
@@ -136,16 +136,6 @@ func (d *Device) ControllerFunction(ctrl string) (string, bool) {
 	}
 	fn := path.Dir(path.Dir(ns))
 	return fn, pciAddr.MatchString(path.Base(fn))
-}
-
-func byIDLinks(h *machine.Host, name string) []string {
-	var out []string
-	for _, l := range h.Glob("/dev/disk/by-id/*") {
-		if t, err := h.Readlink(l); err == nil && path.Base(t) == name && udevLinkName.MatchString(path.Base(l)) {
-			out = append(out, l)
-		}
-	}
-	return out
 }
 
 func (d *Device) hasDriver(drv string) bool {

@@ -1,0 +1,71 @@
+package block
+
+import (
+	"context"
+	"path"
+	"sync"
+
+	"github.com/diskdoctor/diskdoctor/machine"
+)
+
+// shared holds what one inventory reads from directories that every
+// device, or every namespace of a subsystem, would otherwise list again:
+// /dev/disk/by-id, which grows with the machine's disks (udev makes
+// several links per disk and partition), and an NVMe subsystem's
+// directory, which grows with its namespaces. Each is listed once, when
+// the first device asks, and indexed; a device's lookup is then a map
+// read, so the inventory's listings grow with the devices, not with
+// their square (issue #26).
+type shared struct {
+	h *machine.Host
+
+	byIDOnce sync.Once
+	// byID maps the kernel name a /dev/disk/by-id link points at to its
+	// links, in the order of the listing (sorted by link name).
+	byID map[string][]string
+
+	subsysMu sync.Mutex
+	subsys   map[string][]string // subsystem directory → entry names
+}
+
+// byIDLinks is the /dev/disk/by-id links that resolve to the device name
+// (relative or absolute, udev writes ../../sda), for a device whose udev
+// record lists none: a recording made without the udev database, or a
+// device udev gives no by-id link of its own.
+func (s *shared) byIDLinks(name string) []string {
+	s.byIDOnce.Do(func() {
+		s.byID = map[string][]string{}
+		for _, l := range s.h.Glob("/dev/disk/by-id/*") {
+			// udev's names only (udevLinkName): a planted name with other
+			// characters would end up in printed commands.
+			if !udevLinkName.MatchString(path.Base(l)) {
+				continue
+			}
+			if t, err := s.h.Readlink(l); err == nil {
+				b := path.Base(t)
+				s.byID[b] = append(s.byID[b], l)
+			}
+		}
+	})
+	return s.byID[name]
+}
+
+// subsystemNames lists an NVMe subsystem's directory once for all its
+// namespaces (each holds the subsystem's controllers, the same for all).
+func (s *shared) subsystemNames(ctx context.Context, dir string) []string {
+	s.subsysMu.Lock()
+	defer s.subsysMu.Unlock()
+	if v, ok := s.subsys[dir]; ok {
+		return v
+	}
+	v := names(ctx, s.h, dir)
+	if ctx.Err() != nil {
+		// A listing cut short by the deadline is not what the directory holds.
+		return v
+	}
+	if s.subsys == nil {
+		s.subsys = map[string][]string{}
+	}
+	s.subsys[dir] = v
+	return v
+}
