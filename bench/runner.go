@@ -45,11 +45,21 @@ type Runner interface {
 	RemoveStale(dir string, keep bool) ([]string, error)
 	// Close releases what Fill holds (the exclusive device).
 	Close() error
+	// Lock holds the target device (its "major:minor") for this run
+	// alone until release; a device another run holds is a *LockedError.
+	Lock(devNo string) (release func() error, err error)
 }
 
 // Exec is the live machine's runner.
 type Exec struct {
 	held *os.File // the raw device, opened O_EXCL for the whole run
+	// LockDir is where the device locks go ("": LockDir).
+	LockDir string
+}
+
+// Lock implements Runner.
+func (e *Exec) Lock(devNo string) (func() error, error) {
+	return lockDevice(or(e.LockDir, LockDir), devNo)
 }
 
 // LookPath implements Runner.
@@ -310,6 +320,9 @@ func (*Replay) Remove(string) error { return nil }
 
 // RemoveStale implements Runner.
 func (*Replay) RemoveStale(string, bool) ([]string, error) { return nil, nil }
+
+// Lock implements Runner: a replay measures nothing and holds nothing.
+func (*Replay) Lock(string) (func() error, error) { return func() error { return nil }, nil }
 
 // Close implements Runner.
 func (*Replay) Close() error { return nil }
