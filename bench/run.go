@@ -105,6 +105,17 @@ func Run(ctx context.Context, path string, o Options, env Env) (res *Result, err
 	if err != nil {
 		return nil, err
 	}
+	// Before the preflight: a second run would see the first's I/O as
+	// competing, and --force would run both at half the throughput each.
+	release, err := env.Runner.Lock(b.tgt.DevNo)
+	if err != nil {
+		return nil, &ExitError{3, err}
+	}
+	defer func() {
+		if rerr := release(); rerr != nil && err == nil {
+			err = &ExitError{3, rerr}
+		}
+	}()
 	t0 := time.Now()
 	b.preflight(ctx)
 	if b.pre.Refuse(o.Force) {

@@ -45,6 +45,9 @@ type Runner interface {
 	RemoveStale(dir string, keep bool) ([]string, error)
 	// Close releases what Fill holds (the exclusive device).
 	Close() error
+	// Lock holds the target device (its "major:minor") for this run
+	// alone until release; a device another run holds is a *LockedError.
+	Lock(devNo string) (release func() error, err error)
 }
 
 // Exec is the live machine's runner.
@@ -54,6 +57,13 @@ type Exec struct {
 	// never $PATH (a test's own directories otherwise). --fio PATH names
 	// a program outright.
 	Dirs []string
+	// LockDir is where the device locks go ("": LockDir).
+	LockDir string
+}
+
+// Lock implements Runner.
+func (e *Exec) Lock(devNo string) (func() error, error) {
+	return lockDevice(or(e.LockDir, LockDir), devNo)
 }
 
 // LookPath implements Runner.
@@ -315,5 +325,45 @@ func (*Replay) Remove(string) error { return nil }
 // RemoveStale implements Runner.
 func (*Replay) RemoveStale(string, bool) ([]string, error) { return nil, nil }
 
+// Lock implements Runner: a replay measures nothing and holds nothing.
+func (*Replay) Lock(string) (func() error, error) { return func() error { return nil }, nil }
+
 // Close implements Runner.
 func (*Replay) Close() error { return nil }
+
+// lockDevice takes the exclusive lock of device devNo (the st_dev of the
+// target directory's filesystem, the st_rdev of a raw device: both are
+// the device measured), flock(2) LOCK_EX|LOCK_NB on its lock file in dir,
+// and writes its pid there for the run it refuses. The kernel drops a
+// flock with the file's last descriptor, so a run that is killed holds
+// nothing. The file is opened without following a link (dir may be
+// world-writable, sticky) and must be a regular file.
+func lockDevice(dir, devNo string) (release func() error, err error) {
+	if devNo == "" {
+		return func() error { return nil }, nil // nothing to name the lock by
+	}
+	p := LockPath(dir, devNo)
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("bench: the lock of device %s: %w", devNo, err)
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("bench: the lock of device %s: %s is not a regular file", devNo, p)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		defer f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			b := make([]byte, 32)
+			n, _ := f.ReadAt(b, 0)
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(b[:n])))
+			return nil, &LockedError{Path: p, DevNo: devNo, PID: pid}
+		}
+		return nil, fmt.Errorf("bench: the lock of device %s (%s): %w", devNo, p, err)
+	}
+	// Ours now: the pid for whoever is refused.
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return f.Close, nil
+}

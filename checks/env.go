@@ -45,6 +45,12 @@ type Env struct {
 const maxCommands = 8
 
 func newEnv(h *machine.Host, opts Options) *Env {
+	switch {
+	case opts.inventoryPerDevice == 0:
+		opts.inventoryPerDevice = InventoryPerDevice
+	case opts.inventoryPerDevice < 0:
+		opts.inventoryPerDevice = 0
+	}
 	return &Env{Host: h, Opts: opts, run: context.Background(), skips: newSkipLog(), cmdSlots: newSemaphore(maxCommands)}
 }
 

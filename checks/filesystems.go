@@ -169,9 +169,9 @@ func setFSSpace(o *Observation, d *block.Device, mine []fsMount, space map[strin
 	o.Set("fs_fullest_mount", fullest)
 	// An SSD's share: a lower bound (a partition without a mounted
 	// filesystem, swap or an LVM volume spanning disks is not counted).
-	if d.Rotational != nil && !*d.Rotational && d.SizeBytes > 0 && measured {
+	if d.Rotational != nil && !*d.Rotational && d.SizeBytes != nil && *d.SizeBytes > 0 && measured {
 		o.Set("fs_ssd_used_bytes", ssdUsed)
-		o.Set("fs_ssd_used_percent", math.Round(float64(ssdUsed)*1000/float64(d.SizeBytes))/10)
+		o.Set("fs_ssd_used_percent", math.Round(float64(ssdUsed)*1000/float64(*d.SizeBytes))/10)
 	} else {
 		o.Set("fs_ssd_used_bytes", nil)
 		o.Set("fs_ssd_used_percent", nil)

@@ -108,7 +108,11 @@ func setIdentity(env *Env, o *Observation, d *block.Device) {
 	o.Set("udev_serial", strings.Clone(d.Udev.Prop("ID_SERIAL"))) // not the whole record's memory
 	o.Set("firmware", d.Firmware)
 	o.Set("wwn", d.WWN)
-	o.Set("size_bytes", d.SizeBytes)
+	if d.SizeBytes != nil {
+		o.Set("size_bytes", *d.SizeBytes)
+	} else {
+		o.Set("size_bytes", nil) // unreadable, or more than 64 bits hold
+	}
 	o.Set("removable", d.Removable)
 	if d.Rotational != nil {
 		o.Set("rotational", *d.Rotational, Evidence{d.Files["rotational"], boolDigit(*d.Rotational)})

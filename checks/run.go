@@ -31,6 +31,10 @@ type Options struct {
 	// Inventoried, when set, is told how many block devices the inventory
 	// found, as soon as it has (the command sizes its memory by it).
 	Inventoried func(devices int)
+
+	// inventoryPerDevice is InventoryPerDevice (0), or another in a test
+	// (negative: none).
+	inventoryPerDevice time.Duration
 }
 
 // Result is every observation and skipped entry of a run.

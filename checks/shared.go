@@ -3,6 +3,7 @@ package checks
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -75,9 +76,42 @@ func probeOnce[T any](ctx context.Context, env *Env, s *shared[T], skipAs string
 	})
 }
 
-// Devices is the block-device inventory.
+// InventoryPerDevice is the inventory's allowance per block device on top
+// of the probe timeout. The inventory reads a dozen sysfs files and a udev
+// record per device: a machine with tens of thousands of devices (LUNs
+// behind multipath, dm, loop) needs longer than one probe is given, and
+// the deadline grows with what there is to read rather than failing the
+// run.
+const InventoryPerDevice = 2 * time.Millisecond
+
+// Devices is the block-device inventory, under the probe timeout plus an
+// allowance per device /sys/block lists.
 func (env *Env) Devices(ctx context.Context) ([]*block.Device, error) {
-	return probeOnce(ctx, env, &env.devices, "", 0, false, block.Read)
+	return env.devices.get(ctx, env.run, func(run context.Context) ([]*block.Device, error) {
+		timeout := env.Opts.ProbeTimeout
+		n, err := ProbeWithin(run, env, env.Opts.ProbeTimeout, func(ctx context.Context) (int, error) {
+			ents, err := env.Host.ReadDir(ctx, "/sys/block")
+			return len(ents), err
+		})
+		if err != nil {
+			return nil, inventoryErr(err, n, timeout)
+		}
+		timeout += time.Duration(n) * env.Opts.inventoryPerDevice
+		devs, err := ProbeWithin(run, env, timeout, func(ctx context.Context) ([]*block.Device, error) { return block.Read(ctx, env.Host) })
+		return devs, inventoryErr(err, n, timeout)
+	})
+}
+
+// inventoryErr says, of an inventory that timed out, how many devices it
+// had to read and which option gives it longer: the run ends on it.
+func inventoryErr(err error, devices int, timeout time.Duration) error {
+	if !errors.Is(err, machine.ErrTimeout) {
+		return err
+	}
+	if devices == 0 { // /sys/block itself did not answer
+		return fmt.Errorf("%w listing /sys/block (retry with --probe-timeout %s)", err, 4*timeout)
+	}
+	return fmt.Errorf("%w (%d entries in /sys/block; retry with --probe-timeout %s: the inventory gets the probe timeout plus %s per device)", err, devices, 4*timeout, InventoryPerDevice)
 }
 
 // Platform is DMI, kernel and distribution.

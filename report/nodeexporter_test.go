@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -454,6 +455,11 @@ func TestSystemdUnits(t *testing.T) {
 	// writable path; nothing hides the devices or the kernel log.
 	if got := strings.Fields(one(svc, "Service.SuccessExitStatus")); fmt.Sprint(got) != "[1 2]" {
 		t.Errorf("SuccessExitStatus=%v, want 1 2", got)
+	}
+	// A GOMEMLIMIT the runtime cannot parse aborts it with exit 2, which
+	// SuccessExitStatus counts as a verdict (issue 26).
+	if got := strings.Fields(one(svc, "Service.UnsetEnvironment")); !slices.Contains(got, "GOMEMLIMIT") || !slices.Contains(got, "GOGC") {
+		t.Errorf("UnsetEnvironment=%v, want GOMEMLIMIT and GOGC", got)
 	}
 	execStart := strings.Fields(one(svc, "Service.ExecStart"))
 	out := ""

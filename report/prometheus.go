@@ -165,19 +165,26 @@ func (d *promDoc) write(w io.Writer) error {
 		sort.SliceStable(f.series, func(i, j int) bool { return labelsLess(f.series[i].labels, f.series[j].labels) })
 		bw.WriteString("# HELP " + f.name + " " + escapeHelp(f.help) + "\n")
 		bw.WriteString("# TYPE " + f.name + " gauge\n")
+		written := map[string]bool{}
 		for _, s := range f.series {
-			bw.WriteString(f.name)
+			var labels strings.Builder
 			if len(s.labels) > 0 {
-				bw.WriteByte('{')
+				labels.WriteByte('{')
 				for i := 0; i+1 < len(s.labels); i += 2 {
 					if i > 0 {
-						bw.WriteByte(',')
+						labels.WriteByte(',')
 					}
-					bw.WriteString(s.labels[i] + `="` + escapeLabelValue(s.labels[i+1]) + `"`)
+					labels.WriteString(s.labels[i] + `="` + escapeLabelValue(s.labels[i+1]) + `"`)
 				}
-				bw.WriteByte('}')
+				labels.WriteByte('}')
 			}
-			bw.WriteString(" " + formatPromValue(s.value) + "\n")
+			// Two names that differ only in bytes the escaping replaces
+			// would be one series twice, and a duplicate fails the scrape.
+			if written[labels.String()] {
+				continue
+			}
+			written[labels.String()] = true
+			bw.WriteString(f.name + labels.String() + " " + formatPromValue(s.value) + "\n")
 		}
 	}
 	return bw.Flush()
@@ -224,9 +231,16 @@ func formatPromValue(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// escapeLabelValue escapes a label value as the exposition format
-// requires: backslash, double quote and line feed.
+// escapeLabelValue makes a name a label value: the text report's clean on
+// each line (bytes that are not UTF-8, control and bidi characters as \xNN
+// or \uNNNN text), since node_exporter's parser (prometheus/common expfmt,
+// text_parse.go) refuses the whole file for one label value that is not
+// valid UTF-8; then the escapes the exposition format requires:
+// backslash, double quote and line feed.
 func escapeLabelValue(s string) string {
+	if needsCleaning(s) {
+		s = strings.Join(cleanLines(s), "\n")
+	}
 	if !strings.ContainsAny(s, "\\\"\n") {
 		return s
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/rules"
@@ -173,6 +174,11 @@ func parseSampleLine(line string) (s promSample, timestamp bool, err error) {
 func parseTextfile(b []byte) ([]promFam, error) {
 	if len(b) > 0 && b[len(b)-1] != '\n' {
 		return nil, fmt.Errorf("the last line has no line feed")
+	}
+	// expfmt's text parser refuses a label value that is not valid UTF-8,
+	// and the textfile collector the whole file with it.
+	if !utf8.Valid(b) {
+		return nil, fmt.Errorf("not valid UTF-8")
 	}
 	var fams []promFam
 	seenFam, seenSeries := map[string]bool{}, map[string]bool{}

@@ -49,6 +49,8 @@ type Datasheet struct {
 	ModelEntry bool `yaml:"-" json:"model_entry"`
 
 	re *regexp.Regexp
+	// insts is re's compiled size, counted against maxTableInsts.
+	insts int
 }
 
 // Datasheets is the table: model entries (user entries first) and class
@@ -66,6 +68,9 @@ type Datasheets struct {
 	// Refused are the files not used because others could write them
 	// (rules/trust.go), for the report's skipped entries.
 	Refused refusedFiles `yaml:"-"`
+
+	// cost is what the tables merged into this one hold (patterns.go).
+	cost tableCost
 }
 
 // DatasheetsDir holds the administrator's own datasheet files (the Debian
@@ -90,6 +95,9 @@ func LoadHostDatasheets(ctx context.Context, host *machine.Host, userFile string
 	}
 	if ds.Firmware, err = parseFirmware(embeddedFirmware); err != nil {
 		return nil, fmt.Errorf("embedded firmware table: %w", err)
+	}
+	if err := ds.cost.charge(0, ds); err != nil {
+		return nil, fmt.Errorf("embedded tables: %w", err)
 	}
 	if host != nil {
 		for _, p := range host.Glob(DatasheetsDir + "/*.yaml") {
@@ -139,8 +147,14 @@ func isEmptyYAML(b []byte) bool {
 // defaults of the same name.
 func (ds *Datasheets) add(b []byte, name string) error {
 	user, err := parseUserDatasheets(b)
+	if errors.Is(err, errTooLarge) {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: not a datasheet table (see rules/datasheets.yaml): %w", name, err)
+	}
+	if err := ds.cost.charge(len(b), user); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	ds.Models = append(user.Models, ds.Models...)
 	ds.Controllers = append(user.Controllers, ds.Controllers...)
@@ -189,11 +203,11 @@ func finishDatasheets(ds *Datasheets) (*Datasheets, error) {
 		if m.Match == "" || m.Source == "" || m.Class == "" {
 			return nil, fmt.Errorf("model entry %d (%s): match, class and source are required", i+1, m.Product)
 		}
-		re, err := regexp.Compile(m.Match)
+		re, n, err := compilePattern(m.Match)
 		if err != nil {
-			return nil, fmt.Errorf("model entry %d (%s): %w", i+1, m.Product, err)
+			return nil, fmt.Errorf("model entry %d (%s): match: %w", i+1, m.Product, err)
 		}
-		m.re = re
+		m.re, m.insts = re, n
 		m.ModelEntry = true
 	}
 	if err := finishAdvisories(ds.Firmware); err != nil {

@@ -32,6 +32,8 @@ type Advisory struct {
 	Quirk         string   `yaml:"quirk,omitempty"`
 
 	re, fwRe *regexp.Regexp
+	// insts is the patterns' compiled size, counted against maxTableInsts.
+	insts int
 }
 
 // firmwareTable is the embedded file's shape.
@@ -73,13 +75,15 @@ func finishAdvisories(as []*Advisory) error {
 			return fmt.Errorf("firmware entry %d (%s): an entry without severity must name its quirk", i+1, a.Title)
 		}
 		var err error
-		if a.re, err = regexp.Compile(a.Match); err != nil {
-			return fmt.Errorf("firmware entry %d (%s): %w", i+1, a.Title, err)
+		if a.re, a.insts, err = compilePattern(a.Match); err != nil {
+			return fmt.Errorf("firmware entry %d (%s): match: %w", i+1, a.Title, err)
 		}
 		if a.FirmwareMatch != "" {
-			if a.fwRe, err = regexp.Compile(a.FirmwareMatch); err != nil {
-				return fmt.Errorf("firmware entry %d (%s): %w", i+1, a.Title, err)
+			var n int
+			if a.fwRe, n, err = compilePattern(a.FirmwareMatch); err != nil {
+				return fmt.Errorf("firmware entry %d (%s): firmware_match: %w", i+1, a.Title, err)
 			}
+			a.insts += n
 		}
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -28,6 +29,10 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
+	if err := checkRuntimeEnv(os.Getenv); err != nil {
+		fmt.Fprintln(os.Stderr, "diskdoctor:", err)
+		os.Exit(rules.ExitUnknown)
+	}
 	limitMemory(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
@@ -66,6 +71,52 @@ func limitMemory(getenv func(string) string) {
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
+}
+
+// minMemoryLimit is the least GOMEMLIMIT the doctor runs under: below it
+// the collector runs without pause (a limit under the live heap of the
+// smallest machine), which looks like a hang, not a verdict.
+const minMemoryLimit = 16 << 20
+
+// checkRuntimeEnv refuses GOGC and GOMEMLIMIT values the runtime took but
+// the doctor cannot use. A GOMEMLIMIT the runtime cannot parse never gets
+// here: it aborts before main with exit status 2, a verdict's (runtime
+// mgcpacer.go readGOMEMLIMIT), which is why the shipped unit unsets both
+// (docs/fleet.md). GOGC that is not a number the runtime silently reads as
+// 100 (runtime mgcpacer.go readGOGC).
+func checkRuntimeEnv(getenv func(string) string) error {
+	if v := getenv("GOGC"); v != "" && v != "off" {
+		if n, err := strconv.Atoi(v); err != nil || n < 0 {
+			return fmt.Errorf("GOGC=%q: not a percentage or off (the Go runtime would ignore it); unset it", v)
+		}
+	}
+	if v := getenv("GOMEMLIMIT"); v != "" && v != "off" {
+		if n, ok := parseMemLimit(v); ok && n < minMemoryLimit {
+			return fmt.Errorf("GOMEMLIMIT=%s: %d bytes, less than the %d MiB the doctor needs (the suffixes are B, KiB, MiB, GiB, TiB); unset it or set off", v, n, minMemoryLimit>>20)
+		}
+	}
+	return nil
+}
+
+// parseMemLimit reads GOMEMLIMIT's syntax (runtime/debug SetMemoryLimit's
+// documentation: a number of bytes with an optional B, KiB, MiB, GiB or
+// TiB suffix); false where the doctor does not know it.
+func parseMemLimit(v string) (int64, bool) {
+	mult := int64(1)
+	for _, u := range []struct {
+		s string
+		m int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"B", 1}} {
+		if strings.HasSuffix(v, u.s) {
+			v, mult = strings.TrimSuffix(v, u.s), u.m
+			break
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		return 0, false
+	}
+	return n * mult, true
 }
 
 // sizeMemory raises the limit to memoryPerDevice per block device of the

@@ -2,6 +2,7 @@ package block
 
 import (
 	"context"
+	"math"
 	"path"
 	"regexp"
 	"runtime"
@@ -39,9 +40,11 @@ type Device struct {
 	Drivers   []string // drivers bound along the device path, nearest first
 
 	Model, Vendor, Serial, Firmware, WWN string
-	SizeBytes                            uint64
-	Removable                            bool
-	Rotational                           *bool
+	// SizeBytes is the size attribute in bytes; nil when it could not be
+	// read or does not fit 64 bits (a hostile or corrupt recording).
+	SizeBytes  *uint64
+	Removable  bool
+	Rotational *bool
 
 	ByID        []string // /dev/disk/by-id/...
 	Partitions  []Partition
@@ -184,8 +187,7 @@ func readBlockDevice(ctx context.Context, h *machine.Host, ix *shared, name stri
 	d.Transport = transport(d)
 
 	if v, err := h.ReadString(ctx, link+"/size"); err == nil {
-		n, _ := strconv.ParseUint(v, 10, 64)
-		d.SizeBytes = n * 512
+		d.SizeBytes = SectorsToBytes(v)
 	}
 	removable, _ := h.ReadString(ctx, link+"/removable")
 	d.Removable = removable == "1"
@@ -336,6 +338,19 @@ func driversAlong(h *machine.Host, sysPath string) []string {
 		}
 	}
 	return out
+}
+
+// SectorsToBytes reads a sysfs count of 512-byte sectors (the block
+// layer's unit whatever the logical block size: Documentation/ABI/stable/
+// sysfs-block, "size") as bytes; nil when it is not a number or its bytes
+// do not fit 64 bits, rather than a wrapped product.
+func SectorsToBytes(v string) *uint64 {
+	n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+	if err != nil || n > math.MaxUint64/512 {
+		return nil
+	}
+	n *= 512
+	return &n
 }
 
 // NormalizeSpaces collapses runs of blanks and underscores (udev's model

@@ -54,8 +54,8 @@ func (m *Map) SizeBytes(name string) uint64 {
 	if p, ok := m.parent[name]; ok {
 		name = p
 	}
-	if d := m.devs[name]; d != nil {
-		return d.SizeBytes
+	if d := m.devs[name]; d != nil && d.SizeBytes != nil {
+		return *d.SizeBytes
 	}
 	return 0
 }

@@ -19,7 +19,7 @@ func TestDeviceMapStack(t *testing.T) {
 		{Name: "sdb", DevNo: "8:16", Partitions: []block.Partition{{Name: "sdb1", DevNo: "8:17", Holders: []string{"md0"}}}},
 		{Name: "md0", DevNo: "9:0", Holders: []string{"dm-0"}},
 		{Name: "dm-0", DevNo: "253:0"},
-		{Name: "sdc", DevNo: "8:32", SizeBytes: 1 << 40},
+		{Name: "sdc", DevNo: "8:32", SizeBytes: new(uint64(1 << 40))},
 	}
 	m := block.NewMap(devs)
 	if got := m.WholeDisks("dm-0"); !slices.Equal(got, []string{"sda", "sdb"}) {

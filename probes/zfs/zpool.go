@@ -397,7 +397,9 @@ func parseCount(s string) (int64, bool) {
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n >= 0 {
 		return n, true
 	}
-	if f, ok := ParseSize(s); ok {
+	// A float beyond int64 converts to an implementation-defined value
+	// (the Go spec, Conversions between numeric types): unknown instead.
+	if f, ok := ParseSize(s); ok && f < math.MaxInt64 {
 		return int64(f), true
 	}
 	return 0, false
