@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/internal/tempname"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/diskdoctor/diskdoctor/machine"
@@ -218,7 +220,7 @@ func (e *Exec) RemoveStale(dir string, keep bool) ([]string, error) {
 	var errs []error
 	for _, ent := range ents {
 		pid, ok := stalePID(ent.Name())
-		if !ok || !ent.Type().IsRegular() || pid == os.Getpid() || processAlive(pid) {
+		if !ok || !ent.Type().IsRegular() || pid == os.Getpid() || tempname.Alive(pid) {
 			continue
 		}
 		p := filepath.Join(dir, ent.Name())
@@ -247,12 +249,6 @@ func stalePID(name string) (int, bool) {
 	}
 	pid, err := strconv.Atoi(rest)
 	return pid, err == nil && pid > 0
-}
-
-// processAlive: signal 0 reaches it (EPERM: it exists, another user's).
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // errnoText names an errno that fio reports (5: input/output error).

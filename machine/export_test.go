@@ -32,3 +32,6 @@ func LiveAt(dir string) *Host {
 	h.root, h.fs = dir, fs
 	return h
 }
+
+// TrustedDirs is trustedDirs, for the test of the vendor directories.
+var TrustedDirs = trustedDirs

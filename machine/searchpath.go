@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -20,6 +21,14 @@ const SystemPath = "/usr/sbin:/usr/bin:/sbin:/bin"
 
 // systemDirs is SystemPath as a list.
 var systemDirs = strings.Split(SystemPath, ":")
+
+// vendorDirs are where the RAID vendors' own packages put their command
+// line tools, searched after SystemPath: Broadcom's storcli and MegaCli
+// and Dell's perccli packages install under /opt/MegaRAID (their rpm and
+// deb layouts; the MegaRAID SAS Software User Guide), not into a system
+// directory. A vendor directory counts only while root owns it and
+// neither group nor others may write it.
+var vendorDirs = []string{"/opt/MegaRAID/storcli", "/opt/MegaRAID/perccli", "/opt/MegaRAID/MegaCli"}
 
 // LiveWithSearchPath is the live machine with programs found in dirs
 // instead of SystemPath: for tests that put fake programs in a directory
@@ -41,7 +50,7 @@ func FindProgram(name string, dirs []string) (string, error) {
 		return name, nil
 	}
 	if dirs == nil {
-		dirs = systemDirs
+		dirs = append(slices.Clone(systemDirs), trustedDirs(vendorDirs)...)
 	}
 	for _, dir := range dirs {
 		p := filepath.Join(dir, name)
@@ -56,6 +65,19 @@ func FindProgram(name string, dirs []string) (string, error) {
 		return p, nil
 	}
 	return "", &ToolError{Tool: name}
+}
+
+// trustedDirs are the directories of dirs that exist, are owned by root
+// and are not writable by group or others.
+func trustedDirs(dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		var st unix.Stat_t
+		if unix.Stat(d, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR && st.Uid == 0 && st.Mode&0o022 == 0 {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // ProgramEnv is the environment of a program the doctor runs: its own,

@@ -65,3 +65,29 @@ func TestProgramsOnlyFromSystemDirs(t *testing.T) {
 		t.Error("LiveWithSearchPath did not run the tool of its directory")
 	}
 }
+
+// A vendor's tool directory (/opt/MegaRAID/storcli) is searched only
+// while root owns it and nobody else may write it: a directory others can
+// write would let them put a storcli64 there that runs as root.
+func TestVendorDirsOnlyWhenTrusted(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: the directories must be root's (run the tests as root, as CI does)")
+	}
+	base := t.TempDir()
+	good, open, other := filepath.Join(base, "good"), filepath.Join(base, "open"), filepath.Join(base, "other")
+	for dir, mode := range map[string]os.FileMode{good: 0o755, open: 0o775, other: 0o755} {
+		if err := os.Mkdir(dir, mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chown(other, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	got := machine.TrustedDirs([]string{good, open, other, filepath.Join(base, "absent")})
+	if len(got) != 1 || got[0] != good {
+		t.Errorf("trusted %v, want only %s", got, good)
+	}
+}
