@@ -47,6 +47,11 @@ func LiveWithSearchPath(dirs []string) *Host {
 // run as root all the same. Such a program is not run (ErrUntrusted).
 func FindProgram(name string, dirs []string) (string, error) {
 	if strings.ContainsRune(name, '/') {
+		// Named outright (--fio PATH): run as named, when it is there.
+		var st unix.Stat_t
+		if unix.Stat(name, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Mode&0o111 == 0 {
+			return "", &ToolError{Tool: name}
+		}
 		return name, nil
 	}
 	if dirs == nil {

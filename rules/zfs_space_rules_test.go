@@ -103,3 +103,30 @@ func TestZFSAllocVdevNotRedundant(t *testing.T) {
 		}
 	}
 }
+
+// A log device whose own datasheet entry says it has no power-loss
+// protection (the WD Red SA500 of the test devices) is a warning; an Optane
+// log device, a data vdev member, or a model without an entry (a class
+// default's PLP is a guess) is not.
+func TestZFSLogDeviceNoPLP(t *testing.T) {
+	logOf := func(extra map[string]any) *checks.Observation {
+		f := map[string]any{"zfs_vdev_class": "logs", "zfs_member_of": "tank"}
+		for k, v := range extra {
+			f[k] = v
+		}
+		return device("sdb", f)
+	}
+	if got := rulesOf(judge(t, logOf(nil))); !strings.Contains(got, "zfs-log-device-no-plp warning sdb") {
+		t.Errorf("consumer SSD as SLOG: got %q", got)
+	}
+	for name, extra := range map[string]map[string]any{
+		"optane":      {"model": "INTEL SSDPEK1A118GA", "transport": "nvme"},
+		"data member": {"zfs_vdev_class": "data"},
+		"no entry":    {"model": "ACME SSD 9000"},
+		"unknown":     {"zfs_vdev_class": nil},
+	} {
+		if got := rulesOf(judge(t, logOf(extra))); strings.Contains(got, "zfs-log-device-no-plp") {
+			t.Errorf("%s: got %q", name, got)
+		}
+	}
+}
