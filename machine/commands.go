@@ -18,6 +18,8 @@ import (
 
 // CmdResult is what a command printed and how it ended.
 type CmdResult struct {
+	// Argv is the command that ran: the one asked for, or on a recorded
+	// machine the older argv that answered it (IsPredecessor).
 	Argv   []string
 	Stdout []byte
 	Stderr []byte
@@ -124,8 +126,10 @@ func isExecutable(p string) bool {
 	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
 }
 
-// recordedRunner replays commands/manifest.yaml: exact argv match; an argv
-// the manifest lacks is a missing program. Output files are read inside the
+// recordedRunner replays commands/manifest.yaml: exact argv match, else the
+// argv it replaced (argvHistory) in a recording made before the change,
+// with the result's Argv the one recorded; an argv the manifest lacks
+// under every name is "not recorded". Output files are read inside the
 // recorded root, like every other file of it.
 type recordedRunner struct {
 	fs      *rootFS
@@ -204,6 +208,14 @@ func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, err
 		return res, err
 	}
 	e, ok := r.entries[argvKey(argv)]
+	for _, old := range predecessors(argv) {
+		if ok {
+			break
+		}
+		if e, ok = r.entries[argvKey(old)]; ok {
+			res.Argv = old
+		}
+	}
 	switch {
 	case !ok || e.Missing:
 		return res, &ToolError{Tool: argv[0], Recorded: ok, NotRecorded: !ok}
