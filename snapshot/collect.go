@@ -74,6 +74,7 @@ func (r *Recorder) Collect(ctx context.Context, h *machine.Host, opts CollectOpt
 	if opts.Redact {
 		rec.redact()
 	}
+	rec.dropUnreadable() // after redaction, which may change names
 	return rec, nil
 }
 
@@ -137,14 +138,19 @@ func (r *Recorder) captureAll(ctx context.Context, h *machine.Host, opts Collect
 
 // commands adds the traced commands to rec, in the order they were first
 // run; a command that failed to start for another reason than a missing
-// tool or a timeout is recorded as missing, and the reason listed.
+// tool or a timeout is recorded as missing, and the reason listed. A
+// command the recorded machine being recorded did not hold is left out,
+// so that its replay says "not recorded" too, never "not installed".
 func (r *Recorder) commands(rec *Recording) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, k := range r.order {
 		rc := r.cmds[k]
 		cmd := RecordedCommand{Argv: rc.res.Argv}
+		var te *machine.ToolError
 		switch {
+		case errors.As(rc.err, &te) && te.NotRecorded:
+			continue
 		case rc.err == nil:
 			cmd.Stdout, cmd.Stderr, cmd.Exit = nonNilBytes(rc.res.Stdout), rc.res.Stderr, rc.res.Exit
 		case errors.Is(rc.err, machine.ErrToolMissing):

@@ -264,7 +264,7 @@ func (u *unpacker) file(name string, h *tar.Header, tr io.Reader) error {
 func (u *unpacker) symlink(name string, h *tar.Header) error {
 	t := h.Linkname
 	switch {
-	case t == "" || strings.IndexByte(t, 0) >= 0 || len(t) > 4096:
+	case t == "" || strings.IndexByte(t, 0) >= 0 || len(t) > MaxNameBytes:
 		return refuse(h.Name, "link with an invalid target")
 	case path.IsAbs(t):
 		return refuse(h.Name, "link to an absolute path %q (a snapshot's links are relative)", short(t))
