@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/internal/testutil"
+	"github.com/diskdoctor/diskdoctor/machine/archive"
 )
 
 // A copy of sata-hdd-pending-sectors whose manifest holds the SMART argv
@@ -35,5 +36,50 @@ func TestOldSMARTArgvRecordingKeepsItsVerdict(t *testing.T) {
 		if strings.Contains(s.Reason, "smartctl") {
 			t.Errorf("skipped %+v: the old argv answers today's", s)
 		}
+	}
+}
+
+// archivedDir holds snapshots that earlier builds made of fixtures
+// (snapshot/testdata/recordings/README.md: which commit, which command).
+const archivedDir = "../snapshot/testdata/recordings"
+
+// Issue #26: recordings made by earlier builds replay with today's doctor
+// to the verdict and findings their fixture's expect.yaml states (written
+// by hand): an argv change or a format change that voids them fails here.
+func TestArchivedRecordingsReplay(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(archivedDir, "*.tar.gz"))
+	testutil.Must(t, err)
+	if len(files) < 6 {
+		t.Fatalf("%d archived recordings under %s, want at least 6", len(files), archivedDir)
+	}
+	for _, file := range files {
+		base := strings.TrimSuffix(filepath.Base(file), ".tar.gz")
+		commit, fixture, ok := strings.Cut(base, "-")
+		if !ok {
+			t.Fatalf("%s: not named <commit>-<fixture>.tar.gz", file)
+		}
+		t.Run(base, func(t *testing.T) {
+			exp, err := readExpectation(filepath.Join("../fixtures", fixture, "expect.yaml"))
+			testutil.Must(t, err)
+			dir, cleanup, err := archive.Open(t.Context(), file)
+			if err != nil {
+				t.Fatalf("made by %s, refused today: %v", commit, err)
+			}
+			defer cleanup()
+			rep := examineRecorded(t, dir)
+			for _, d := range compareExpectation(exp, rep) {
+				t.Error(d)
+			}
+			for _, s := range rep.Skipped {
+				if strings.Contains(s.Reason, "not installed") {
+					t.Errorf("skipped %+v: a recording's command is not recorded or missing, never 'not installed' here", s)
+				}
+			}
+			if t.Failed() {
+				for _, f := range rep.Findings {
+					t.Logf("got %s %s %v", f.Rule, f.Severity, f.Subjects)
+				}
+			}
+		})
 	}
 }

@@ -139,6 +139,9 @@ type recordedRunner struct {
 	// the background (RecordedAsync) is waited for by the first command.
 	ready chan struct{}
 	err   error
+	// missingUnrecorded: a v1 snapshot of a recorded machine, whose
+	// "missing: true" may mean only "not recorded" (manifest.Meta).
+	missingUnrecorded bool
 }
 
 func argvKey(argv []string) string { return strings.Join(argv, "\x00") }
@@ -151,6 +154,10 @@ const manifestPath = manifest.Path
 // below it.
 const manifestLimit = 16 << 20
 
+// metaLimit bounds a snapshot's description: a few hundred bytes, and a
+// list of the paths that could not be read.
+const metaLimit = 1 << 20
+
 // newRecordedRunner returns the runner of fs's manifest and the function
 // that loads it, to be called once (now, or in the background).
 func newRecordedRunner(fs *rootFS) (*recordedRunner, func()) {
@@ -162,6 +169,17 @@ func newRecordedRunner(fs *rootFS) (*recordedRunner, func()) {
 }
 
 func (r *recordedRunner) load() error {
+	meta, err := r.fs.readFile(manifest.MetaPath, metaLimit)
+	switch {
+	case err == nil:
+		m, err := manifest.ReadMeta(meta)
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(r.fs.dir, manifest.MetaPath), err)
+		}
+		r.missingUnrecorded = m.MissingMayBeUnrecorded()
+	case !errors.Is(err, os.ErrNotExist):
+		return FileErr(filepath.Join(r.fs.dir, manifest.MetaPath), err)
+	}
 	b, err := r.fs.readFile(manifestPath, manifestLimit)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -218,7 +236,8 @@ func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, err
 	}
 	switch {
 	case !ok || e.Missing:
-		return res, &ToolError{Tool: argv[0], Recorded: ok, NotRecorded: !ok}
+		unrecorded := !ok || r.missingUnrecorded
+		return res, &ToolError{Tool: argv[0], Recorded: !unrecorded, NotRecorded: unrecorded}
 	case e.Timeout:
 		<-ctx.Done()
 		return res, fmt.Errorf("%s: %w", res, CtxErr(ctx.Err()))
