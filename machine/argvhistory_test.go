@@ -17,13 +17,11 @@ import (
 // Argv is the recorded one. A recording that holds today's argv answers it
 // as it is; an argv held under neither name is "not recorded".
 func TestRecordedRunnerAnswersFromPredecessor(t *testing.T) {
-	dir := t.TempDir()
-	testutil.Must(t, os.MkdirAll(filepath.Join(dir, "sys"), 0o755))
-	testutil.Must(t, os.MkdirAll(filepath.Join(dir, "commands"), 0o755))
-	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "manifest.yaml"), []byte(
-		"- argv: [smartctl, -x, -j, /dev/sda]\n  stdout: old.json\n  exit: 64\n- argv: [smartctl, -x, -j, /dev/sdb]\n  stdout: old.json\n- argv: [smartctl, -x, -n, standby, -j, /dev/sdb]\n  stdout: new.json\n- argv: [smartctl, -x, -j, /dev/sdd]\n  missing: true\n"), 0o644))
-	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "old.json"), []byte("{}\n"), 0o644))
-	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "new.json"), []byte("{\"new\":1}\n"), 0o644))
+	dir := recordedDir(t, map[string]string{
+		"commands/manifest.yaml": "- argv: [smartctl, -x, -j, /dev/sda]\n  stdout: old.json\n  exit: 64\n- argv: [smartctl, -x, -j, /dev/sdb]\n  stdout: old.json\n- argv: [smartctl, -x, -n, standby, -j, /dev/sdb]\n  stdout: new.json\n- argv: [smartctl, -x, -j, /dev/sdd]\n  missing: true\n",
+		"commands/old.json":      "{}\n",
+		"commands/new.json":      "{\"new\":1}\n",
+	})
 	h, err := machine.Recorded(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -48,4 +46,17 @@ func TestRecordedRunnerAnswersFromPredecessor(t *testing.T) {
 	if _, err := h.Run(ctx, smart.Argv("sdd")...); !errors.As(err, &te) || !te.Recorded {
 		t.Errorf("old argv marked missing: %v, want not installed on the recorded machine", err)
 	}
+}
+
+// recordedDir is a recorded machine of an empty sys/ and files (paths
+// relative to its root).
+func recordedDir(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	testutil.Must(t, os.MkdirAll(filepath.Join(dir, "sys"), 0o755))
+	for p, c := range files {
+		testutil.Must(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755))
+		testutil.Must(t, os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644))
+	}
+	return dir
 }

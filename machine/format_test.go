@@ -2,8 +2,6 @@ package machine_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -28,12 +26,11 @@ func TestRecordedFormatVersion(t *testing.T) {
 		{"format: diskdoctor-snapshot/v9\n", false},
 		{"format: [\n", false},
 	} {
-		dir := t.TempDir()
-		testutil.Must(t, os.MkdirAll(filepath.Join(dir, "sys"), 0o755))
+		files := map[string]string{}
 		if c.meta != "" {
-			testutil.Must(t, os.WriteFile(filepath.Join(dir, "diskdoctor-snapshot.yaml"), []byte(c.meta), 0o644))
+			files["diskdoctor-snapshot.yaml"] = c.meta
 		}
-		_, err := machine.Recorded(dir)
+		_, err := machine.Recorded(recordedDir(t, files))
 		switch {
 		case c.ok && err != nil:
 			t.Errorf("%q: %v", c.meta, err)
@@ -57,14 +54,11 @@ func TestV1SnapshotOfARecordingMissingIsNotRecorded(t *testing.T) {
 		{"format: " + manifest.Format + "\nsource: fixtures/x\n", false},
 		{"", false},
 	} {
-		dir := t.TempDir()
-		testutil.Must(t, os.MkdirAll(filepath.Join(dir, "sys"), 0o755))
-		testutil.Must(t, os.MkdirAll(filepath.Join(dir, "commands"), 0o755))
-		testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "manifest.yaml"), []byte("- argv: [nvme, list]\n  missing: true\n"), 0o644))
+		files := map[string]string{"commands/manifest.yaml": "- argv: [nvme, list]\n  missing: true\n"}
 		if c.meta != "" {
-			testutil.Must(t, os.WriteFile(filepath.Join(dir, "diskdoctor-snapshot.yaml"), []byte(c.meta), 0o644))
+			files["diskdoctor-snapshot.yaml"] = c.meta
 		}
-		h, err := machine.Recorded(dir)
+		h, err := machine.Recorded(recordedDir(t, files))
 		testutil.Must(t, err)
 		var te *machine.ToolError
 		if _, err := h.Run(t.Context(), "nvme", "list"); !errors.As(err, &te) || te.NotRecorded != c.notRecorded || te.Recorded == c.notRecorded {

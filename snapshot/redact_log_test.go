@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,32 +38,17 @@ func TestRedactsHostAndAddressesFromKernelLog(t *testing.T) {
 		"Nov 20 11:44:22 archive3 kernel: IPv6: eth0: address fe80::1a2b:3cff:fe4d:5e6f, and 2001:db8:85a3:0:0:8a2e:370:7334\n" +
 		"Nov 20 11:44:23 archive3 kernel: megaraid_sas 0000:03:00.0: FW now in Ready state, driver 07.725.01.00 version 2.0.1 at 0.0.0.0\n" +
 		"Nov 20 11:44:24 archive3 kernel: sd 2:0:0:0: [sdc] 20:40:02 Attached, nas01 mounted /srv/nas01\n"
-	root := writeTree(t, map[string]string{
+	got, all := redactedTree(t, map[string]string{
 		"sys/block/sda/dev":         "8:0\n",
 		"proc/sys/kernel/osrelease": "6.1.0-26-amd64\n",
 		"commands/manifest.yaml":    "- argv: [dmesg]\n  stdout: dmesg.txt\n",
 		"commands/dmesg.txt":        log,
+	}, func(ctx context.Context, th *machine.Host) {
+		if _, err := th.ReadFile(ctx, "/proc/sys/kernel/osrelease"); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = th.Run(ctx, "dmesg")
 	})
-	h, err := machine.Recorded(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := NewRecorder()
-	th := h.WithTracer(rec)
-	ctx := t.Context()
-	if _, err := th.ReadFile(ctx, "/proc/sys/kernel/osrelease"); err != nil {
-		t.Fatal(err)
-	}
-	_, _ = th.Run(ctx, "dmesg")
-	got, err := rec.Collect(ctx, h, CollectOptions{Redact: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "snap")
-	if err := got.WriteDir(out, nil); err != nil {
-		t.Fatal(err)
-	}
-	all := dump(t, out)
 	for _, s := range []string{"nas01", "vault7", "archive3", "192.168.7.20", "fe80::1a2b:3cff:fe4d:5e6f", "2001:db8:85a3:0:0:8a2e:370:7334"} {
 		if strings.Contains(all, s) {
 			t.Errorf("%q left in the snapshot", s)
