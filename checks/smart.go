@@ -117,6 +117,10 @@ func SMARTObservation(dev string, s *smart.Info) *Observation {
 		// Asleep and left so: a fact, not a failure and not a skipped
 		// probe. Every health fact below is then unknown (nil).
 		o.Set("smart_standby", s.Standby, f.ev("in "+s.Standby+" mode, not woken: "+strings.Join(s.Notes, "; ")))
+	} else if s.StandbyUnknown {
+		// Answered by an older recording's argv without -n standby: the
+		// drive may have been woken to answer.
+		o.Set("smart_standby", nil)
 	}
 	f.overall()
 	f.ataAttributes()

@@ -134,3 +134,21 @@ func TestSMARTObservationStandby(t *testing.T) {
 		t.Errorf("warnings %v", w)
 	}
 }
+
+// A drive answered from an older recording's smartctl -x -j (no -n
+// standby, issue #26) has its standby state unknown, not absent: that
+// argv may have woken it. A current answer leaves no standby fact.
+func TestSMARTObservationStandbyUnknownFromPredecessor(t *testing.T) {
+	passed := true
+	o := SMARTObservation("sda", &smart.Info{Source: "smartctl -x -j /dev/sda", Protocol: "ATA", Passed: &passed, StandbyUnknown: true})
+	if v, ok := o.Lookup("smart_standby"); !ok || v != nil {
+		t.Errorf("smart_standby %v (set %v), want unknown", v, ok)
+	}
+	if o.Get("smart_passed") != true {
+		t.Errorf("facts %v", factMap(o))
+	}
+	o = SMARTObservation("sda", &smart.Info{Source: "smartctl -x -n standby -j /dev/sda", Protocol: "ATA", Passed: &passed})
+	if _, ok := o.Lookup("smart_standby"); ok {
+		t.Error("a current answer sets smart_standby")
+	}
+}

@@ -18,6 +18,8 @@ import (
 
 // CmdResult is what a command printed and how it ended.
 type CmdResult struct {
+	// Argv is the command that ran: the one asked for, or on a recorded
+	// machine the older argv that answered it (IsPredecessor).
 	Argv   []string
 	Stdout []byte
 	Stderr []byte
@@ -115,8 +117,10 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 	return b.Buffer.Write(p)
 }
 
-// recordedRunner replays commands/manifest.yaml: exact argv match; an argv
-// the manifest lacks is a missing program. Output files are read inside the
+// recordedRunner replays commands/manifest.yaml: exact argv match, else the
+// argv it replaced (argvHistory) in a recording made before the change,
+// with the result's Argv the one recorded; an argv the manifest lacks
+// under every name is "not recorded". Output files are read inside the
 // recorded root, like every other file of it.
 type recordedRunner struct {
 	fs      *rootFS
@@ -126,6 +130,9 @@ type recordedRunner struct {
 	// the background (RecordedAsync) is waited for by the first command.
 	ready chan struct{}
 	err   error
+	// missingUnrecorded: a v1 snapshot of a recorded machine, whose
+	// "missing: true" may mean only "not recorded" (manifest.Meta).
+	missingUnrecorded bool
 }
 
 func argvKey(argv []string) string { return strings.Join(argv, "\x00") }
@@ -138,6 +145,10 @@ const manifestPath = manifest.Path
 // below it.
 const manifestLimit = 16 << 20
 
+// metaLimit bounds a snapshot's description: a few hundred bytes, and a
+// list of the paths that could not be read.
+const metaLimit = 1 << 20
+
 // newRecordedRunner returns the runner of fs's manifest and the function
 // that loads it, to be called once (now, or in the background).
 func newRecordedRunner(fs *rootFS) (*recordedRunner, func()) {
@@ -149,6 +160,17 @@ func newRecordedRunner(fs *rootFS) (*recordedRunner, func()) {
 }
 
 func (r *recordedRunner) load() error {
+	meta, err := r.fs.readFile(manifest.MetaPath, metaLimit)
+	switch {
+	case err == nil:
+		m, err := manifest.ReadMeta(meta)
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(r.fs.dir, manifest.MetaPath), err)
+		}
+		r.missingUnrecorded = m.MissingMayBeUnrecorded()
+	case !errors.Is(err, os.ErrNotExist):
+		return FileErr(filepath.Join(r.fs.dir, manifest.MetaPath), err)
+	}
 	b, err := r.fs.readFile(manifestPath, manifestLimit)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -195,9 +217,18 @@ func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, err
 		return res, err
 	}
 	e, ok := r.entries[argvKey(argv)]
+	for _, old := range predecessors(argv) {
+		if ok {
+			break
+		}
+		if e, ok = r.entries[argvKey(old)]; ok {
+			res.Argv = old
+		}
+	}
 	switch {
 	case !ok || e.Missing:
-		return res, &ToolError{Tool: argv[0], Recorded: ok, NotRecorded: !ok}
+		unrecorded := !ok || r.missingUnrecorded
+		return res, &ToolError{Tool: argv[0], Recorded: !unrecorded, NotRecorded: unrecorded}
 	case e.Timeout:
 		<-ctx.Done()
 		return res, fmt.Errorf("%s: %w", res, CtxErr(ctx.Err()))

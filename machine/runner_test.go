@@ -3,26 +3,22 @@ package machine_test
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/internal/testutil"
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/drive"
 	"github.com/diskdoctor/diskdoctor/probes/kernlog"
 )
 
 func TestRecordedRunner(t *testing.T) {
-	dir := t.TempDir()
-	testutil.Must(t, os.MkdirAll(filepath.Join(dir, "sys"), 0o755))
-	testutil.Must(t, os.MkdirAll(filepath.Join(dir, "commands"), 0o755))
-	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "manifest.yaml"), []byte(
-		"- argv: [hdparm, -W, /dev/sda]\n  stdout: w.txt\n  exit: 0\n- argv: [zpool, status]\n  timeout: true\n- argv: [dmesg]\n  stdout: empty.txt\n  stderr: err.txt\n  exit: 1\n- argv: [nvme, list]\n  missing: true\n- argv: [storcli64, /call, show, all, J]\n  timeout: true\n"), 0o644))
-	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "w.txt"), []byte(" write-caching =  1 (on)\n"), 0o644))
-	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "empty.txt"), nil, 0o644))
-	testutil.Must(t, os.WriteFile(filepath.Join(dir, "commands", "err.txt"), []byte("dmesg: read kernel buffer failed: Operation not permitted\n"), 0o644))
+	dir := recordedDir(t, map[string]string{
+		"commands/manifest.yaml": "- argv: [hdparm, -W, /dev/sda]\n  stdout: w.txt\n  exit: 0\n- argv: [zpool, status]\n  timeout: true\n- argv: [dmesg]\n  stdout: empty.txt\n  stderr: err.txt\n  exit: 1\n- argv: [nvme, list]\n  missing: true\n- argv: [storcli64, /call, show, all, J]\n  timeout: true\n",
+		"commands/w.txt":         " write-caching =  1 (on)\n",
+		"commands/empty.txt":     "",
+		"commands/err.txt":       "dmesg: read kernel buffer failed: Operation not permitted\n",
+	})
 	h, err := machine.Recorded(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -16,9 +16,9 @@ import (
 
 // CollectOptions tune Collect.
 type CollectOptions struct {
-	// Redact replaces serial numbers, WWNs, MAC addresses and the host
-	// name with stable tokens (SERIAL0001, WWN0001, MAC0001, redacted-host)
-	// in contents and names.
+	// Redact replaces serial numbers, WWNs, MAC addresses, the kernel
+	// log's IP addresses and the host name with stable tokens (SERIAL0001,
+	// WWN0001, MAC0001, IP0001, redacted-host) in contents and names.
 	Redact bool
 	// ReadTimeout bounds one file read (a sysfs attribute can block).
 	ReadTimeout time.Duration
@@ -74,6 +74,7 @@ func (r *Recorder) Collect(ctx context.Context, h *machine.Host, opts CollectOpt
 	if opts.Redact {
 		rec.redact()
 	}
+	rec.dropUnreadable() // after redaction, which may change names
 	return rec, nil
 }
 

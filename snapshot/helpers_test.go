@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -175,4 +176,29 @@ func (rec *Recording) WriteDir(dir string, meta []byte) error {
 			return root.WriteFile(e.Path, e.Data, 0o644)
 		}
 	})
+}
+
+// redactedTree records the machine files describes, as the probes would
+// read it (trace: the reads and commands, through the traced host),
+// redacted, and returns the recording and its dump (every path, target
+// and content).
+func redactedTree(t *testing.T, files map[string]string, trace func(ctx context.Context, th *machine.Host)) (*Recording, string) {
+	t.Helper()
+	root := writeTree(t, files)
+	h, err := machine.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecorder()
+	ctx := t.Context()
+	trace(ctx, h.WithTracer(rec))
+	got, err := rec.Collect(ctx, h, CollectOptions{Redact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "snap")
+	if err := got.WriteDir(out, nil); err != nil {
+		t.Fatal(err)
+	}
+	return got, dump(t, out)
 }

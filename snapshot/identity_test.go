@@ -3,6 +3,7 @@ package snapshot
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -203,7 +204,7 @@ func TestRedactsMACsAndHostNames(t *testing.T) {
 		mac   = "00:1b:21:3a:4b:5c"
 		macID = "001b213a4b5c"
 	)
-	root := writeTree(t, map[string]string{
+	files := map[string]string{
 		"sys/block/sda/dev":             "8:0\n",
 		"proc/sys/kernel/hostname":      "bigbox\n",
 		"etc/hostname":                  "bigbox.example.org\n",
@@ -215,31 +216,17 @@ func TestRedactsMACsAndHostNames(t *testing.T) {
 		"commands/dmesg.txt": "Nov 20 11:44:21 bigbox kernel: e1000e 0000:00:19.0 eth0: (PCI Express:2.5GT/s:Width x1) " + mac + "\n" +
 			"Nov 20 11:44:22 bigbox.example.org kernel: br0: port 1(" + strings.ReplaceAll(mac, ":", "-") + ") entered forwarding state\n",
 		"commands/smart.json": `{"serial_number": "ZA1B2C3D", "wwn": {"naa": 5, "oui": 3152, "id": 2863315899}, "model_name": "ST4000"}` + "\n",
-	})
-	h, err := machine.Recorded(root)
-	if err != nil {
-		t.Fatal(err)
 	}
-	rec := NewRecorder()
-	th := h.WithTracer(rec)
-	ctx := t.Context()
-	for _, p := range []string{"/proc/sys/kernel/hostname", "/etc/hostname", "/proc/sys/kernel/osrelease", "/run/udev/data/n2", "/etc/udev/rules.d/70-net.rules"} {
-		if _, err := th.ReadFile(ctx, p); err != nil {
-			t.Fatal(err)
+	got, all := redactedTree(t, files, func(ctx context.Context, th *machine.Host) {
+		for _, p := range []string{"/proc/sys/kernel/hostname", "/etc/hostname", "/proc/sys/kernel/osrelease", "/run/udev/data/n2", "/etc/udev/rules.d/70-net.rules"} {
+			if _, err := th.ReadFile(ctx, p); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	_ = th.Glob("/sys/class/net/*")
-	_, _ = th.Run(ctx, "dmesg")
-	_, _ = th.Run(ctx, "smartctl", "-x", "--json", "/dev/sda")
-	got, err := rec.Collect(ctx, h, CollectOptions{Redact: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "snap")
-	if err := got.WriteDir(out, nil); err != nil {
-		t.Fatal(err)
-	}
-	all := dump(t, out)
+		_ = th.Glob("/sys/class/net/*")
+		_, _ = th.Run(ctx, "dmesg")
+		_, _ = th.Run(ctx, "smartctl", "-x", "--json", "/dev/sda")
+	})
 	for _, s := range []string{mac, strings.ToUpper(mac), strings.ReplaceAll(mac, ":", "-"), macID, "bigbox", "example.org", "ZA1B2C3D",
 		"5000c500aaaabbbb", "2863315899", "aaaabbbb"} {
 		if strings.Contains(all, s) {

@@ -96,7 +96,7 @@ func (rec *Recording) CommandFiles() (map[string][]byte, error) {
 }
 
 // MetaFile is the name of the description at a snapshot's root.
-const MetaFile = "diskdoctor-snapshot.yaml"
+const MetaFile = "diskdoctor-snapshot.yaml" // manifest.MetaPath
 
 // walk calls f for every entry of the layout, parents first: the metadata,
 // the recorded paths, then commands/.
@@ -180,8 +180,9 @@ type Meta struct {
 	Note       string         `yaml:"note,omitempty"`
 }
 
-// Format identifies the snapshot layout version.
-const Format = "diskdoctor-snapshot/v1"
+// Format identifies the snapshot layout version (manifest.Format: the
+// reader checks it).
+const Format = manifest.Format
 
 // Meta describes the recording for diskdoctor-snapshot.yaml.
 func (rec *Recording) Meta(version, source string, created time.Time) Meta {
@@ -189,7 +190,7 @@ func (rec *Recording) Meta(version, source string, created time.Time) Meta {
 		Kernel: rec.Kernel, Redacted: rec.Redacted, Values: rec.RedactedValues, Paths: len(rec.Entries), Commands: len(rec.Commands),
 		Unreadable: rec.Unreadable}
 	if rec.Redacted {
-		m.Note = "serial numbers, WWNs, MAC addresses and the host name are replaced by stable tokens (SERIAL0001, WWN0001, MAC0001, redacted-host) in contents and names"
+		m.Note = "serial numbers, WWNs, MAC addresses, the kernel log's IP addresses and the host name are replaced by stable tokens (SERIAL0001, WWN0001, MAC0001, IP0001, redacted-host) in contents and names"
 	}
 	return m
 }

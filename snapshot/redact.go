@@ -24,6 +24,9 @@ func (rec *Recording) redact() {
 			count["host"] = 1
 		}
 	}
+	if len(s.hosts) > 0 || len(s.hostNames) > 0 {
+		count["host"] = 1
+	}
 	rec.rewrite(t.apply)
 	rec.Redacted = true
 	rec.RedactedValues = count
@@ -123,7 +126,7 @@ func (t *tokenizer) apply(s string) string {
 			s = replaceWord(s, h, redactedHost)
 		}
 	}
-	return s
+	return redactHostLines(s)
 }
 
 // startBits sizes the filter of mayHoldLong: a bit per hash, with room

@@ -20,6 +20,7 @@ type secrets struct {
 	jsonIDs       map[string]string
 	hosts         []string
 	hostFiles     []*Entry
+	hostNames     []string // named by log lines (secrets_log.go)
 	identityFiles []*Entry // sysfs attributes replaced whole
 }
 
@@ -80,7 +81,7 @@ func newSecrets() *secrets {
 // kindRank orders the kinds a value can be found as: one value seen as
 // two (an HP logical volume's udev serial is its WWN, 3600508b1…) gets the
 // higher one's token, whatever order the files were read in.
-var kindRank = map[string]int{"serial": 1, "wwn": 2, "mac": 3}
+var kindRank = map[string]int{"ip": 0, "serial": 1, "wwn": 2, "mac": 3}
 
 // setKind records v's kind, keeping the higher-ranked one it already has.
 func (s *secrets) setKind(v, kind string) {
@@ -103,6 +104,7 @@ func (s *secrets) merge(o *secrets) {
 		s.jsonIDs[k] = v
 	}
 	s.hostFiles = append(s.hostFiles, o.hostFiles...)
+	s.hostNames = append(s.hostNames, o.hostNames...)
 	s.identityFiles = append(s.identityFiles, o.identityFiles...)
 }
 
@@ -132,6 +134,9 @@ func (rec *Recording) findSecrets() *secrets {
 	for _, c := range rec.Commands {
 		commands.fromText(c.Stdout)
 		commands.fromText(c.Stderr)
+		if kernelLogCommand(c.Argv) {
+			commands.ipAddrs(c.Stdout)
+		}
 		// The controllers' own forms only in their outputs: a few
 		// commands, where a pass over every file would cost the
 		// snapshot's budget (issue #22).
@@ -156,6 +161,9 @@ func (rec *Recording) findSecrets() *secrets {
 	}
 	for _, e := range s.hostFiles {
 		s.addHost(string(bytes.TrimSpace(e.Data)), words)
+	}
+	for _, h := range s.hostNames {
+		s.addHost(h, words)
 	}
 	return s
 }

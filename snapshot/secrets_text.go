@@ -68,6 +68,7 @@ func (s *secrets) fromText(b []byte) {
 		}
 	}
 	s.macs(b)
+	s.logHosts(b)
 }
 
 // hasNumberColon reports whether b holds "number:" in any case, as

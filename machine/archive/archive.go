@@ -17,6 +17,17 @@ const (
 	MaxMemberBytes = 64 << 20  // one member's content
 	MaxTotalBytes  = 512 << 20 // all members' content
 	MaxMembers     = 1_000_000 // members of one archive
+	// MaxNameBytes is the longest member name: PATH_MAX (limits.h, 4096
+	// on Linux), so that every name can be opened on the machine that
+	// replays it.
+	MaxNameBytes = 4096
+	// MaxDepth bounds the components of a member's name. The deepest
+	// sysfs paths a probe reads (a disk behind a SAS expander, its
+	// partition's holders) have about 25; the bound makes every member's
+	// cost (its parents resolved one component at a time, beneath the
+	// unpack directory) a constant, and opening an archive linear in its
+	// members.
+	MaxDepth = 128
 	// MaxRatio is the largest expansion of the compressed input tolerated
 	// once more than ratioFloor bytes have been unpacked: a real snapshot
 	// (small text files, tar headers) expands by a small fraction of it,

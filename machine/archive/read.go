@@ -171,6 +171,13 @@ func (u *unpacker) member(h *tar.Header, tr io.Reader) error {
 		}
 		return refuse(h.Name, "the archive root must be a directory")
 	}
+	if sparse(h) {
+		// A sparse member's header announces its expanded size, which the
+		// guard's ratio (tar bytes against compressed bytes) never sees: 22
+		// KB of sparse maps would unpack to gigabytes of zeros. The writer
+		// never makes one (Write: directories, regular files, links).
+		return refuse(h.Name, "sparse member refused (a snapshot has none)")
+	}
 	if err := parentsPlain(u.root, name, h.Name, u.dirs); err != nil {
 		return err
 	}
@@ -189,6 +196,21 @@ func (u *unpacker) member(h *tar.Header, tr io.Reader) error {
 		return refuse(h.Name, "fifo refused")
 	}
 	return refuse(h.Name, "member type %q refused", string(h.Typeflag))
+}
+
+// sparse reports a GNU sparse member: the old GNU type 'S', or a PAX one
+// (GNU.sparse.* records, formats 0.0 to 1.0, GNU tar manual "Storing
+// Sparse Files"), which archive/tar returns as a regular file.
+func sparse(h *tar.Header) bool {
+	if h.Typeflag == tar.TypeGNUSparse {
+		return true
+	}
+	for k := range h.PAXRecords {
+		if strings.HasPrefix(k, "GNU.sparse.") {
+			return true
+		}
+	}
+	return false
 }
 
 func (u *unpacker) dir(name string, h *tar.Header) error {
@@ -242,7 +264,7 @@ func (u *unpacker) file(name string, h *tar.Header, tr io.Reader) error {
 func (u *unpacker) symlink(name string, h *tar.Header) error {
 	t := h.Linkname
 	switch {
-	case t == "" || strings.IndexByte(t, 0) >= 0 || len(t) > 4096:
+	case t == "" || strings.IndexByte(t, 0) >= 0 || len(t) > MaxNameBytes:
 		return refuse(h.Name, "link with an invalid target")
 	case path.IsAbs(t):
 		return refuse(h.Name, "link to an absolute path %q (a snapshot's links are relative)", short(t))
@@ -259,6 +281,17 @@ func (u *unpacker) symlink(name string, h *tar.Header) error {
 	return nil
 }
 
+// Depth is the number of components of a member's name ("a/b/" is 2).
+func Depth(name string) int {
+	n := 0
+	for _, c := range strings.Split(name, "/") {
+		if c != "" && c != "." {
+			n++
+		}
+	}
+	return n
+}
+
 // memberName validates and cleans a member name.
 func memberName(raw string) (string, error) {
 	switch {
@@ -266,8 +299,10 @@ func memberName(raw string) (string, error) {
 		return "", refuse(raw, "empty name")
 	case strings.IndexByte(raw, 0) >= 0:
 		return "", refuse(raw, "NUL in name")
-	case len(raw) > 4096:
-		return "", refuse(raw, "name longer than 4096 bytes")
+	case len(raw) > MaxNameBytes:
+		return "", refuse(raw, "name longer than %d bytes", MaxNameBytes)
+	case strings.Count(raw, "/") >= MaxDepth && Depth(raw) > MaxDepth:
+		return "", refuse(raw, "more than %d directories deep", MaxDepth)
 	case strings.HasPrefix(raw, "/"):
 		return "", refuse(raw, "absolute path")
 	}

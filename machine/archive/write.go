@@ -78,6 +78,17 @@ func Write(w io.Writer, members Members, mtime time.Time) (Stats, error) {
 	mw := newMemberWriter(bw, mtime)
 	h := new(tar.Header) // one for all: archive/tar copies what it keeps
 	err = members(func(m Member) error {
+		// Only what Read accepts: an archive its reader refuses (a name
+		// 4,096 directories deep, issue #26) is no recording.
+		if err := Check(m); err != nil {
+			return err
+		}
+		if st.Files+st.Dirs+st.Links >= MaxMembers {
+			return refuse(m.Name, "more than %d members, which the reader refuses", MaxMembers)
+		}
+		if st.Bytes+int64(len(m.Data)) > MaxTotalBytes {
+			return refuse(m.Name, "the archive would hold more than %d bytes, which the reader refuses", MaxTotalBytes)
+		}
 		if err := writeMember(mw, h, m, mtime); err != nil {
 			return fmt.Errorf("%s: %w", m.Name, err)
 		}
@@ -106,6 +117,28 @@ func Write(w io.Writer, members Members, mtime time.Time) (Stats, error) {
 	}
 	st.Compressed = cw.n
 	return st, nil
+}
+
+// Check is nil for a member Read accepts on its own, else the reason it
+// would be refused: its name (as written: a directory's with its '/')
+// too long or too deep, a link's target empty or too long, a file over
+// MaxMemberBytes. The archive-wide caps (members, total size) are Write's.
+func Check(m Member) error {
+	name := m.Name
+	if m.Type == Dir {
+		name += "/"
+	}
+	switch {
+	case len(name) > MaxNameBytes:
+		return refuse(m.Name, "name of %d bytes, longer than the %d the reader accepts", len(name), MaxNameBytes)
+	case Depth(name) > MaxDepth:
+		return refuse(m.Name, "%d directories deep, more than the %d the reader accepts", Depth(name), MaxDepth)
+	case m.Type == Symlink && (m.Link == "" || len(m.Link) > MaxNameBytes):
+		return refuse(m.Name, "link target of %d bytes, which the reader refuses", len(m.Link))
+	case int64(len(m.Data)) > MaxMemberBytes:
+		return refuse(m.Name, "%d bytes, more than the %d a member may hold", len(m.Data), MaxMemberBytes)
+	}
+	return nil
 }
 
 // writeMember writes one member's header and content. FormatPAX: a name

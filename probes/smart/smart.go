@@ -56,6 +56,10 @@ func readArgv(ctx context.Context, h *machine.Host, argv []string) (*Info, error
 		return nil, fmt.Errorf("%s: %w", res, perr)
 	}
 	s.Source = res.String()
+	// An older recording's smartctl -x -j (machine's argvHistory) had no
+	// -n standby: smartctl may have woken the drive to answer, so whether
+	// it was asleep is unknown, not "awake".
+	s.StandbyUnknown = machine.IsPredecessor(argv, res)
 	return s, nil
 }
 

@@ -33,6 +33,10 @@ type Info struct {
 	// CHECK POWER MODE before smart.go reads): "STANDBY", "SLEEP". Every
 	// health field is then unknown, not failed.
 	Standby string
+	// StandbyUnknown: the answer came from an argv without -n standby (a
+	// recording made before the doctor asked for it), which wakes a
+	// sleeping drive: whether it was asleep is unknown.
+	StandbyUnknown bool
 
 	Passed *bool    // overall health; nil: not reported
 	Exit   *int     // smartctl's exit status (a bit mask); nil for smart.go
