@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/diskdoctor/diskdoctor/internal/tempname"
 	"golang.org/x/sys/unix"
 )
 
@@ -150,6 +151,9 @@ func (h *Host) LiveSGNoData(dev string, cdb []byte) (SGResult, error) {
 	return SGResult{Sense: append([]byte(nil), sense[:n]...), Status: hdr.status, HostStatus: hdr.hostStatus, DriverStatus: hdr.driverStatus}, nil
 }
 
+// stagePrefix names WithStagedFile's directories (internal/tempname).
+const stagePrefix = "diskdoctor-stage-"
+
 // WithStagedFile writes b as the file name in a private temporary
 // directory (mode 0700, removed afterwards) and calls fn with that
 // directory: for a library parser that reads only a file it opens itself
@@ -160,7 +164,8 @@ func WithStagedFile(name string, b []byte, fn func(dir string) error) error {
 	if name == "" || strings.ContainsRune(name, '/') || name == "." || name == ".." {
 		return fmt.Errorf("staged file %q: not a file name", name)
 	}
-	dir, err := os.MkdirTemp("", "diskdoctor-stage-")
+	// Named so that a later run removes it after a SIGKILL here.
+	dir, err := tempname.Mkdir(stagePrefix)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ const moduleRoot = "../.."
 // machine, each for a reason the layout names (docs/architecture.md).
 var allowed = map[string]string{
 	"report/write.go":                     "the one atomic writer: reports and snapshots become files only here",
+	"internal/tempname/tempname.go":       "makes the doctor's own private directories in $TMPDIR and removes those of its dead runs (names of its own form, this user's): not the examined machine",
 	"machine/archive/read.go":             "opens the archive file the user names (regular files only) and unpacks it, contained and bounded, into a private temporary directory: the user's input, not the examined machine",
 	"diff/diff.go":                        "tells whether a side the user names is a recorded directory or an archive (one stat of the argument)",
 	"internal/fixturetest/fixturetest.go": "test support: lists the recorded machines under fixtures/ for the tests of several packages; only tests import it, never the binary",

@@ -15,6 +15,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -69,4 +72,38 @@ func Stale(name, prefix, suffix string) bool {
 func Alive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// Mkdir makes this run's directory $TMPDIR/<prefix>PID-<16 hex>, mode
+// 0700, after removing those that runs killed before they could clean up
+// (SIGKILL leaves no chance) left there: a name of exactly that form,
+// whose pid is dead, a directory (not a link: Lstat) owned by this user.
+// Another user's directory is theirs to remove, even where its name is
+// ours; what is inside one of ours the doctor wrote for this user, in a
+// 0700 directory no one else could enter.
+func Mkdir(prefix string) (string, error) {
+	tmp := os.TempDir()
+	ents, _ := os.ReadDir(tmp)
+	for _, e := range ents {
+		if !Stale(e.Name(), prefix, "") {
+			continue
+		}
+		m := filepath.Join(tmp, e.Name())
+		st, err := os.Lstat(m)
+		if err != nil || !st.IsDir() {
+			continue
+		}
+		if sys, ok := st.Sys().(*syscall.Stat_t); !ok || int(sys.Uid) != os.Geteuid() {
+			continue
+		}
+		_ = os.RemoveAll(m)
+	}
+	for range 10 {
+		dir := filepath.Join(tmp, New(prefix, ""))
+		err := os.Mkdir(dir, 0o700)
+		if !errors.Is(err, fs.ErrExist) {
+			return dir, err
+		}
+	}
+	return "", errors.New("no free name for a directory " + prefix + "… in " + tmp)
 }

@@ -2,6 +2,7 @@ package tempname
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 )
@@ -31,5 +32,40 @@ func TestPID(t *testing.T) {
 	}
 	if _, ok := PID(".r.json.diskdoctor-"+strconv.Itoa(1<<22+1)+"-0123456789abcdef.tmp", ".r.json.diskdoctor-", ".tmp"); !ok {
 		t.Error("a well-formed name refused")
+	}
+}
+
+// Mkdir removes a dead run's directory of its form and keeps a live
+// run's, another form's and a file of the form.
+func TestMkdirRemovesDeadRunsDirs(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	const prefix = "diskdoctor-test-"
+	dead := filepath.Join(tmp, prefix+"2147483646-0123456789abcdef")
+	live := filepath.Join(tmp, prefix+strconv.Itoa(os.Getpid())+"-0123456789abcdef")
+	other := filepath.Join(tmp, prefix+"2147483646-notours")
+	for _, d := range []string{dead, live, other} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(tmp, prefix+"2147483646-fedcba9876543210")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := Mkdir(prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("new directory %s: %v %v", dir, st, err)
+	}
+	if _, err := os.Stat(dead); err == nil {
+		t.Errorf("the dead run's %s is still there", dead)
+	}
+	for _, keep := range []string{live, other, file} {
+		if _, err := os.Stat(keep); err != nil {
+			t.Errorf("%s was removed", keep)
+		}
 	}
 }
