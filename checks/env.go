@@ -31,6 +31,7 @@ type Env struct {
 	devices     shared[[]*block.Device]
 	platform    shared[*system.Platform]
 	kernLog     shared[*kernlog.Log]
+	cmdline     shared[string]
 	mounts      shared[[]mount.Mount]
 	mountsByDev shared[map[string][]mount.Mount]
 	autotrim    shared[map[string]string]

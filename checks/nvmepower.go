@@ -97,7 +97,7 @@ func nvmePowerHost(ctx context.Context, env *Env, mod *nvmepm.Latency) *Observat
 		o.Set("aspm_policy", nil)
 		o.Set("aspm_policy_saves", nil)
 	}
-	cl, err := env.Host.ReadString(ctx, "/proc/cmdline")
+	cl, err := env.CmdLine(ctx)
 	if err != nil {
 		o.Set("nvme_pm_cmdline_latency", nil)
 		o.Set("aspm_cmdline", nil)

@@ -46,7 +46,6 @@ func queueCheck(ctx context.Context, env *Env) []*Observation {
 			}
 		}
 	}
-	var cmdline *Evidence // read once, when a device's NCQ is "not used"
 	out := make([]*Observation, 0, len(judged))
 	for _, d := range judged {
 		o := NewObservation("queue", KindDevice, d.Name)
@@ -71,7 +70,7 @@ func queueCheck(ctx context.Context, env *Env) []*Observation {
 		setValue(o, "queue_physical_block_size", l.PhysicalBlockSize)
 		setMisaligned(o, l)
 		if d.Transport == "sata" || d.Transport == "pata" {
-			setATA(ctx, env, o, d, ncq, ports, ataOf, &cmdline)
+			setATA(ctx, env, o, d, ncq, ports, ataOf)
 		} else {
 			setATAUnknown(o)
 		}
@@ -147,7 +146,7 @@ func partitionNumber(name string) string {
 
 // setATA records the disk's libata driver, whether it is a SATA device, and
 // its NCQ state with the kernel log's cause.
-func setATA(ctx context.Context, env *Env, o *Observation, d *block.Device, ncq map[string]kernlog.NCQ, ports map[string]kernlog.PortKind, ataOf map[string]string, cmdline **Evidence) {
+func setATA(ctx context.Context, env *Env, o *Observation, d *block.Device, ncq map[string]kernlog.NCQ, ports map[string]kernlog.PortKind, ataOf map[string]string) {
 	dev := ataOf[d.Name]
 	port, _, _ := strings.Cut(dev, ".")
 	// SATA: the drive says so (udev's ata_id: ID_ATA_SATA from IDENTIFY
@@ -210,7 +209,7 @@ func setATA(ctx context.Context, env *Env, o *Observation, d *block.Device, ncq 
 		o.Set("queue_ncq_cause", "forced", klogLine(*n.Forced))
 	case n.NotUsed:
 		o.Set("queue_ncq_off", true, klogLine(n.Line))
-		if ev := noncqCmdline(ctx, env, cmdline); ev != nil {
+		if ev := noncqCmdline(ctx, env); ev != nil {
 			o.Set("queue_ncq_cause", "forced", *ev)
 		} else {
 			// ATA_QUIRK_NONCQ from __ata_dev_quirks (libata-core.c).
@@ -248,25 +247,17 @@ func setATAUnknown(o *Observation) {
 }
 
 // noncqCmdline is /proc/cmdline as evidence when a libata.force= parameter
-// on it holds noncq (Documentation/admin-guide/kernel-parameters.txt), read
-// once per run; nil otherwise or when unreadable.
-func noncqCmdline(ctx context.Context, env *Env, cache **Evidence) *Evidence {
-	if *cache != nil {
-		if (*cache).Source == "" {
-			return nil
-		}
-		return *cache
-	}
-	*cache = &Evidence{}
-	s, err := env.Host.ReadString(ctx, "/proc/cmdline")
+// on it holds noncq (Documentation/admin-guide/kernel-parameters.txt); nil
+// otherwise or when unreadable.
+func noncqCmdline(ctx context.Context, env *Env) *Evidence {
+	s, err := env.CmdLine(ctx)
 	if err != nil {
 		return nil
 	}
 	for _, arg := range strings.Fields(s) {
 		k, v, _ := strings.Cut(arg, "=")
 		if k == "libata.force" && strings.Contains(v, "noncq") {
-			*cache = &Evidence{"/proc/cmdline", s}
-			return *cache
+			return &Evidence{"/proc/cmdline", s}
 		}
 	}
 	return nil

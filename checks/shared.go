@@ -124,6 +124,14 @@ func (env *Env) KernelLog(ctx context.Context) (*kernlog.Log, error) {
 	return probeOnce(ctx, env, &env.kernLog, "kernel-log", 0, false, kernlog.Read)
 }
 
+// CmdLine is /proc/cmdline, read once for the checks that look for a
+// kernel parameter (libata.force, nvme_core's latency limit, pcie_aspm).
+func (env *Env) CmdLine(ctx context.Context) (string, error) {
+	return probeOnce(ctx, env, &env.cmdline, "", 0, false, func(ctx context.Context, h *machine.Host) (string, error) {
+		return h.ReadString(ctx, "/proc/cmdline")
+	})
+}
+
 // Mounts is /proc/self/mountinfo.
 func (env *Env) Mounts(ctx context.Context) ([]mount.Mount, error) {
 	return probeOnce(ctx, env, &env.mounts, "mounts", 0, false, mount.Read)
