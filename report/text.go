@@ -214,14 +214,18 @@ func skippedLines(t *textWriter, rep *rules.Report, verbose bool) {
 	}
 }
 
-// missingKinds are the ways a program can be missing, by the end of the
-// skipped entry's reason (machine.ToolError): on this machine, or on the
-// recorded one.
-var missingKinds = []struct {
+// missingKind is one way a program can be missing: the end of the
+// reason, and the grouped line's reason and hint.
+type missingKind struct {
 	suffix string
 	reason func(many bool) string
 	hint   func(pkgs string) string
-}{
+}
+
+// missingKinds are the ways a program can be missing, by the end of the
+// skipped entry's reason (machine.ToolError): on this machine, or on the
+// recorded one.
+var missingKinds = []missingKind{
 	{"tool not installed",
 		func(many bool) string { return plural(many, "tool not installed", "tools not installed") },
 		func(pkgs string) string { return "apt-get install " + pkgs }},
@@ -252,13 +256,7 @@ func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 	var out []checks.Skipped
 	groups := make([]*group, len(missingKinds))
 	for _, s := range in {
-		kind := slices.IndexFunc(missingKinds, func(k struct {
-			suffix string
-			reason func(bool) string
-			hint   func(string) string
-		}) bool {
-			return strings.HasSuffix(s.Reason, k.suffix)
-		})
+		kind := slices.IndexFunc(missingKinds, func(k missingKind) bool { return strings.HasSuffix(s.Reason, k.suffix) })
 		if kind < 0 || s.Package == "" || strings.ContainsAny(s.Package, " ;|&") {
 			out = append(out, s)
 			continue
