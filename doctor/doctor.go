@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/internal/suggest"
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/machine/archive"
 	"github.com/diskdoctor/diskdoctor/probes/block"
@@ -157,7 +158,7 @@ func OneOf(flag, value string, valid []string) error {
 		}
 	}
 	msg := fmt.Sprintf("%s %q: not one of %s", flag, value, strings.Join(valid, ", "))
-	if s := Suggest(value, valid); s != "" {
+	if s := suggest.Closest(value, valid); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return errors.New(msg)
@@ -364,7 +365,7 @@ func namedDevicesExist(named []string, devs []*block.Device) error {
 	for _, n := range named {
 		if !have[strings.TrimPrefix(n, "/dev/")] {
 			msg := fmt.Sprintf("--device %s: no such block device in /sys/block", n)
-			if s := Suggest(strings.TrimPrefix(n, "/dev/"), names); s != "" {
+			if s := suggest.Closest(strings.TrimPrefix(n, "/dev/"), names); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			return errors.New(msg)

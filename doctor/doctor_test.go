@@ -132,15 +132,6 @@ func TestDatasheetsNotYAML(t *testing.T) {
 	}
 }
 
-func TestSuggest(t *testing.T) {
-	cands := []string{"checks", "rules", "explain", "snapshot", "diff", "bench"}
-	for word, want := range map[string]string{"chekcs": "checks", "rulse": "rules", "explian": "explain", "xyz": "", "snapshto": "snapshot", "banana": ""} {
-		if got := Suggest(word, cands); got != want {
-			t.Errorf("Suggest(%q) = %q, want %q", word, got, want)
-		}
-	}
-}
-
 // A snapshot whose command manifest cannot be read ends the run with the
 // manifest's error, named by the snapshot it came from.
 func TestSnapshotManifestErrorNamesTheSnapshot(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/doctor"
+	"github.com/diskdoctor/diskdoctor/internal/suggest"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -87,7 +88,7 @@ rule's definition as the engine runs it (rules/defs/RULE-ID.yaml).`,
 				return report.Explain(cmd.OutOrStdout(), r, w, report.ColorWanted("auto", cmd.OutOrStdout()))
 			}
 			msg := fmt.Sprintf("no rule %q (see 'diskdoctor rules')", args[0])
-			if s := doctor.Suggest(args[0], ids); s != "" {
+			if s := suggest.Closest(args[0], ids); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			return errors.New(msg)

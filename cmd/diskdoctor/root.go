@@ -14,6 +14,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/internal/clidoc"
+	"github.com/diskdoctor/diskdoctor/internal/suggest"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -129,7 +130,7 @@ func suggestFlag(cmd *cobra.Command, err error) error {
 	}
 	cmd.Flags().VisitAll(add)
 	cmd.InheritedFlags().VisitAll(add)
-	if s := doctor.Suggest(name, names); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		return fmt.Errorf("unknown flag --%s: did you mean --%s?", name, s)
 	}
 	return fmt.Errorf("unknown flag --%s (see '%s --help')", name, cmd.CommandPath())
@@ -148,7 +149,7 @@ func unknownCommand(cmd *cobra.Command, args []string) error {
 		}
 	}
 	msg := fmt.Sprintf("unknown command %q (commands: %s)", args[0], strings.Join(names, ", "))
-	if s := doctor.Suggest(args[0], names); s != "" {
+	if s := suggest.Closest(args[0], names); s != "" {
 		msg = fmt.Sprintf("unknown command %q: did you mean %q?", args[0], s)
 	}
 	return errors.New(msg)

@@ -1,9 +1,10 @@
-package doctor
+// Package suggest finds the word a person most likely meant.
+package suggest
 
-// Suggest is the candidate closest to a mistyped word ("chekcs" →
+// Closest is the candidate closest to a mistyped word ("chekcs" →
 // "checks"), or "" when none is close: at most a third of the word's
 // letters differ (a transposition counts as one).
-func Suggest(word string, candidates []string) string {
+func Closest(word string, candidates []string) string {
 	best, bestD := "", max(1, len([]rune(word))/3)+1
 	for _, c := range candidates {
 		if d := distance(word, c); d < bestD {
