@@ -42,9 +42,12 @@ type Options struct {
 	// answer.
 	Deadline   time.Duration
 	Datasheets string // a user's datasheet YAML, its models first
-	Context    string // auto, server, desktop, laptop, vm, benchmark
-	Disabled   []string
-	Sample     time.Duration // a measuring window; 0: configuration only
+	// Config is a site configuration file (waivers, severities) read
+	// instead of the examined machine's rules.SiteFile.
+	Config   string
+	Context  string // auto, server, desktop, laptop, vm, benchmark
+	Disabled []string
+	Sample   time.Duration // a measuring window; 0: configuration only
 	// LiveWindow is a window taken when Sample is 0 and the machine is
 	// live (checks.Options.LiveWindow): the default run's short look at
 	// what the machine is doing before it says OK or READY.
@@ -299,7 +302,7 @@ func loadEngine(ctx context.Context, host *machine.Host, o Options) (l loadedEng
 		l.err = fmt.Errorf("datasheets: %w", err)
 		return l
 	}
-	l.engine, l.err = rules.NewEngine(ds)
+	l.engine, l.err = rules.NewSiteEngine(ctx, host, ds, o.Config)
 	return l
 }
 

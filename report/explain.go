@@ -216,8 +216,15 @@ func Rules(w io.Writer, rs []*rules.Rule, cols int) error {
 	t := &textWriter{p: newPalette(w, false), width: max(cols, minWidth)}
 	plain := lipgloss.NewStyle()
 	const col = 38 // id (28), severity (8), two spaces
+	origin := rules.BuiltIn
 	for _, r := range rs {
-		t.line(fmt.Sprintf("%-28s %-8s %s", r.ID, r.Severity, r.Title))
+		if r.Origin != origin && r.Origin != "" {
+			// The site's own rules, under the file each came from.
+			origin = r.Origin
+			t.blank()
+			t.line(clean("site rule from " + origin + ":"))
+		}
+		t.line(clean(fmt.Sprintf("%-28s %-8s %s", r.ID, r.Severity, r.Title)))
 		if len(r.SeverityWhen) > 0 {
 			prose := r.SeverityProse()
 			t.wrapped(strings.Repeat(" ", col), col, col, strings.TrimPrefix(prose, r.Severity+" "), plain)

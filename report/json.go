@@ -34,6 +34,18 @@ func renderJSON(w io.Writer, rep *rules.Report, run RunInfo) error {
 	j.value(rep.Skipped, 1)
 	j.raw(",\n  \"passed\": ")
 	j.value(rep.Passed, 1)
+	if len(rep.WaivedFindings) > 0 { // omitempty
+		j.raw(",\n  \"waived_findings\": ")
+		j.value(rep.WaivedFindings, 1)
+	}
+	if len(rep.Waivers) > 0 { // omitempty
+		j.raw(",\n  \"waivers\": ")
+		j.value(rep.Waivers, 1)
+	}
+	if rep.Config != "" { // omitempty
+		j.raw(",\n  \"config\": ")
+		j.value(rep.Config, 1)
+	}
 	j.raw(",\n  \"devices\": ")
 	j.value(rep.Devices, 1)
 	if len(rep.Controllers) > 0 { // omitempty

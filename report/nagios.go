@@ -88,6 +88,16 @@ func renderNagios(w io.Writer, rep *rules.Report, _ RunInfo) error {
 	for _, f := range rep.Findings {
 		fmt.Fprintln(bw, nagiosText(strings.ToUpper(f.Severity)+" "+f.Rule+" on "+nagiosSubjects(f.Subjects)+": "+f.Title))
 	}
+	// A waived finding is listed, below the ones that count: the state
+	// and the counts leave it out.
+	for _, f := range rep.WaivedFindings {
+		fmt.Fprintln(bw, nagiosText("WAIVED "+f.Rule+" on "+nagiosSubjects(f.Subjects)+": "+f.Waiver.Reason))
+	}
+	for _, w := range rep.Waivers {
+		if w.State == rules.WaiverExpired {
+			fmt.Fprintln(bw, nagiosText("EXPIRED waiver of "+w.Rule+" ("+w.Source+"): ended "+w.Until))
+		}
+	}
 	for _, s := range rep.Skipped {
 		line := "SKIPPED " + s.Check
 		if len(s.Subjects) > 0 {

@@ -120,6 +120,7 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 	deviceTable(t, rep)
 	controllerTable(t, rep)
 	passedLines(t, rep, o.verbose)
+	waivedLines(t, rep, o.verbose)
 	skippedLines(t, rep, o.verbose)
 	switch cols := strings.Join(t.leftOut, ", "); {
 	case len(rep.Findings) > 0 && cols != "":

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/parser"
 )
 
 // Markdown is the rule reference (docs/rules.md), generated from the same
@@ -197,34 +196,17 @@ func FactSource(fact string) (string, string, bool) {
 func conditionFacts(r *Rule) []string {
 	var out []string
 	seen := map[string]bool{}
-	add := func(s string) {
-		if !seen[s] && s != "" {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	bound := map[string]bool{}
 	exprs := []string{r.When}
 	for _, c := range r.SeverityWhen {
 		exprs = append(exprs, c.When)
 	}
 	for _, e := range exprs {
-		tree, err := parser.Parse(e)
-		if err != nil {
-			continue
+		for _, f := range exprFacts(e) {
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
 		}
-		// let-bound names are the rule's own, not facts; Walk visits
-		// children first, so find them in a pass of their own.
-		ast.Walk(&tree.Node, factVisitor(func(f string) {
-			if strings.HasPrefix(f, "let ") {
-				bound[strings.TrimPrefix(f, "let ")] = true
-			}
-		}))
-		ast.Walk(&tree.Node, factVisitor(func(f string) {
-			if !strings.HasPrefix(f, "let ") && !bound[f] {
-				add(f)
-			}
-		}))
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
@@ -26,6 +27,14 @@ type Engine struct {
 	// the rule not apply; the skipped entry already says why. Tests run
 	// strict so that rules handle missing facts with ?? explicitly.
 	Strict bool
+	// Site is the site's configuration (waivers and severities); nil
+	// changes nothing.
+	Site *Site
+	// Now is the run's clock, for waivers' dates; nil is time.Now.
+	Now func() time.Time
+	// siteSkipped are the site files not used (another user could have
+	// written them): the report's skipped entries.
+	siteSkipped []checks.Skipped
 }
 
 // NewEngine loads the embedded rules and platforms and the given datasheets.
@@ -292,8 +301,11 @@ type hit struct {
 // one severity into one finding, and ranks the findings.
 func (e *Engine) Judge(res *checks.Result) ([]Finding, error) {
 	subs, order := e.subjects(res)
-	fs, _, _, err := e.judge(subs, order)
-	return fs, err
+	j, err := e.judge(subs, order)
+	if err != nil {
+		return nil, err
+	}
+	return j.findings, nil
 }
 
 // evalErrors collects expressions that failed at run time, per rule and
@@ -343,7 +355,7 @@ func (x *evalErrors) list() []checks.Skipped {
 	return out
 }
 
-func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []checks.Skipped, []Passed, error) {
+func (e *Engine) judge(subs map[string]*subject, order []string) (*judged, error) {
 	host := subs[checks.KindHost+"/host"]
 	platform := e.platformOf(host)
 	// Subject by subject, each subject's environment built once for every
@@ -361,15 +373,20 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []c
 		lo, hi := p*len(order)/parts, (p+1)*len(order)/parts
 		states[p] = e.judgePart(subs, order[lo:hi], host, platform)
 	})
-	var findings []Finding
+	var findings, waived []Finding
 	var errs evalErrors
 	passed := make([][]string, len(e.Rules))
+	now := time.Now()
+	if e.Now != nil {
+		now = e.Now()
+	}
+	policy := newSitePolicy(e.Site, now)
 	for ri, r := range e.Rules {
 		var groups map[string][]hit
 		for p := range states {
 			st := &states[p][ri]
 			if st.strict != nil {
-				return nil, nil, nil, st.strict
+				return nil, st.strict
 			}
 			errs.merge(&st.errs)
 			passed[ri] = append(passed[ri], st.passed...)
@@ -380,19 +397,42 @@ func (e *Engine) judge(subs map[string]*subject, order []string) ([]Finding, []c
 				groups[sev] = append(groups[sev], hits...)
 			}
 		}
+		groups, setBy := policy.regrade(r.ID, groups)
 		for _, sev := range []string{Critical, Warning, Info} {
-			if hits := groups[sev]; len(hits) > 0 {
+			hits, accepted := policy.waive(r.ID, groups[sev])
+			if len(hits) > 0 {
 				f, err := e.finding(r, hits, platform, &errs)
 				if err != nil {
-					return nil, nil, nil, err
+					return nil, err
 				}
+				f.SeveritySetBy = setBy
 				findings = append(findings, f)
+			}
+			for _, a := range accepted {
+				f, err := e.finding(r, a.hits, platform, &errs)
+				if err != nil {
+					return nil, err
+				}
+				w := *a.waiver
+				f.SeveritySetBy, f.Waived, f.Waiver = setBy, true, &w
+				waived = append(waived, f)
 			}
 		}
 	}
 	e.linkCauses(findings)
 	Rank(findings)
-	return findings, errs.list(), passedList(e.Rules, passed), nil
+	Rank(waived)
+	return &judged{findings: findings, waived: waived, errs: errs.list(), passed: passedList(e.Rules, passed), waivers: policy.states}, nil
+}
+
+// judged is what the rules found on a run's subjects: the findings that
+// count, those the site waived, the expressions that failed, the rules
+// that passed, and what became of each waiver.
+type judged struct {
+	findings, waived []Finding
+	errs             []checks.Skipped
+	passed           []Passed
+	waivers          []WaiverState
 }
 
 // ruleState is what one rule found on a part of the subjects: its hits by

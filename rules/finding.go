@@ -22,6 +22,13 @@ type Finding struct {
 	Remediation []Remediation     `json:"remediation"`
 	Notes       []string          `json:"notes,omitempty"`
 	References  []string          `json:"references,omitempty"`
+	// SeveritySetBy is the site file line that set this rule's severity
+	// (Site.Severity); empty when the rule's own severity stands.
+	SeveritySetBy string `json:"severity_set_by,omitempty"`
+	// Waived is a finding the site accepted (Waiver): it does not count
+	// towards the verdict.
+	Waived bool    `json:"waived,omitempty"`
+	Waiver *Waiver `json:"waiver,omitempty"`
 	// PerSubject is what the rule says of each subject, in the order of
 	// Subjects: Impact, Expected and Observed are joined from it. It is
 	// not in the JSON contract (the joined texts are); it is there for a

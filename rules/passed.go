@@ -57,11 +57,30 @@ var areas = []struct{ prefix, area string }{
 // in the pressure area whatever its resource.
 const pressureInfix = "-pressure-"
 
-// Area is the rule's area, "" for a rule no entry of areas names.
-func (r *Rule) Area() string { return AreaOf(r.ID) }
+// Area is the rule's area: "" for a built-in rule no entry of areas names
+// (TestEveryRuleHasAnArea forbids it), SiteArea for such a site rule.
+func (r *Rule) Area() string {
+	if a := areaByPrefix(r.ID); a != "" || r.Origin == BuiltIn {
+		return a
+	}
+	return SiteArea
+}
 
-// AreaOf is the area of a rule id.
+// SiteArea is the area of a site's own rule whose id no entry of areas
+// names.
+const SiteArea = "site rules"
+
+// AreaOf is the area of a rule id: a site's own rule whose id no entry of
+// areas names is in SiteArea.
 func AreaOf(id string) string {
+	if a := areaByPrefix(id); a != "" {
+		return a
+	}
+	return SiteArea
+}
+
+// areaByPrefix is the area the areas table gives a rule id, "" for none.
+func areaByPrefix(id string) string {
 	if strings.Contains(id, pressureInfix) {
 		return "pressure"
 	}

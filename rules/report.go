@@ -16,7 +16,15 @@ type Report struct {
 	Skipped  []checks.Skipped `json:"skipped"`
 	// Passed are the rules judged on known facts that did not hold, and
 	// on which subjects: what was checked and found fine.
-	Passed  []Passed         `json:"passed"`
+	Passed []Passed `json:"passed"`
+	// WaivedFindings are findings the site's configuration accepted
+	// (Config's waivers): reported, each with "waived": true, but not
+	// counted in the verdict or the exit status.
+	WaivedFindings []Finding `json:"waived_findings,omitempty"`
+	// Waivers are the site's waivers and what became of each (applied,
+	// expired, unmatched); Config is the file they came from.
+	Waivers []WaiverState    `json:"waivers,omitempty"`
+	Config  string           `json:"config,omitempty"`
 	Devices []map[string]any `json:"devices"`
 	// Controllers are the RAID controllers the controller check read,
 	// with their ctl_ facts (their volumes' facts are on the devices).
@@ -60,16 +68,22 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 	// while the rules judge.
 	skipped, sample := append([]checks.Skipped(nil), res.Skipped...), res.Sample
 	subs, order := e.subjects(res)
-	findings, ruleErrs, passed, err := e.judge(subs, order)
+	j, err := e.judge(subs, order)
 	if err != nil {
 		return nil, err
 	}
+	findings, ruleErrs, passed := j.findings, j.errs, j.passed
 	if e.Datasheets != nil {
 		skipped = append(skipped, e.Datasheets.Refused...)
 	}
+	skipped = append(skipped, e.siteSkipped...)
 	r := &Report{Schema: Schema, Findings: findings, Skipped: append(skipped, ruleErrs...), Passed: passed, Verdict: VerdictOK, Sample: sample}
 	if r.Findings == nil {
 		r.Findings = []Finding{}
+	}
+	r.WaivedFindings, r.Waivers = j.waived, j.waivers
+	if e.Site != nil && e.Site.File != "" {
+		r.Config = e.Site.File
 	}
 	if r.Skipped == nil {
 		r.Skipped = []checks.Skipped{}

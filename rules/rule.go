@@ -7,6 +7,7 @@ package rules
 import (
 	"bytes"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -84,6 +85,9 @@ type Rule struct {
 	// hold on the same subjects, the cause ranks first and cites the
 	// measured symptom.
 	Explains []string `yaml:"explains"`
+	// Origin is where the rule was defined: BuiltIn, or the site's file
+	// under SiteRulesDir.
+	Origin string `yaml:"-"`
 
 	when, score *vm.Program
 	impact      *template.Template
@@ -191,6 +195,7 @@ func Load() ([]*Rule, error) {
 			return nil, fmt.Errorf("%s: duplicate rule id %q", f, r.ID)
 		}
 		seen[r.ID] = true
+		r.Origin = BuiltIn
 		out = append(out, r)
 	}
 	return out, nil
@@ -204,49 +209,49 @@ func parseRule(b []byte) (*Rule, error) {
 		return nil, err
 	}
 	if r.ID == "" || r.Title == "" || r.When == "" || r.Why == "" || r.Impact == "" || r.Expected == "" {
-		return nil, fmt.Errorf("id, title, when, why, impact and expected are required")
+		return nil, &fieldError{msg: "id, title, when, why, impact and expected are required"}
 	}
 	if r.Subject != "device" && r.Subject != "host" && r.Subject != "pool" && r.Subject != "controller" {
-		return nil, fmt.Errorf("subject must be device, host, pool or controller, not %q", r.Subject)
+		return nil, &fieldError{field: "subject", msg: fmt.Sprintf("subject must be device, host, pool or controller, not %q", r.Subject)}
 	}
 	if severityRank[r.Severity] == 0 {
-		return nil, fmt.Errorf("severity must be critical, warning or info, not %q", r.Severity)
+		return nil, &fieldError{field: "severity", msg: fmt.Sprintf("severity must be critical, warning or info, not %q", r.Severity)}
 	}
 	var err error
 	if r.when, err = compileCond(r.When); err != nil {
-		return nil, fmt.Errorf("when: %w", err)
+		return nil, fieldErr("when", 0, err)
 	}
 	if r.ImpactScore == "" {
 		r.ImpactScore = "50"
 	}
 	if r.score, err = expr.Compile(r.ImpactScore, factsEnv, expr.AllowUndefinedVariables()); err != nil {
-		return nil, fmt.Errorf("impact_score: %w", err)
+		return nil, fieldErr("impact_score", 0, err)
 	}
 	for i := range r.SeverityWhen {
 		c := &r.SeverityWhen[i]
 		if severityRank[c.Severity] == 0 {
-			return nil, fmt.Errorf("severity_when %d: bad severity %q", i+1, c.Severity)
+			return nil, fieldErr("severity_when", i+1, fmt.Errorf("bad severity %q", c.Severity))
 		}
 		if c.prog, err = compileCond(c.When); err != nil {
-			return nil, fmt.Errorf("severity_when %d: %w", i+1, err)
+			return nil, fieldErr("severity_when", i+1, err)
 		}
 	}
 	if r.impact, err = compileTemplate("impact", r.Impact); err != nil {
-		return nil, err
+		return nil, fieldErr("impact", 0, err)
 	}
 	if r.observed, err = compileTemplate("observed", r.Observed); err != nil {
-		return nil, err
+		return nil, fieldErr("observed", 0, err)
 	}
 	if r.expected, err = compileTemplate("expected", r.Expected); err != nil {
-		return nil, err
+		return nil, fieldErr("expected", 0, err)
 	}
 	for i := range r.Notes {
 		n := &r.Notes[i]
 		if n.prog, err = compileCond(orTrue(n.When)); err != nil {
-			return nil, fmt.Errorf("notes %d: %w", i+1, err)
+			return nil, fieldErr("notes", i+1, err)
 		}
 		if n.tmpl, err = compileTemplate("note", n.Text); err != nil {
-			return nil, err
+			return nil, fieldErr("notes", i+1, err)
 		}
 	}
 	for i := range r.Remediation {
@@ -255,25 +260,59 @@ func parseRule(b []byte) (*Rule, error) {
 		case RiskReadOnly, RiskRuntime, RiskPersistent:
 		case RiskDestructive:
 			if m.Note == "" {
-				return nil, fmt.Errorf("remediation %d: a destructive command needs a note saying what it destroys", i+1)
+				return nil, fieldErr("remediation", i+1, errors.New("a destructive command needs a note saying what it destroys"))
 			}
 		default:
-			return nil, fmt.Errorf("remediation %d: bad risk %q", i+1, m.Risk)
+			return nil, fieldErr("remediation", i+1, fmt.Errorf("bad risk %q", m.Risk))
 		}
 		if m.ForEach != "" && m.All {
-			return nil, fmt.Errorf("remediation %d: foreach and all exclude each other", i+1)
+			return nil, fieldErr("remediation", i+1, errors.New("foreach and all exclude each other"))
 		}
 		if m.prog, err = compileCond(orTrue(m.When)); err != nil {
-			return nil, fmt.Errorf("remediation %d: %w", i+1, err)
+			return nil, fieldErr("remediation", i+1, err)
 		}
 		if m.cmd, err = compileTemplate("command", m.Command); err != nil {
-			return nil, err
+			return nil, fieldErr("remediation", i+1, err)
 		}
 		if m.note, err = compileTemplate("note", m.Note); err != nil {
-			return nil, err
+			return nil, fieldErr("remediation", i+1, err)
 		}
 	}
 	return &r, nil
+}
+
+// fieldError is a rule file's mistake in one of its fields (index: the
+// 1-based item of a list field, 0 for a plain field): a site's rule file
+// is then refused at that field's line (siteRuleError).
+type fieldError struct {
+	field string
+	index int
+	msg   string
+	err   error
+}
+
+func (e *fieldError) Error() string {
+	inner := e.msg
+	if e.err != nil {
+		inner = e.err.Error()
+	}
+	var b strings.Builder
+	// A template's error names its field already ("impact template: …").
+	if e.field != "" && !strings.HasPrefix(inner, e.field+" ") {
+		b.WriteString(e.field)
+		if e.index > 0 {
+			fmt.Fprintf(&b, " %d", e.index)
+		}
+		b.WriteString(": ")
+	}
+	b.WriteString(inner)
+	return b.String()
+}
+
+func (e *fieldError) Unwrap() error { return e.err }
+
+func fieldErr(field string, index int, err error) error {
+	return &fieldError{field: field, index: index, err: err}
 }
 
 func orTrue(s string) string {

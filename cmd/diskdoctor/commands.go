@@ -10,34 +10,69 @@ import (
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/internal/suggest"
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
 func newRulesCmd() *cobra.Command {
 	var markdown bool
+	var root string
 	cmd := &cobra.Command{
 		Use:   "rules",
-		Short: "List the rules the doctor judges by",
-		Args:  cobra.NoArgs,
+		Short: "List the rules the doctor judges by, built-in and the site's own",
+		Long: `rules lists every rule: the built-in ones, then the site's own from
+/etc/diskdoctor/rules.d (with --root, the recorded machine's), each under the
+file it came from. --markdown prints the built-in rules' reference
+(docs/rules.md).`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rs, err := rules.Load()
-			if err != nil {
-				return err
-			}
 			if markdown {
+				rs, err := rules.Load()
+				if err != nil {
+					return err
+				}
 				fmt.Fprint(cmd.OutOrStdout(), rules.Markdown(rs))
 				return nil
+			}
+			rs, err := siteRules(cmd, root)
+			if err != nil {
+				return err
 			}
 			return report.Rules(cmd.OutOrStdout(), rs, report.TerminalWidth(cmd.OutOrStdout()))
 		},
 	}
-	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the rule reference as Markdown (docs/rules.md)")
+	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the built-in rules' reference as Markdown (docs/rules.md)")
+	cmd.Flags().StringVar(&root, "root", "", "list a recorded machine's own rules (its etc/diskdoctor/rules.d) instead of this machine's")
 	return cmd
 }
 
+// siteRules are the built-in rules and the site's own (rules.d) of this
+// machine, or of the recorded machine root; a site rule file that is not
+// used (another user could have written it) is named on stderr.
+func siteRules(cmd *cobra.Command, root string) ([]*rules.Rule, error) {
+	rs, err := rules.Load()
+	if err != nil {
+		return nil, err
+	}
+	host := machine.Live()
+	if root != "" {
+		if host, err = machine.Recorded(root); err != nil {
+			return nil, err
+		}
+	}
+	own, refused, err := rules.LoadSiteRules(cmd.Context(), host, rs)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range refused {
+		fmt.Fprintf(cmd.ErrOrStderr(), "diskdoctor: %s (%s)\n", s.Reason, s.Hint)
+	}
+	return append(rs, own...), nil
+}
+
 func newExplainCmd() *cobra.Command {
-	var format string
+	var format, root string
 	var cols int
 	cmd := &cobra.Command{
 		Use:   "explain RULE-ID",
@@ -54,8 +89,8 @@ rule's definition as the engine runs it (rules/defs/RULE-ID.yaml).`,
 			}
 			return nil
 		},
-		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-			rs, _ := rules.Load()
+		ValidArgsFunction: func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+			rs, _ := siteRules(cmd, root)
 			var ids []string
 			for _, r := range rs {
 				ids = append(ids, r.ID)
@@ -66,7 +101,7 @@ rule's definition as the engine runs it (rules/defs/RULE-ID.yaml).`,
 			if err := doctor.OneOf("--format", format, []string{"text", "yaml"}); err != nil {
 				return err
 			}
-			rs, err := rules.Load()
+			rs, err := siteRules(cmd, root)
 			if err != nil {
 				return err
 			}
@@ -96,6 +131,7 @@ rule's definition as the engine runs it (rules/defs/RULE-ID.yaml).`,
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "text (for people) or yaml (the rule's definition)")
 	cmd.Flags().IntVar(&cols, "width", 0, "lay the text out for this many columns (default: the terminal's, 80 when piped)")
+	cmd.Flags().StringVar(&root, "root", "", "find the rule among a recorded machine's own rules too (its etc/diskdoctor/rules.d)")
 	return cmd
 }
 

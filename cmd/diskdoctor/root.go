@@ -28,6 +28,7 @@ type options struct {
 	probeTimeout time.Duration
 	deadline     time.Duration
 	datasheets   string
+	config       string
 	context      string
 	disable      []string
 	color        string
@@ -85,6 +86,7 @@ labelled by risk. It never changes the machine.`,
 	f.DurationVar(&o.deadline, "deadline", 0, "how long the whole run may take (default: the sampling window plus 60 probe timeouts plus 1m)")
 	f.DurationVar(&o.sample, "sample", 0, "watch the machine for this long (e.g. 5s) like iostat -x, iotop and PSI together, and judge what the devices do against their datasheets; a recorded machine replays its recorded window (default: a 1s window on this machine, none on a recorded one; 0: no window, the instant check)")
 	f.StringVar(&o.datasheets, "datasheets", "", "a YAML file of your own drive datasheets (same format as rules/datasheets.yaml); its models take precedence")
+	f.StringVar(&o.config, "config", "", "a site configuration file (waivers, severities) instead of the examined machine's /etc/diskdoctor/diskdoctor.yaml")
 	f.StringVar(&o.context, "context", "auto", "what the machine is for: "+strings.Join(doctor.Contexts(), ", ")+" (decides how much a power-saving governor matters)")
 	f.StringSliceVar(&o.disable, "disable-check", nil, "checks not to run (see 'diskdoctor checks')")
 	f.StringVar(&o.color, "color", "auto", "colour: auto (terminal and no NO_COLOR), always, never")
@@ -187,7 +189,7 @@ func (o options) doctorOptions() doctor.Options {
 	}
 	return doctor.Options{
 		Root: o.root, Snapshot: o.snapshot, Devices: o.devices,
-		ProbeTimeout: o.probeTimeout, Deadline: o.deadline, Datasheets: o.datasheets,
+		ProbeTimeout: o.probeTimeout, Deadline: o.deadline, Datasheets: o.datasheets, Config: o.config,
 		Context: o.context, Disabled: o.disable, Sample: o.sample, LiveWindow: live, Progress: o.progress, Strict: o.strict,
 		Inventoried: sizeMemory,
 	}
