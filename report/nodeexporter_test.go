@@ -203,7 +203,7 @@ func TestNodeExporterTextfile(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		`diskdoctor_finding{rule="write-cache-disabled",severity="critical",subject="sda"} 1`,
+		`diskdoctor_finding{rule="write-cache-disabled",severity="critical",subject="sda",waived="false"} 1`,
 		`diskdoctor_verdict 2`,
 	} {
 		if !strings.Contains(body, want+"\n") {

@@ -100,17 +100,35 @@ func (d *promDoc) verdict(rep *rules.Report) {
 
 // findings: one series per rule, severity and subject.
 func (d *promDoc) findings(rep *rules.Report) {
-	finding := d.family("diskdoctor_finding", "A finding of the doctor: rule, severity and one subject (device, pool or host) it holds for; always 1. See 'diskdoctor explain RULE'.")
+	finding := d.family("diskdoctor_finding", "A finding of the doctor: rule, severity and one subject (device, pool or host) it holds for; always 1. waived=\"true\": the site configuration accepted it, and diskdoctor_verdict and diskdoctor_findings leave it out. See 'diskdoctor explain RULE'.")
 	seen := map[string]bool{}
-	for _, f := range rep.Findings {
-		for _, s := range f.Subjects {
-			k := f.Rule + "\x00" + f.Severity + "\x00" + s
-			if seen[k] {
-				continue // a duplicate series would fail the whole scrape
+	for _, set := range []struct {
+		findings []rules.Finding
+		waived   string
+	}{{rep.Findings, "false"}, {rep.WaivedFindings, "true"}} {
+		for _, f := range set.findings {
+			for _, s := range f.Subjects {
+				k := f.Rule + "\x00" + f.Severity + "\x00" + s
+				if seen[k] {
+					continue // a duplicate series would fail the whole scrape
+				}
+				seen[k] = true
+				finding.add(1, "rule", f.Rule, "severity", f.Severity, "subject", s, "waived", set.waived)
 			}
-			seen[k] = true
-			finding.add(1, "rule", f.Rule, "severity", f.Severity, "subject", s)
 		}
+	}
+	if len(rep.Waivers) == 0 {
+		return
+	}
+	// The site's waivers by state: an expired one means a finding counts
+	// again, an unmatched one a waiver that can go.
+	waivers := d.family("diskdoctor_waivers", "The site configuration's waivers by state: applied, expired (its until date is past: the finding counts again), unmatched (no such finding).")
+	count := map[string]int{}
+	for _, w := range rep.Waivers {
+		count[w.State]++
+	}
+	for _, st := range []string{rules.WaiverApplied, rules.WaiverExpired, rules.WaiverUnmatched} {
+		waivers.add(float64(count[st]), "state", st)
 	}
 }
 

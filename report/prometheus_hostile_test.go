@@ -75,7 +75,7 @@ func TestNodeExporterHostileLabels(t *testing.T) {
 	if e, ok := got[promSample{name: "node_textfile_scrape_error"}.key()]; !ok || e.value != 0 {
 		t.Fatalf("node_textfile_scrape_error = %v (present: %v), want 0\n%s", e.value, ok, body)
 	}
-	if !strings.Contains(body, `diskdoctor_finding{rule="zfs-pool-degraded",severity="critical",subject="tank\\xfe"} 1`) {
+	if !strings.Contains(body, `diskdoctor_finding{rule="zfs-pool-degraded",severity="critical",subject="tank\\xfe",waived="false"} 1`) {
 		t.Errorf("the finding is not served:\n%s", body)
 	}
 }

@@ -352,9 +352,9 @@ func TestPrometheusHPE(t *testing.T) {
 	out := string(renderProm(t, fixtureReport(t, "hpe-microserver-writethrough"), RunInfo{Start: time.Unix(1795962300, 0)}))
 	for _, line := range []string{
 		"diskdoctor_verdict 2",
-		`diskdoctor_finding{rule="write-cache-disabled",severity="critical",subject="sda"} 1`,
-		`diskdoctor_finding{rule="write-cache-disabled",severity="critical",subject="sdd"} 1`,
-		`diskdoctor_finding{rule="trim-not-scheduled",severity="warning",subject="sdc"} 1`,
+		`diskdoctor_finding{rule="write-cache-disabled",severity="critical",subject="sda",waived="false"} 1`,
+		`diskdoctor_finding{rule="write-cache-disabled",severity="critical",subject="sdd",waived="false"} 1`,
+		`diskdoctor_finding{rule="trim-not-scheduled",severity="warning",subject="sdc",waived="false"} 1`,
 		`diskdoctor_device_write_cache_enabled{device="sda"} 0`,
 		`diskdoctor_device_write_cache_enabled{device="sde"} 1`,
 		`diskdoctor_device_trim_scheduled{device="sdd"} 1`,
@@ -433,7 +433,7 @@ func TestPrometheusEscaping(t *testing.T) {
 	}
 	text := string(out)
 	for _, line := range []string{
-		`diskdoctor_finding{rule="zfs-background-work",severity="warning",subject="we\"ird\\pool\nname"} 1`,
+		`diskdoctor_finding{rule="zfs-background-work",severity="warning",subject="we\"ird\\pool\nname",waived="false"} 1`,
 		`diskdoctor_checks_skipped{check="cpu-power"} 1`,
 		`diskdoctor_device_smart_healthy{device="sda"} 0`,
 		`diskdoctor_device_write_cache_supported{device="sda"} 1`,
