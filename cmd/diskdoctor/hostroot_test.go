@@ -289,3 +289,21 @@ func TestHostRootUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// snapshot --host-root records the host (its commands run in it), and the
+// snapshot's replay judges as the host root did (serials kept, so that
+// the evidence compares).
+func TestHostRootSnapshot(t *testing.T) {
+	dir := hostMount(t, "hpe-microserver-writethrough")
+	out := filepath.Join(t.TempDir(), "host.tar.gz")
+	if _, stderr, code := runBinary(t, "snapshot", "--host-root", dir, "--keep-serials", "--probe-timeout", "1s", "-o", out); code != 0 {
+		t.Fatalf("snapshot --host-root: exit %d: %s", code, stderr)
+	}
+	live, code := judge(t, "--host-root", dir)
+	replay, want := judge(t, "--snapshot", out)
+	if code != want || !reflect.DeepEqual(live.Findings, replay.Findings) {
+		a, _ := json.MarshalIndent(live.Findings, "", " ")
+		b, _ := json.MarshalIndent(replay.Findings, "", " ")
+		t.Errorf("exit %d vs %d; findings differ\n--host-root:\n%s\n--snapshot:\n%s", code, want, a, b)
+	}
+}
