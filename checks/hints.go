@@ -35,6 +35,17 @@ func recordingHint(te *machine.ToolError) (hint, pkg string) {
 	return fmt.Sprintf("the recording holds no output of this command; record the machine again with diskdoctor snapshot, %s installed there", with), pkg
 }
 
+// hostHint is the advice for a program the host mounted at --host-root
+// lacks: the commands run with the host's own programs (chrooted into it),
+// so it is installed there, not in the doctor's container.
+func hostHint(tool string) string {
+	install := installHints[tool]
+	if install == "" {
+		install = "install " + tool
+	}
+	return "on the host (not in the container): " + install
+}
+
 // hinted carries the hint a check knows better than the generic one.
 type hinted struct {
 	error
@@ -53,6 +64,9 @@ func explain(probe string, err error, timeout time.Duration) (reason, hint, pkg 
 	if errors.As(err, &te) && (te.Recorded || te.NotRecorded) {
 		hint, pkg := recordingHint(te)
 		return err.Error(), hint, pkg
+	}
+	if errors.As(err, &te) && te.Host {
+		return err.Error(), hostHint(te.Tool), strings.TrimPrefix(installHints[te.Tool], "apt-get install ")
 	}
 	var h hinted
 	if errors.As(err, &h) {

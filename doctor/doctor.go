@@ -32,6 +32,9 @@ type Options struct {
 	Root string
 	// Snapshot is a snapshot archive, unpacked privately for the run.
 	Snapshot string
+	// HostRoot is the live host whose root filesystem is mounted at this
+	// directory (from inside a container; machine.HostRoot).
+	HostRoot string
 	// Label names the machine in the report when Host is given.
 	Label string
 
@@ -138,6 +141,10 @@ func (o Options) Validate() error {
 	}
 	if o.Root != "" && o.Snapshot != "" {
 		return errors.New("--root and --snapshot exclude each other")
+	}
+	if o.HostRoot != "" && (o.Root != "" || o.Snapshot != "") {
+		// A recording runs no commands; a host root is live.
+		return errors.New("--host-root examines a live host; it excludes --root and --snapshot (recordings)")
 	}
 	return CheckNames(o.Disabled)
 }
@@ -326,8 +333,8 @@ var ErrInterrupted = errors.New("interrupted before the examination was complete
 // Open opens the machine the options name, with the label a report gives
 // it and the function that releases it: Host as given (labelled Label, or
 // "/"), the snapshot archive Snapshot unpacked into a private directory,
-// the recorded machine Root, or else this machine. A recorded machine's
-// command manifest is parsed in the background; Run waits for it.
+// the recorded machine Root, the live host mounted at HostRoot, or else
+// this machine. A recorded machine's command manifest is parsed in the background; Run waits for it.
 func Open(ctx context.Context, o Options) (*machine.Host, string, func(), error) {
 	nothing := func() {}
 	switch {
@@ -354,6 +361,12 @@ func Open(ctx context.Context, o Options) (*machine.Host, string, func(), error)
 			return nil, "", nil, err
 		}
 		return h, o.Root, nothing, nil
+	case o.HostRoot != "":
+		h, err := machine.HostRoot(o.HostRoot)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		return h, h.Root(), nothing, nil
 	}
 	return machine.Live(), "/", nothing, nil
 }

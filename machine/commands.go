@@ -41,10 +41,19 @@ type execRunner struct {
 	// dirs are where programs are found: nil for SystemPath (a test's
 	// own directories with LiveWithSearchPath).
 	dirs []string
+	// root, when set, is a host root (HostRoot): programs are found in
+	// it and run chrooted into it (hostroot.go).
+	root *rootFS
 }
 
 func (r execRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
-	path, err := FindProgram(argv[0], r.dirs)
+	var path string
+	var err error
+	if r.root != nil {
+		path, err = findInRoot(r.root, argv[0])
+	} else {
+		path, err = FindProgram(argv[0], r.dirs)
+	}
 	if err != nil {
 		return CmdResult{Argv: argv}, err
 	}
@@ -59,6 +68,12 @@ func (r execRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
 	// parent was killed (issue #23). A negative pid signals every member
 	// of the group (kill(2)).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if r.root != nil {
+		// path is the host's, execve'd after the chroot; the working
+		// directory is the new root's (hostroot.go).
+		cmd.SysProcAttr.Chroot = r.root.dir
+		cmd.Dir = "/"
+	}
 	cmd.Cancel = func() error { return killGroup(cmd.Process) }
 	// A member that escaped the group (setsid, its own setpgid) and keeps
 	// the pipes open must still not hold the doctor past the deadline.

@@ -96,12 +96,12 @@ func (h *Host) trace(p string) {
 // Uses declares machine paths (glob patterns allowed) that a library given
 // Root() reads on the probe's behalf (ghw, procfs): the tracer sees them as
 // if the probe had read them. A library opens paths the ordinary way, so in
-// a recorded machine each one must resolve beneath the root without an
+// a recorded machine or a host root (HostRoot) each one must resolve beneath the root without an
 // absolute link or a ".." that climbs out, and be a directory or a regular
 // file of a size such a file has; otherwise Uses refuses and the probe must
 // not call the library.
 func (h *Host) Uses(patterns ...string) error {
-	if h.live && h.tracer == nil {
+	if h.live && !h.HostMounted() && h.tracer == nil {
 		return nil
 	}
 	for _, pat := range patterns {
@@ -109,7 +109,7 @@ func (h *Host) Uses(patterns ...string) error {
 			if h.tracer != nil {
 				h.tracer.Path(p)
 			}
-			if !h.live {
+			if h.fs.fd >= 0 {
 				if err := h.fs.beneath(p, libraryFileLimit); err != nil {
 					return FileErr(p, err)
 				}
@@ -417,10 +417,15 @@ type ToolError struct {
 	Tool        string
 	Recorded    bool // a recording's `missing: true`
 	NotRecorded bool // the recording has no such argv
+	// Host: a host root (HostRoot) lacks the program: it is to be
+	// installed on the host, not in the doctor's container.
+	Host bool
 }
 
 func (e *ToolError) Error() string {
 	switch {
+	case e.Host:
+		return e.Tool + ": " + ToolMissingOnHost
 	case e.NotRecorded:
 		return e.Tool + ": not recorded"
 	case e.Recorded:
@@ -428,6 +433,9 @@ func (e *ToolError) Error() string {
 	}
 	return e.Tool + ": " + ErrToolMissing.Error()
 }
+
+// ToolMissingOnHost ends the error of a program a host root lacks.
+const ToolMissingOnHost = "not installed on the host"
 
 func (e *ToolError) Is(target error) bool { return target == ErrToolMissing }
 

@@ -26,7 +26,7 @@ func (h *Host) Lstat(p string) (fs.FileInfo, error) {
 	} else {
 		var r *os.Root
 		if r, err = os.OpenRoot(h.root); err == nil {
-			name := strings.TrimPrefix(path.Clean("/"+p), "/")
+			name := strings.TrimPrefix(h.fs.mapProc(path.Clean("/"+p)), "/")
 			if name == "" {
 				name = "."
 			}

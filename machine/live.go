@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"unsafe"
@@ -16,7 +17,8 @@ import (
 // (bench's target), which device a process's open file is on, and a
 // command sent to a drive. A recording holds no live tree, no processes
 // and no devices, so on a recorded Host each answers ErrNotAvailable.
-// These are not traced: a snapshot cannot replay them.
+// These are not traced: a snapshot cannot replay them. In a host root
+// (HostRoot) each path is the host's, resolved inside the root.
 
 // liveOnly is the error of a live-only question asked of a recorded Host.
 func (h *Host) liveOnly(p string) error {
@@ -39,8 +41,17 @@ func (h *Host) LiveStat(p string) (Stat, error) {
 	if err := h.liveOnly(p); err != nil {
 		return Stat{}, err
 	}
+	at := p
+	if h.HostMounted() {
+		// Not resolved inside the root: the links LiveStat follows are
+		// procfs's magic ones (/proc/PID/fd/N), which lead to the open
+		// file wherever it is, and which a resolution inside the root
+		// refuses (RESOLVE_NO_MAGICLINKS, openat2(2)). Only the file's
+		// stat is taken, never its content.
+		at = filepath.Join(h.root, h.fs.mapProc(path.Clean(p)))
+	}
 	var st unix.Stat_t
-	if err := unix.Stat(p, &st); err != nil {
+	if err := unix.Stat(at, &st); err != nil {
 		return Stat{}, FileErr(p, err)
 	}
 	return Stat{Mode: st.Mode, Dev: st.Dev, Rdev: st.Rdev}, nil
@@ -51,6 +62,13 @@ func (h *Host) LiveStat(p string) (Stat, error) {
 func (h *Host) LiveRealPath(p string) (string, error) {
 	if err := h.liveOnly(p); err != nil {
 		return "", err
+	}
+	if h.HostMounted() {
+		r, err := h.fs.resolve(p)
+		if err != nil {
+			return "", FileErr(p, err)
+		}
+		return r, nil
 	}
 	return filepath.EvalSymlinks(p)
 }
@@ -65,6 +83,10 @@ func (h *Host) AbsPath(p string) (string, error) {
 	if !h.live {
 		return "", fmt.Errorf("%s: on a recorded machine (--root) give an absolute path", p)
 	}
+	if h.HostMounted() {
+		// The doctor's working directory is not on the host.
+		return "", fmt.Errorf("%s: with --host-root give an absolute path on the host", p)
+	}
 	return filepath.Abs(p)
 }
 
@@ -75,8 +97,12 @@ func (h *Host) LiveStatFS(p string) (free, size uint64, err error) {
 	if err := h.liveOnly(p); err != nil {
 		return 0, 0, err
 	}
+	at, err := h.hostPath(p)
+	if err != nil {
+		return 0, 0, err
+	}
 	var sfs unix.Statfs_t
-	if err := unix.Statfs(p, &sfs); err != nil {
+	if err := unix.Statfs(at, &sfs); err != nil {
 		return 0, 0, FileErr(p, err)
 	}
 	return sfs.Bavail * uint64(sfs.Bsize), sfs.Blocks * uint64(sfs.Bsize), nil
@@ -134,7 +160,14 @@ func (h *Host) LiveSGNoData(dev string, cdb []byte) (SGResult, error) {
 	if len(cdb) == 0 || len(cdb) > 16 {
 		return SGResult{}, errors.New("SG_IO: a CDB of 1 to 16 bytes")
 	}
-	fd, err := unix.Open(dev, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	var fd int
+	var err error
+	if h.HostMounted() {
+		// The host's node, opened inside the root.
+		fd, err = h.fs.open(dev, unix.O_RDONLY|unix.O_NONBLOCK, false)
+	} else {
+		fd, err = unix.Open(dev, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	}
 	if err != nil {
 		return SGResult{}, err
 	}

@@ -30,6 +30,9 @@ type rootFS struct {
 	fd   int       // O_PATH descriptor of dir; -1 when live
 	walk bool      // no openat2: resolve in user space
 	dirs *dirCache // resolved /sys/block/<name> directories, and those resolveDir kept
+	// hostProc: a live host's root mounted at dir (HostRoot), where
+	// /proc/self is the doctor's own process, not the host's (hostproc.go).
+	hostProc bool
 }
 
 // dirCache keeps an O_PATH descriptor of each /sys/block/<name> directory
@@ -247,6 +250,7 @@ func (r *rootFS) openat2(p string, flags int, resolve uint64) (int, error) {
 // open opens a machine path with flags (O_CLOEXEC is added). nofollow
 // leaves a final symlink unresolved (with O_PATH: to read or stat the link).
 func (r *rootFS) open(p string, flags int, nofollow bool) (int, error) {
+	p = r.mapProc(p)
 	if nofollow {
 		flags |= unix.O_NOFOLLOW
 	}
@@ -311,7 +315,7 @@ func (r *rootFS) resolveWalk(p string, followLast bool) (string, error) {
 // ".." at the root instead of resolving them at the root, as
 // RESOLVE_BENEATH does.
 func (r *rootFS) walkPath(p string, followLast, strict bool) (string, error) {
-	todo := strings.Split(rootRel(p), "/")
+	todo := strings.Split(rootRel(r.mapProc(p)), "/")
 	var done []string
 	links := 0
 	for len(todo) > 0 {
@@ -440,6 +444,7 @@ func (r *rootFS) beneath(p string, limit int64) error {
 	if r.fd < 0 {
 		return nil
 	}
+	p = r.mapProc(p)
 	var fd int
 	var err error
 	if r.walk {

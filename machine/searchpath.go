@@ -57,10 +57,23 @@ func FindProgram(name string, dirs []string) (string, error) {
 	if dirs == nil {
 		dirs = append(slices.Clone(systemDirs), trustedDirs(vendorDirs)...)
 	}
+	return findIn(name, dirs, statPath)
+}
+
+// statPath is stat(2) of a path of the doctor's own machine.
+func statPath(p string) (unix.Stat_t, error) {
+	var st unix.Stat_t
+	err := unix.Stat(p, &st)
+	return st, err
+}
+
+// findIn is the first executable regular file name in dirs, by stat
+// (links followed), that passes the trust rule of FindProgram.
+func findIn(name string, dirs []string, stat func(string) (unix.Stat_t, error)) (string, error) {
 	for _, dir := range dirs {
 		p := filepath.Join(dir, name)
-		var st unix.Stat_t
-		if unix.Stat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Mode&0o111 == 0 {
+		st, err := stat(p)
+		if err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Mode&0o111 == 0 {
 			continue
 		}
 		if (st.Uid != 0 && int(st.Uid) != os.Geteuid()) || st.Mode&0o022 != 0 {
@@ -74,11 +87,14 @@ func FindProgram(name string, dirs []string) (string, error) {
 
 // trustedDirs are the directories of dirs that exist, are owned by root
 // and are not writable by group or others.
-func trustedDirs(dirs []string) []string {
+func trustedDirs(dirs []string) []string { return trustedDirsBy(dirs, statPath) }
+
+// trustedDirsBy is trustedDirs by stat.
+func trustedDirsBy(dirs []string, stat func(string) (unix.Stat_t, error)) []string {
 	var out []string
 	for _, d := range dirs {
-		var st unix.Stat_t
-		if unix.Stat(d, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR && st.Uid == 0 && st.Mode&0o022 == 0 {
+		st, err := stat(d)
+		if err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR && st.Uid == 0 && st.Mode&0o022 == 0 {
 			out = append(out, d)
 		}
 	}

@@ -84,7 +84,18 @@ func (h *Host) ReadTrusted(ctx context.Context, p string, limit int64) ([]byte, 
 		return nil, CtxErr(err)
 	}
 	h.trace(p)
-	b, err := ReadTrustedFile(h.Path(p), limit, rootOnly)
+	// In a host root, the file's links are resolved inside the root first
+	// (a host's absolute link is the host's path, not the container's);
+	// ReadTrustedFile then opens the result, which has none, component by
+	// component.
+	at := h.Path(p)
+	if h.HostMounted() {
+		var err error
+		if at, err = h.hostPath(p); err != nil {
+			return nil, err
+		}
+	}
+	b, err := ReadTrustedFile(at, limit, rootOnly)
 	if err != nil {
 		return nil, err
 	}

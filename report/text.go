@@ -235,6 +235,11 @@ var missingKinds = []missingKind{
 		func(pkgs string) string {
 			return "record the machine again with diskdoctor snapshot, " + pkgs + " installed there"
 		}},
+	{"not installed on the host", // machine.ToolMissingOnHost
+		func(many bool) string {
+			return plural(many, "tool not installed on the host", "tools not installed on the host")
+		},
+		func(pkgs string) string { return "on the host (not in the container): apt-get install " + pkgs }},
 	{"not installed on the recorded machine",
 		func(many bool) string {
 			return plural(many, "tool not installed on the recorded machine", "tools not installed on the recorded machine")

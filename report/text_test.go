@@ -238,6 +238,19 @@ func TestGroupMissingTools(t *testing.T) {
 	}
 }
 
+// From a container (--host-root), programs the host lacks share one line
+// whose install is for the host.
+func TestGroupMissingToolsOnTheHost(t *testing.T) {
+	got := groupMissingTools([]checks.Skipped{
+		{Check: "kernel-log", Reason: "dmesg: not installed on the host", Hint: "on the host (not in the container): apt-get install util-linux", Package: "util-linux"},
+		{Check: "smartctl -x", Reason: "smartctl: not installed on the host", Hint: "on the host (not in the container): apt-get install smartmontools", Package: "smartmontools", Subjects: []string{"sda"}},
+	})
+	if len(got) != 1 || got[0].Check != "dmesg, smartctl" || got[0].Reason != "tools not installed on the host" ||
+		got[0].Hint != "on the host (not in the container): apt-get install util-linux smartmontools" {
+		t.Errorf("grouped %+v", got)
+	}
+}
+
 // TestFirstScreenOfEveryFixture: at 80×24 the first screen of every fixture's
 // default report, with its recorded window too, holds the verdict and
 // every finding's title, and the last line repeats the verdict (issue #25).

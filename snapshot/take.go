@@ -28,6 +28,21 @@ func Source(ctx context.Context, root string) (*machine.Host, string, error) {
 	return h, label, nil
 }
 
+// HostRootSource is Source for the live host whose root filesystem is
+// mounted at dir (from a container; machine.HostRoot): recorded like this
+// machine, labelled "live" with the directory it was read from.
+func HostRootSource(ctx context.Context, dir string) (*machine.Host, string, error) {
+	h, _, _, err := doctor.Open(ctx, doctor.Options{HostRoot: dir})
+	if err != nil {
+		return nil, "", err
+	}
+	label := "live"
+	if h.HostMounted() {
+		label = "live (--host-root " + h.Root() + ")"
+	}
+	return h, label, nil
+}
+
 // RecordOptions tune Record.
 type RecordOptions struct {
 	// KeepSerials turns redaction off.

@@ -23,6 +23,7 @@ import (
 type options struct {
 	root         string
 	snapshot     string // --snapshot: a snapshot archive, unpacked privately for the run
+	hostRoot     string // --host-root: the live host mounted at this directory
 	format       string
 	devices      []string
 	probeTimeout time.Duration
@@ -58,6 +59,7 @@ labelled by risk. It never changes the machine.`,
   diskdoctor --format json            # the diskdoctor/v1 JSON contract
   diskdoctor --format json -o /var/lib/diskdoctor/report.json
   diskdoctor --root fixtures/hpe-microserver-writethrough
+  diskdoctor --host-root /host        # from a container, the host mounted at /host
   diskdoctor --device loop0 --format json
   diskdoctor --sample 5s              # "the disk is slow": measure, then explain
   diskdoctor --format prometheus -o /var/lib/prometheus/node-exporter/diskdoctor.prom
@@ -78,6 +80,7 @@ labelled by risk. It never changes the machine.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.root, "root", "", "examine a recorded machine (a fixture or unpacked snapshot directory) instead of this one")
+	f.StringVar(&o.hostRoot, "host-root", "", "examine the live host whose root filesystem is mounted at this directory (from a container: -v /:/host:ro, --host-root /host); its programs run chrooted into it")
 	f.StringVar(&o.snapshot, "snapshot", "", "examine a snapshot archive written by 'diskdoctor snapshot' instead of this machine")
 	f.StringVarP(&o.format, "format", "f", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically: a temporary file renamed into place) instead of standard output")
@@ -188,7 +191,7 @@ func (o options) doctorOptions() doctor.Options {
 		live = doctor.DefaultLiveWindow
 	}
 	return doctor.Options{
-		Root: o.root, Snapshot: o.snapshot, Devices: o.devices,
+		Root: o.root, Snapshot: o.snapshot, HostRoot: o.hostRoot, Devices: o.devices,
 		ProbeTimeout: o.probeTimeout, Deadline: o.deadline, Datasheets: o.datasheets, Config: o.config,
 		Context: o.context, Disabled: o.disable, Sample: o.sample, LiveWindow: live, Progress: o.progress, Strict: o.strict,
 		Inventoried: sizeMemory,

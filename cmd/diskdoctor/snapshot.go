@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/snapshot"
 )
@@ -20,6 +21,7 @@ func init() {
 type snapshotOptions struct {
 	output       string
 	root         string
+	hostRoot     string
 	keepSerials  bool
 	probeTimeout time.Duration
 }
@@ -50,13 +52,24 @@ compare two with 'diskdoctor diff OLD NEW'.`,
 	f.StringVarP(&o.output, "output", "o", "", "the archive to write (.tar.gz); - for standard output")
 	f.BoolVar(&o.keepSerials, "keep-serials", false, "keep serial numbers, WWNs, MAC addresses and the host name (they are redacted by default)")
 	f.StringVar(&o.root, "root", "", "record a recorded machine (a fixture or unpacked snapshot) instead of this one")
+	f.StringVar(&o.hostRoot, "host-root", "", "record the live host whose root filesystem is mounted at this directory (from a container) instead of this one")
 	f.DurationVar(&o.probeTimeout, "probe-timeout", 5*time.Second, "how long one probe (a file read or a command) may take")
 	return cmd
 }
 
 func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writer) error {
 	start := time.Now()
-	src, label, err := snapshot.Source(ctx, o.root)
+	var src *machine.Host
+	var label string
+	var err error
+	switch {
+	case o.hostRoot != "" && o.root != "":
+		return errors.New("snapshot: --host-root records a live host; it excludes --root (a recording)")
+	case o.hostRoot != "":
+		src, label, err = snapshot.HostRootSource(ctx, o.hostRoot)
+	default:
+		src, label, err = snapshot.Source(ctx, o.root)
+	}
 	if err != nil {
 		return err
 	}

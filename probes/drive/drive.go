@@ -80,8 +80,12 @@ func ReadATAIdentify(ctx context.Context, h *machine.Host, dev string) (*Cache, 
 		err error
 	}
 	ch := make(chan result, 1)
+	node, err := h.DevicePath("/dev/" + dev)
+	if err != nil {
+		return nil, err
+	}
 	go func() {
-		d, err := smart.OpenSata("/dev/" + dev)
+		d, err := smart.OpenSata(node)
 		if err != nil {
 			ch <- result{nil, machine.DeviceErr(dev, err)}
 			return
@@ -128,7 +132,7 @@ func ReadNVMeWriteCache(ctx context.Context, h *machine.Host, ns, ctrl string) (
 	if !errors.Is(err, machine.ErrToolMissing) || !h.IsLive() || ctrl == "" {
 		return nil, err
 	}
-	return readNVMeIdentifyVWC(ctx, ctrl)
+	return readNVMeIdentifyVWC(ctx, h, ctrl)
 }
 
 // ParseNVMeGetFeatureVWC reads `nvme get-feature -f 0x06` output, e.g.
@@ -163,14 +167,18 @@ func firstLine(s string) string {
 	return s
 }
 
-func readNVMeIdentifyVWC(ctx context.Context, ctrl string) (*Cache, error) {
+func readNVMeIdentifyVWC(ctx context.Context, h *machine.Host, ctrl string) (*Cache, error) {
 	type result struct {
 		dc  *Cache
 		err error
 	}
+	node, err := h.DevicePath("/dev/" + ctrl)
+	if err != nil {
+		return nil, err
+	}
 	ch := make(chan result, 1)
 	go func() {
-		d, err := smart.OpenNVMe("/dev/" + ctrl)
+		d, err := smart.OpenNVMe(node)
 		if err != nil {
 			ch <- result{nil, machine.DeviceErr(ctrl, err)}
 			return

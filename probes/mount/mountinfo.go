@@ -23,7 +23,17 @@ func Read(ctx context.Context, h *machine.Host) ([]Mount, error) {
 	if err != nil {
 		return nil, fmt.Errorf("/proc: %w", machine.ErrNotAvailable)
 	}
-	infos, err := pfs.GetMounts()
+	// In a host root /proc/self is the doctor's container, and the host's
+	// mount table is its init's (Host.ProcSelf).
+	var infos []*procfs.MountInfo
+	if pid := h.ProcSelf(); pid == 0 {
+		infos, err = pfs.GetMounts()
+	} else {
+		var p procfs.Proc
+		if p, err = pfs.Proc(pid); err == nil {
+			infos, err = p.MountInfo()
+		}
+	}
 	if err != nil {
 		return nil, machine.FileErr("/proc/self/mountinfo", machine.UnwrapPathErr(err))
 	}

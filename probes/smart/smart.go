@@ -85,13 +85,18 @@ func ReadLive(ctx context.Context, h *machine.Host, dev string, nvme bool) (*Inf
 		s   *Info
 		err error
 	}
+	// The node to open: the host's in a host root (--host-root).
+	node, err := h.DevicePath("/dev/" + dev)
+	if err != nil {
+		return nil, err
+	}
 	ch := make(chan result, 1)
 	go func() {
 		var r result
 		if nvme {
-			r.s, r.err = readNVMeSMART("/dev/" + dev)
+			r.s, r.err = readNVMeSMART(node)
 		} else {
-			r.s, r.err = readATASMART(h, "/dev/"+dev)
+			r.s, r.err = readATASMART(h, "/dev/"+dev, node)
 		}
 		if errors.Is(r.err, fs.ErrNotExist) {
 			r.err = fmt.Errorf("/dev/%s: %w", dev, machine.ErrNotAvailable)
@@ -111,7 +116,9 @@ func ReadLive(ctx context.Context, h *machine.Host, dev string, nvme bool) (*Inf
 	}
 }
 
-func readATASMART(h *machine.Host, path string) (*Info, error) {
+// readATASMART reads the drive at machine path path, whose node is opened
+// as node (Host.DevicePath).
+func readATASMART(h *machine.Host, path, node string) (*Info, error) {
 	// Before anything that would spin a sleeping disk up (IDENTIFY and
 	// SMART READ DATA may), ask its power mode, as smartctl -n standby
 	// does. A drive that cannot answer (a bridge without pass-through) is
@@ -119,7 +126,7 @@ func readATASMART(h *machine.Host, path string) (*Info, error) {
 	if mode, asleep, err := ataCheckPower(h, path); err == nil && asleep {
 		return &Info{Protocol: "ATA", Standby: mode}, nil
 	}
-	d, err := smart.OpenSata(path)
+	d, err := smart.OpenSata(node)
 	if err != nil {
 		return nil, err
 	}
