@@ -132,11 +132,13 @@ func roffText(t string) string {
 type manFile struct{ path, meaning string }
 
 func filesOf(cmd *cobra.Command) []manFile {
-	datasheets := manFile{"/etc/diskdoctor/datasheets.d/*.yaml", "The administrator's own drive datasheets (the format of --datasheets), read in name order after the built-in table; --datasheets takes precedence over them. A file is used only when it and its directories are owned by root and not writable by group or others (the --datasheets file may be the invoking user's); otherwise a skipped entry names it and the fix. With --root or --snapshot, the recorded machine's are read instead (diskdoctor snapshot does not record them yet)."}
+	datasheets := manFile{"/etc/diskdoctor/datasheets.d/*.yaml", "The administrator's own drive datasheets (the format of --datasheets), read in name order after the built-in table; --datasheets takes precedence over them. A file is used only when it and its directories are owned by root and not writable by group or others (the --datasheets file may be the invoking user's); otherwise a skipped entry names it and the fix. With --root or --snapshot, the recorded machine's are read instead (diskdoctor snapshot records them)."}
+	site := manFile{"/etc/diskdoctor/diskdoctor.yaml", "The site configuration: waive (findings the site accepted, by rule and device, with a reason and an optional last day; a waived finding is listed as waived and leaves the verdict and exit status) and severity (a rule's severity at this site). --config FILE is read instead; with --root or --snapshot, the recorded machine's. A mistake in it ends the run with exit status 3 naming the file, line and column. Example: /usr/share/doc/diskdoctor/examples/diskdoctor.yaml."}
+	siteRules := manFile{"/etc/diskdoctor/rules.d/*.yaml", "The site's own rules, one per file named after its id, in the schema of the built-in rules; a condition may read only the facts the checks give. diskdoctor rules lists them under their files. Example: /usr/share/doc/diskdoctor/examples/rules.d/."}
 	switch strings.TrimPrefix(cmd.CommandPath(), "diskdoctor") {
 	case "":
 		return []manFile{
-			datasheets,
+			datasheets, site, siteRules,
 			{"/usr/lib/systemd/system/diskdoctor.service", "Runs the doctor with --format prometheus into node_exporter's textfile directory; installed, not enabled."},
 			{"/usr/lib/systemd/system/diskdoctor.timer", "Starts diskdoctor.service after boot and daily: systemctl enable --now diskdoctor.timer."},
 			{"/var/lib/prometheus/node-exporter/diskdoctor.prom", "The metrics the service writes, read by prometheus-node-exporter's textfile collector."},
@@ -144,7 +146,7 @@ func filesOf(cmd *cobra.Command) []manFile {
 			{"/usr/share/doc/diskdoctor/diskdoctor-v1.schema.json", "The JSON Schema of --format json (diskdoctor/v1)."},
 		}
 	case " rules", " explain":
-		return []manFile{{"/usr/share/doc/diskdoctor/diskdoctor-v1.schema.json", "The JSON Schema of the report whose findings carry these rule ids."}}
+		return []manFile{siteRules, {"/usr/share/doc/diskdoctor/diskdoctor-v1.schema.json", "The JSON Schema of the report whose findings carry these rule ids."}}
 	case " snapshot", " diff":
 		return []manFile{{"/proc, /sys, /run/udev/data, /dev/disk", "What the probes read on a live machine; a snapshot records exactly the paths and command outputs they used."}}
 	}
