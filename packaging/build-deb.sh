@@ -10,6 +10,9 @@ out=dist
 if [ "${1:-}" = "-o" ]; then out=$2; shift 2; fi
 [ $# -gt 0 ] || set -- amd64 arm64
 go=${GO:-go}
+# nfpm is pinned in a module of its own (packaging/tools/go.mod), so that
+# its Go requirement does not raise the doctor's go line.
+nfpm="$go tool -modfile=packaging/tools/go.mod nfpm"
 
 version=$(packaging/version.sh)
 commit=$(git rev-parse HEAD)
@@ -65,6 +68,6 @@ for arch in "$@"; do
 	packaging/copyright.sh "$stage/diskdoctor" >"$stage/copyright"
 	deb="$out/diskdoctor_${version}_${arch}.deb"
 	DEB_ARCH=$arch DEB_VERSION=$version DEB_STAGE=$stage DEB_MAINTAINER=$maintainer \
-		$go tool nfpm package --config packaging/nfpm.yaml --packager deb --target "$deb" >/dev/null
+		$nfpm package --config packaging/nfpm.yaml --packager deb --target "$deb" >/dev/null
 	echo "$deb"
 done
