@@ -62,9 +62,9 @@ gzip -9n "$work"/docs/man/*.8
 } >"$work/changelog"
 gzip -9n <"$work/changelog" >"$work/changelog.gz"
 # The documents a fleet admin needs, compressed (nfpm.yaml says why).
+mkdir "$work/doc"
 for f in README.md docs/fleet.md docs/usage.md docs/output.md docs/security.md docs/rules.md; do
-	mkdir -p "$work/doc/$(dirname "$f")"
-	gzip -9n <"$f" >"$work/doc/$f.gz"
+	gzip -9n <"$f" >"$work/doc/${f##*/}.gz"
 done
 
 for arch in "$@"; do
