@@ -10,11 +10,16 @@
 #                  and the live check: wall, CPU and peak memory (docs/performance.md)
 #   make fuzz-long every fuzz target for FUZZ_LONG executions (10^6 by default)
 #   make deb       dist/diskdoctor_<version>_{amd64,arm64}.deb (packaging/README.md)
+#   make dist      dist/diskdoctor-<version>.tar.gz: the sources of HEAD with a VERSION file
+#   make release   into dist/: the .debs, the .rpms, the source tarball and SHA256SUMS over them
 
 export PATH := $(PATH):/usr/local/go/bin
 GO      ?= go
 BIN     := bin/diskdoctor
-VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# The one version string of the binary, the tarball and the packages: from
+# git describe in a checkout, from the VERSION file in a source tarball
+# (packaging/version.sh); "devel" with neither.
+VERSION := $(shell packaging/version.sh 2>/dev/null || echo devel)
 # The commit diskdoctor version and the JSON report's tool.commit name: Go
 # stamps vcs.revision itself only in a plain checkout (not in a git worktree,
 # not with -buildvcs=false); empty outside a git tree (the binary then reads
@@ -38,7 +43,7 @@ FUZZ_LONG ?= 1000000x
 DEB_ARCHES ?= amd64 arm64
 DEB_TEST_PACKAGES := lintian man-db bash-completion
 
-.PHONY: all deps test-deps install-packages build run test test-all vet fuzz fuzz-long bench bench-fio docs clean deb deb-test
+.PHONY: all deps test-deps install-packages build run test test-all vet fuzz fuzz-long bench bench-fio docs clean deb deb-test dist release
 
 all: build
 
@@ -146,6 +151,22 @@ docs:
 # Reproducible: the same commit gives byte-identical files (deb-test checks).
 deb:
 	packaging/build-deb.sh -o dist $(DEB_ARCHES)
+
+# The sources of HEAD (git archive) under diskdoctor-<version>/, with a
+# VERSION file at the top that make build reads where there is no .git.
+# Uncommitted changes are not in HEAD, so a dirty tree is refused rather
+# than given a version the tarball does not hold.
+dist:
+	packaging/dist.sh dist
+
+# Everything a release publishes, from a clean checkout of the tag:
+# .deb and .rpm for each of DEB_ARCHES, the source tarball, and SHA256SUMS
+# (sha256sum -c reads it).
+release:
+	@git diff --quiet HEAD -- || { echo "make release: uncommitted changes (a release is built from a commit)"; exit 1; }
+	packaging/build-deb.sh -o dist --rpm $(DEB_ARCHES)
+	packaging/dist.sh dist
+	cd dist && v=$$(../packaging/version.sh) && sha256sum diskdoctor_$${v}_*.deb diskdoctor-$${v}-1.*.rpm diskdoctor-$${v}.tar.gz >SHA256SUMS && cat SHA256SUMS
 
 # Builds the packages twice and compares them, lints them, installs the
 # native one with apt-get, uses it, purges it, and leaves the machine as it

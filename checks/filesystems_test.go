@@ -12,7 +12,7 @@ import (
 // same machine with / nearly full, nobarrier and discard.
 func TestFilesystemFacts(t *testing.T) {
 	ssd := false
-	nvme := &block.Device{Name: "nvme0n1", DevNo: "259:0", SizeBytes: new(uint64(256060514304)), Rotational: &ssd,
+	nvme := &block.Device{Name: "nvme0n1", DevNo: "259:0", SizeBytes: u64p(256060514304), Rotational: &ssd,
 		Partitions: []block.Partition{{Name: "nvme0n1p2", DevNo: "259:2"}, {Name: "nvme0n1p3", DevNo: "259:3", Holders: []string{"dm-0"}}}}
 	crypt := &block.Device{Name: "dm-0", DevNo: "253:0", Holders: []string{"dm-1"}, Virtual: true}
 	root := &block.Device{Name: "dm-1", DevNo: "253:1", Virtual: true}

@@ -3,13 +3,20 @@
 # (default: amd64 arm64) from the checked-out commit, reproducibly: the same
 # commit gives byte-identical files (SOURCE_DATE_EPOCH = the commit's time,
 # -trimpath, an empty build id, fixed modes, root ownership, no host names or
-# paths). Usage: packaging/build-deb.sh [-o DIR] [ARCH...]
+# paths). With --rpm, also dist/diskdoctor-<version>-1.<rpm arch>.rpm from
+# the same staged files and nfpm.yaml (make release).
+# Usage: packaging/build-deb.sh [-o DIR] [--rpm] [ARCH...]
 set -eu
 cd "$(dirname "$0")/.."
 out=dist
+rpm=""
 if [ "${1:-}" = "-o" ]; then out=$2; shift 2; fi
+if [ "${1:-}" = "--rpm" ]; then rpm=1; shift; fi
 [ $# -gt 0 ] || set -- amd64 arm64
 go=${GO:-go}
+# nfpm is pinned in a module of its own (packaging/tools/go.mod), so that
+# its Go requirement does not raise the doctor's go line.
+nfpm="$go tool -modfile=packaging/tools/go.mod nfpm"
 
 version=$(packaging/version.sh)
 commit=$(git rev-parse HEAD)
@@ -54,17 +61,29 @@ gzip -9n "$work"/docs/man/*.8
 	printf ' -- %s  %s\n' "$maintainer" "$(LC_ALL=C TZ=UTC date -d "@$SOURCE_DATE_EPOCH" -R)"
 } >"$work/changelog"
 gzip -9n <"$work/changelog" >"$work/changelog.gz"
+# The documents a fleet admin needs, compressed (nfpm.yaml says why).
+mkdir "$work/doc"
+for f in README.md docs/fleet.md docs/usage.md docs/output.md docs/security.md docs/rules.md; do
+	gzip -9n <"$f" >"$work/doc/${f##*/}.gz"
+done
 
 for arch in "$@"; do
 	stage=$work/$arch
-	cp -r "$work/docs/man" "$work/docs/completions" "$work/changelog.gz" "$stage/"
-	# The deploy unit runs /usr/local/bin/diskdoctor (a binary installed by
-	# hand); the package's binary is /usr/bin/diskdoctor.
-	sed 's|^ExecStart=/usr/local/bin/diskdoctor |ExecStart=/usr/bin/diskdoctor |' docs/deploy/diskdoctor.service >"$stage/diskdoctor.service"
-	grep -q '^ExecStart=/usr/bin/diskdoctor ' "$stage/diskdoctor.service" || { echo "build-deb.sh: no ExecStart to rewrite in docs/deploy/diskdoctor.service" >&2; exit 1; }
+	cp -r "$work/docs/man" "$work/docs/completions" "$work/doc" "$work/changelog.gz" "$stage/"
 	packaging/copyright.sh "$stage/diskdoctor" >"$stage/copyright"
 	deb="$out/diskdoctor_${version}_${arch}.deb"
 	DEB_ARCH=$arch DEB_VERSION=$version DEB_STAGE=$stage DEB_MAINTAINER=$maintainer \
-		$go tool nfpm package --config packaging/nfpm.yaml --packager deb --target "$deb" >/dev/null
+		$nfpm package --config packaging/nfpm.yaml --packager deb --target "$deb" >/dev/null
 	echo "$deb"
+	[ -n "$rpm" ] || continue
+	# rpm names the architectures as the kernel does (uname -m).
+	case $arch in
+	amd64) rarch=x86_64 ;;
+	arm64) rarch=aarch64 ;;
+	*) rarch=$arch ;;
+	esac
+	r="$out/diskdoctor-${version}-1.${rarch}.rpm"
+	DEB_ARCH=$arch DEB_VERSION=$version DEB_STAGE=$stage DEB_MAINTAINER=$maintainer \
+		$nfpm package --config packaging/nfpm.yaml --packager rpm --target "$r" >/dev/null
+	echo "$r"
 done

@@ -509,7 +509,7 @@ func TestSystemdUnits(t *testing.T) {
 			t.Fatal(err)
 		}
 		// verify wants ExecStart's program to exist: use the built binary.
-		b = bytes.ReplaceAll(b, []byte("ExecStart=/usr/local/bin/diskdoctor "), []byte("ExecStart="+builtBinary(t)+" "))
+		b = bytes.ReplaceAll(b, []byte("ExecStart=/usr/bin/diskdoctor "), []byte("ExecStart="+builtBinary(t)+" "))
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}

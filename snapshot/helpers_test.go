@@ -6,9 +6,9 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -155,25 +155,27 @@ func (rec *Recording) WriteDir(dir string, meta []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
+	// Plain os calls under dir, not os.Root's MkdirAll, Symlink and
+	// WriteFile (Go 1.25; go.mod says 1.24): a recording a test builds has
+	// local paths, and one that has not is refused.
 	return rec.walk(meta, func(e *Entry) error {
+		if !filepath.IsLocal(e.Path) {
+			return fmt.Errorf("WriteDir: %q is not a local path", e.Path)
+		}
+		p := filepath.Join(dir, filepath.FromSlash(e.Path))
 		switch e.Type {
 		case EntryDir:
-			return root.MkdirAll(e.Path, 0o755)
+			return os.MkdirAll(p, 0o755)
 		case EntryLink:
-			if err := root.MkdirAll(path.Dir(e.Path), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return err
 			}
-			return root.Symlink(e.Target, e.Path)
+			return os.Symlink(e.Target, p)
 		default:
-			if err := root.MkdirAll(path.Dir(e.Path), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return err
 			}
-			return root.WriteFile(e.Path, e.Data, 0o644)
+			return os.WriteFile(p, e.Data, 0o644)
 		}
 	})
 }

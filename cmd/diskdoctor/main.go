@@ -21,12 +21,17 @@ import (
 	"syscall"
 
 	"github.com/diskdoctor/diskdoctor/doctor"
+	"github.com/diskdoctor/diskdoctor/internal/buildinfo"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
+// version is set at build time with -ldflags "-X main.version=..." (make
+// build and the packages, from packaging/version.sh); init resolves an
+// unset one from the build info (buildinfo.Version).
+var version string
+
+func init() { version = buildinfo.Version(version) }
 
 func main() {
 	if err := checkRuntimeEnv(os.Getenv); err != nil {

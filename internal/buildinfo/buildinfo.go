@@ -90,6 +90,32 @@ func depVersion(bi *debug.BuildInfo, path string) string {
 	return "(not linked)"
 }
 
+// Devel is the version of a binary built with neither -X main.version
+// (make build, the packages) nor a module version in its build info.
+const Devel = "devel"
+
+// Version is the binary's version: set (from -ldflags -X main.version, which
+// make build and the packages fill from packaging/version.sh) if not empty,
+// else the main module's version Go stamped into the build info (Go 1.24
+// and later stamp it from the VCS tag in a git checkout, and go install
+// module@version from the module version: "v0.3.0" reads "0.3.0", a
+// pseudo-version after a tag reads as Go wrote it), else Devel: a go build
+// with -buildvcs=false or outside a git checkout has "(devel)" there.
+func Version(set string) string {
+	bi, _ := debug.ReadBuildInfo()
+	return version(set, bi)
+}
+
+func version(set string, bi *debug.BuildInfo) string {
+	if set != "" {
+		return set
+	}
+	if bi == nil || bi.Main.Version == "" || bi.Main.Version == "(devel)" {
+		return Devel
+	}
+	return strings.TrimPrefix(bi.Main.Version, "v")
+}
+
 // Commit is the commit the binary was built from: commit (set with -ldflags
 // -X) if given, else the build info's vcs.revision with "-dirty" for
 // uncommitted changes, else "" (unknown).

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/diskdoctor/diskdoctor/internal/inroot"
 )
 
@@ -271,7 +273,7 @@ func (u *unpacker) symlink(name string, h *tar.Header) error {
 	case escapesLexically(name, t):
 		return refuse(h.Name, "link %q points outside the snapshot", short(t))
 	}
-	if err := u.root.Symlink(t, name); err != nil {
+	if err := symlinkIn(u.root, t, name); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return refuse(h.Name, "duplicate member")
 		}
@@ -279,6 +281,24 @@ func (u *unpacker) symlink(name string, h *tar.Header) error {
 	}
 	u.links = append(u.links, name)
 	return nil
+}
+
+// symlinkIn makes the link name -> target inside root: symlinkat(2) in the
+// link's parent directory opened through root, which resolves it without
+// leaving root (parentsPlain has made it a plain directory). os.Root.Symlink
+// does the same from Go 1.25 on (os package docs); go.mod says 1.24, the Go
+// of Debian 13.
+func symlinkIn(root *os.Root, target, name string) error {
+	dir, base := ".", name
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		dir, base = name[:i], name[i+1:]
+	}
+	d, err := root.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return unix.Symlinkat(target, int(d.Fd()), base)
 }
 
 // Depth is the number of components of a member's name ("a/b/" is 2).

@@ -14,12 +14,13 @@ import (
 
 func TestDeviceMapStack(t *testing.T) {
 	// sda1 and sdb1 are members of md0; dm-0 (LVM) sits on md0; sdc is bare.
+	tib := uint64(1 << 40)
 	devs := []*block.Device{
 		{Name: "sda", DevNo: "8:0", Partitions: []block.Partition{{Name: "sda1", DevNo: "8:1", Holders: []string{"md0"}}}},
 		{Name: "sdb", DevNo: "8:16", Partitions: []block.Partition{{Name: "sdb1", DevNo: "8:17", Holders: []string{"md0"}}}},
 		{Name: "md0", DevNo: "9:0", Holders: []string{"dm-0"}},
 		{Name: "dm-0", DevNo: "253:0"},
-		{Name: "sdc", DevNo: "8:32", SizeBytes: new(uint64(1 << 40))},
+		{Name: "sdc", DevNo: "8:32", SizeBytes: &tib},
 	}
 	m := block.NewMap(devs)
 	if got := m.WholeDisks("dm-0"); !slices.Equal(got, []string{"sda", "sdb"}) {
