@@ -165,10 +165,17 @@ if [ "$can_install" = 1 ]; then
 		diskdoctor __complete --format "" | grep -qx prometheus'
 	step "zsh and fish completions where they look" test -s /usr/share/zsh/vendor-completions/_diskdoctor -a -s /usr/share/fish/vendor_completions.d/diskdoctor.fish
 	step "the fleet admin's pages in /usr/share/doc/diskdoctor, and the unit runs /usr/bin/diskdoctor" bash -c '
-		for f in README.md docs/fleet.md docs/usage.md docs/output.md docs/security.md docs/rules.md; do
+		for f in README.md docs/fleet.md docs/usage.md docs/output.md docs/security.md docs/rules.md docs/site.md; do
 			zcat "/usr/share/doc/diskdoctor/${f##*/}.gz" | cmp - "$0/$f" || exit 1
 		done
 		grep -q "^ExecStart=/usr/bin/diskdoctor " /usr/lib/systemd/system/diskdoctor.service' "$repo"
+	step "the shipped example site rule, copied into /etc/diskdoctor/rules.d, is listed under its file" bash -c '
+		mkdir -p /etc/diskdoctor/rules.d
+		cp /usr/share/doc/diskdoctor/examples/rules.d/site-usb-disk-mounted.yaml /etc/diskdoctor/rules.d/
+		diskdoctor --config /usr/share/doc/diskdoctor/examples/diskdoctor.yaml --format json >/dev/null; rc=$?
+		out=$(diskdoctor rules)
+		rm -f /etc/diskdoctor/rules.d/site-usb-disk-mounted.yaml; rmdir /etc/diskdoctor/rules.d
+		[ $rc -le 2 ] && printf "%s\n" "$out" | grep -qx "site rule from /etc/diskdoctor/rules.d/site-usb-disk-mounted.yaml:"'
 	step "conffile: /etc/diskdoctor/datasheets.d/local.yaml" bash -c \
 		'dpkg-query --showformat="\${Conffiles}\n" --show diskdoctor | grep -q " /etc/diskdoctor/datasheets.d/local.yaml "'
 	# An admin's own file in datasheets.d is read: a broken one stops the
