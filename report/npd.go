@@ -53,14 +53,6 @@ func NPDExit(code int) int {
 	return npdUnknown
 }
 
-// npdWord is the line's first word for each of the doctor's exit statuses.
-var npdWord = map[int]string{
-	rules.ExitOK:       "OK",
-	rules.ExitWarning:  "WARNING",
-	rules.ExitCritical: "CRITICAL",
-	rules.ExitUnknown:  "UNKNOWN",
-}
-
 func renderNPD(w io.Writer, rep *rules.Report, _ RunInfo) error {
 	_, err := fmt.Fprintln(w, npdLine(rep))
 	return err
@@ -70,7 +62,8 @@ func renderNPD(w io.Writer, rep *rules.Report, _ RunInfo) error {
 // (rule and subjects, most important first) as fit in NPDMaxLine bytes;
 // what does not fit is counted ("+2 more"), never cut off unsaid.
 func npdLine(rep *rules.Report) string {
-	line := npdWord[rep.ExitCode()] + ":"
+	// The first word is the Nagios status word of the verdict.
+	line := nagiosStatus[rep.ExitCode()] + ":"
 	var problems []rules.Finding
 	info := 0
 	for _, f := range rep.Findings {

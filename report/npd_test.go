@@ -58,7 +58,7 @@ func TestNPDEveryFixture(t *testing.T) {
 			if err := renderNPD(&b, rep, RunInfo{}); err != nil {
 				t.Fatal(err)
 			}
-			line := checkNPDLine(t, b.Bytes(), npdWord[rep.ExitCode()])
+			line := checkNPDLine(t, b.Bytes(), nagiosStatus[rep.ExitCode()])
 			for _, f := range rep.Findings {
 				if f.Severity != rules.Info {
 					if !strings.Contains(line, f.Rule) {
@@ -103,7 +103,7 @@ func TestNPDBounds(t *testing.T) {
 			if err := renderNPD(&b, rep, RunInfo{}); err != nil {
 				t.Fatal(err)
 			}
-			line := checkNPDLine(t, b.Bytes(), npdWord[rep.ExitCode()])
+			line := checkNPDLine(t, b.Bytes(), nagiosStatus[rep.ExitCode()])
 			for _, w := range c.want {
 				if !strings.Contains(line, w) {
 					t.Errorf("lacks %q: %q", w, line)
