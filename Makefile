@@ -30,10 +30,11 @@ COMMIT  := $(shell c=$$(git rev-parse --short HEAD 2>/dev/null) && { git diff --
 # in remediation advice), fio (diskdoctor bench).
 DEBIAN_PACKAGES := hdparm smartmontools util-linux pciutils fio
 # What the tests use beyond that: the real consumers of the fleet formats
-# (node_exporter's textfile collector, promtool), systemd-analyze, and fio with
+# (node_exporter's textfile collector, promtool; amtool and Alertmanager for the
+# inhibit rule), systemd-analyze, and fio with
 # sysstat's iostat for the live sampling test, udev for udevadm test of the
 # generated rules, tmux for the real-terminal test.
-TEST_PACKAGES := prometheus prometheus-node-exporter systemd sysstat udev tmux
+TEST_PACKAGES := prometheus prometheus-alertmanager prometheus-node-exporter systemd sysstat udev tmux
 FUZZTIME ?= 2s
 # Go counts executions with an "x" suffix: each target runs at least this many.
 FUZZ_LONG ?= 1000000x

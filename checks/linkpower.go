@@ -16,7 +16,7 @@ func init() {
 // drivers that implement LPM (ahci's shost attributes,
 // drivers/ata/libata-sata.c); one reason for every such disk, so that the
 // skipped entry lists them together.
-var errNoPolicy = errors.New("/sys/class/scsi_host/host<N>/link_power_management_policy is absent")
+var errNoPolicy error = notAvailable("/sys/class/scsi_host/host<N>/link_power_management_policy is absent")
 
 func lpmErr(err error) error {
 	if errors.Is(err, machine.ErrNotAvailable) {
@@ -27,7 +27,7 @@ func lpmErr(err error) error {
 
 // errNoHost: the disk's resolved path names no SCSI host, so there is no
 // policy file to read.
-var errNoHost = errors.New("no SCSI host in the disk's sysfs path")
+var errNoHost error = notAvailable("no SCSI host in the disk's sysfs path")
 
 // linkPower records, per SATA disk, the link power management policy of
 // the libata port (SCSI host) it hangs off. Since Linux 6.11 the default

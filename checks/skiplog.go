@@ -1,8 +1,12 @@
 package checks
 
 import (
+	"errors"
 	"sort"
+	"strings"
 	"sync"
+
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // skipLog groups skipped probes by (check, reason), so a missing hdparm is
@@ -54,7 +58,7 @@ func (s *skipLog) list() []Skipped {
 // work. subject may be "" for host-wide probes.
 func (env *Env) Skip(probe, subject string, err error) {
 	reason, hint, pkg := explain(probe, err, env.Opts.ProbeTimeout)
-	env.skips.add(Skipped{Check: probe, Reason: reason, Hint: hint, Package: pkg}, subject)
+	env.skips.add(Skipped{Check: probe, Reason: reason, Hint: hint, Package: pkg, NotApplicable: errors.Is(err, machine.ErrNotAvailable)}, subject)
 }
 
 func (env *Env) skipped() []Skipped { return env.skips.list() }
@@ -70,4 +74,29 @@ type Skipped struct {
 	// this machine, or on the recorded one), for a report to name the
 	// packages of several such entries at once.
 	Package string `json:"-"`
+	// NotApplicable: what the probe reads does not exist on this machine
+	// (machine.ErrNotAvailable: the kernel does not expose it, a virtio
+	// disk has no SMART, a disk behind a RAID controller is read through
+	// the controller), as opposed to what could be read but was not (a
+	// tool not installed, no permission, a timeout, output that would not
+	// parse). Running again, or as root, does not change it; an alert on
+	// skipped checks leaves it out.
+	NotApplicable bool `json:"-"`
 }
+
+// CheckName is the check or program a skipped entry is of, for a label
+// that names it without its arguments: the name up to the first space
+// ("smartctl" of "smartctl -x -n standby -j", "trim" of "trim schedule",
+// "rule" of "rule NAME"); Check is the probe in full.
+func (s Skipped) CheckName() string {
+	name, _, _ := strings.Cut(s.Check, " ")
+	return name
+}
+
+// notAvailable is an error whose text says what is missing and which is
+// machine.ErrNotAvailable (a skipped entry that does not apply here)
+// without ": not available" appended to its text.
+type notAvailable string
+
+func (e notAvailable) Error() string        { return string(e) }
+func (e notAvailable) Is(target error) bool { return target == machine.ErrNotAvailable }

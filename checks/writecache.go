@@ -216,7 +216,7 @@ func readDriveCache(ctx context.Context, env *Env, o *Observation, d *block.Devi
 			return drive.ReadATAIdentify(ctx, env.Host, d.Name)
 		})
 		if err2 != nil {
-			env.Skip("ATA IDENTIFY (smart.go)", d.Name, err2)
+			env.Skip("ata-identify", d.Name, err2)
 		}
 	}
 	if err != nil && dc == nil {

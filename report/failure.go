@@ -20,7 +20,8 @@ const (
 // and not only from stderr: a JSON document with "error" (valid against
 // the schema), Prometheus diskdoctor_up 0 with the reason (the message
 // itself in the HELP text: free text is never a label), the Nagios UNKNOWN
-// line. The text format writes nothing (stderr has the message).
+// line, node-problem-detector's UNKNOWN line (exit status 2 there). The
+// text format writes nothing (stderr has the message).
 func Failure(w io.Writer, format string, tool Tool, reason, message string) error {
 	var err error
 	switch format {
@@ -44,6 +45,8 @@ func Failure(w io.Writer, format string, tool Tool, reason, message string) erro
 		err = doc.write(w)
 	case "nagios":
 		_, err = fmt.Fprintln(w, NagiosUnknown(message))
+	case "npd":
+		_, err = fmt.Fprintln(w, NPDUnknown(message))
 	}
 	return err
 }

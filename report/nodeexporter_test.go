@@ -476,7 +476,7 @@ func TestSystemdUnits(t *testing.T) {
 	}
 	for key, want := range map[string]string{
 		"Service.Type": "oneshot", "Service.ProtectSystem": "strict", "Service.PrivateTmp": "yes", "Service.NoNewPrivileges": "yes",
-		"Timer.Persistent": "true", "Timer.OnCalendar": "daily", "Install.WantedBy": "timers.target",
+		"Timer.Persistent": "true", "Timer.OnCalendar": "hourly", "Timer.RandomizedDelaySec": "5min", "Install.WantedBy": "timers.target",
 	} {
 		m := svc
 		if strings.HasPrefix(key, "Timer.") || strings.HasPrefix(key, "Install.") {

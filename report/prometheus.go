@@ -155,20 +155,26 @@ func (d *promDoc) devices(rep *rules.Report) {
 	}
 }
 
-// skipped: per check, the subjects it could not examine (1 for a check
-// skipped as a whole).
+// skipped: per check and probe, the subjects it could not examine (1 for
+// a check skipped as a whole). check is the check or program without
+// arguments (smartctl, hdparm, link-power), probe the probe in full (the
+// text report's name of it), applicable "false" for what does not exist on
+// this machine (no cpufreq in a VM, no SMART on a virtio disk) and "true"
+// for what could be read but was not (a tool missing, no permission, a
+// timeout): an alert on the first would fire on every VM for good.
 func (d *promDoc) skipped(rep *rules.Report) {
-	skipped := d.family("diskdoctor_checks_skipped", "Things a check could not examine: the number of subjects skipped, or 1 for a check skipped as a whole. 'diskdoctor' prints the reason and the hint.")
-	skips := map[string]int{}
+	skipped := d.family("diskdoctor_checks_skipped", "Things a check could not examine: the number of subjects skipped, or 1 for a check skipped as a whole; applicable=\"false\" for what this machine does not have. 'diskdoctor' prints the reason and the hint.")
+	type key struct{ check, probe, applicable string }
+	skips := map[key]int{}
 	for _, s := range rep.Skipped {
 		n := len(s.Subjects)
 		if n == 0 {
 			n = 1
 		}
-		skips[s.Check] += n
+		skips[key{s.CheckName(), s.Check, strconv.FormatBool(!s.NotApplicable)}] += n
 	}
-	for _, c := range sortedKeys(skips) {
-		skipped.add(float64(skips[c]), "check", c)
+	for k, n := range skips {
+		skipped.add(float64(n), "check", k.check, "probe", k.probe, "applicable", k.applicable)
 	}
 }
 

@@ -242,8 +242,9 @@ func renderProm(t *testing.T, rep *rules.Report, run RunInfo) []byte {
 	return b.Bytes()
 }
 
-// allowedLabels are the only label names, each from a bounded set.
-var allowedLabels = map[string]bool{"rule": true, "severity": true, "subject": true, "device": true, "transport": true, "class": true, "check": true}
+// allowedLabels are the only label names, each from a bounded set (probe:
+// the probe names in the doctor's code; applicable: true or false).
+var allowedLabels = map[string]bool{"rule": true, "severity": true, "subject": true, "device": true, "transport": true, "class": true, "check": true, "probe": true, "applicable": true}
 
 // TestPrometheusFixtures renders every fixture and checks the format, the
 // series the alerts rely on, and that the output is deterministic.
@@ -434,7 +435,7 @@ func TestPrometheusEscaping(t *testing.T) {
 	text := string(out)
 	for _, line := range []string{
 		`diskdoctor_finding{rule="zfs-background-work",severity="warning",subject="we\"ird\\pool\nname",waived="false"} 1`,
-		`diskdoctor_checks_skipped{check="cpu-power"} 1`,
+		`diskdoctor_checks_skipped{check="cpu-power",probe="cpu-power",applicable="true"} 1`,
 		`diskdoctor_device_smart_healthy{device="sda"} 0`,
 		`diskdoctor_device_write_cache_supported{device="sda"} 1`,
 		`diskdoctor_device_pcie_link_speed_gts{device="sda"} 2.5`,

@@ -47,6 +47,22 @@ func Register(name string, r Renderer) {
 	formats[name] = r
 }
 
+// exits maps the doctor's exit status to a format's own, for the formats
+// whose consumer reads a different protocol (npd); filled at init().
+var exits = map[string]func(int) int{}
+
+func registerExit(format string, f func(int) int) { exits[format] = f }
+
+// ExitStatus is the process's exit status for the doctor's code (0 OK,
+// 1 warning, 2 critical, 3 no verdict) under format: the code itself but
+// for a format with a protocol of its own (--format npd: 0, 1, 2).
+func ExitStatus(format string, code int) int {
+	if f, ok := exits[format]; ok {
+		return f(code)
+	}
+	return code
+}
+
 // Lookup is the renderer of a format.
 func Lookup(name string) (Renderer, bool) {
 	r, ok := formats[name]

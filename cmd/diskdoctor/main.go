@@ -138,8 +138,12 @@ func raiseMemoryLimit(getenv func(string) string, want int64) {
 }
 
 // run is main without the process: tests call it directly. A panic is a bug,
-// and its exit status is 3 (UNKNOWN), never that of a verdict.
+// and its exit status is 3 (UNKNOWN), never that of a verdict (2 under
+// --format npd, whose Unknown it is).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	// Last of all: a format with an exit protocol of its own (--format
+	// npd) gets its status for the doctor's, a panic's 3 too.
+	defer func() { code = report.ExitStatus(flagArg(args, "format", "f"), code) }()
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "diskdoctor: internal error, the machine was not examined (please report this): %v\n%s", r, debug.Stack())

@@ -63,7 +63,8 @@ labelled by risk. It never changes the machine.`,
   diskdoctor --device loop0 --format json
   diskdoctor --sample 5s              # "the disk is slow": measure, then explain
   diskdoctor --format prometheus -o /var/lib/prometheus/node-exporter/diskdoctor.prom
-  diskdoctor --format nagios          # a monitoring plugin: one status line, exit 0/1/2/3`,
+  diskdoctor --format nagios          # a monitoring plugin: one status line, exit 0/1/2/3
+  diskdoctor --format npd             # a node-problem-detector plugin: one line of <= 80 bytes, exit 0/1/2`,
 		Version:       versionText(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
