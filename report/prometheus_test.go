@@ -244,7 +244,7 @@ func renderProm(t *testing.T, rep *rules.Report, run RunInfo) []byte {
 
 // allowedLabels are the only label names, each from a bounded set (probe:
 // the probe names in the doctor's code; applicable: true or false).
-var allowedLabels = map[string]bool{"rule": true, "severity": true, "subject": true, "device": true, "transport": true, "class": true, "check": true, "probe": true, "applicable": true}
+var allowedLabels = map[string]bool{"rule": true, "severity": true, "subject": true, "device": true, "transport": true, "class": true, "check": true, "probe": true, "applicable": true, "waived": true, "state": true}
 
 // TestPrometheusFixtures renders every fixture and checks the format, the
 // series the alerts rely on, and that the output is deterministic.
@@ -296,7 +296,7 @@ func TestPrometheusFixtures(t *testing.T) {
 			want := map[string]bool{}
 			for _, f := range rep.Findings {
 				for _, s := range f.Subjects {
-					want[promSample{name: "diskdoctor_finding", labels: map[string]string{"rule": f.Rule, "severity": f.Severity, "subject": s}}.key()] = true
+					want[promSample{name: "diskdoctor_finding", labels: map[string]string{"rule": f.Rule, "severity": f.Severity, "subject": s, "waived": "false"}}.key()] = true
 				}
 			}
 			got := map[string]bool{}
