@@ -10,6 +10,7 @@
 #                  and the live check: wall, CPU and peak memory (docs/performance.md)
 #   make fuzz-long every fuzz target for FUZZ_LONG executions (10^6 by default)
 #   make deb       dist/diskdoctor_<version>_{amd64,arm64}.deb (packaging/README.md)
+#   make npd-test  build node-problem-detector and run the shipped plugin config through it
 #   make dist      dist/diskdoctor-<version>.tar.gz: the sources of HEAD with a VERSION file
 #   make release   into dist/: the .debs, the .rpms, the source tarball and SHA256SUMS over them
 
@@ -44,7 +45,7 @@ FUZZ_LONG ?= 1000000x
 DEB_ARCHES ?= amd64 arm64
 DEB_TEST_PACKAGES := lintian man-db bash-completion
 
-.PHONY: all deps test-deps install-packages build run test test-all vet fuzz fuzz-long bench bench-fio docs clean deb deb-test dist release
+.PHONY: all deps test-deps install-packages build run test test-all vet fuzz fuzz-long bench bench-fio docs clean deb deb-test dist release npd-test
 
 all: build
 
@@ -175,6 +176,14 @@ release:
 deb-test:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_TEST_PACKAGES)"
 	packaging/test-deb.sh
+
+# node-problem-detector itself, built from the Go module proxy (several
+# minutes on two cores: not in make test), running the shipped plugin
+# config against fixtures (cmd/diskdoctor TestRealNPD; docs/kubernetes.md).
+NPD_DIR ?= /tmp/npdbuild
+npd-test:
+	packaging/npd/build-npd.sh $(NPD_DIR)
+	DISKDOCTOR_NPD=$(NPD_DIR)/node-problem-detector $(GO) test -count=1 -run TestRealNPD -v ./cmd/diskdoctor
 
 clean:
 	rm -rf bin dist
