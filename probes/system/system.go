@@ -221,9 +221,35 @@ func ReadPressure(ctx context.Context, h *machine.Host) (*Pressure, error) {
 	return p, ctx.Err()
 }
 
+// meminfoWellFormed refuses a /proc/meminfo with a line that is not
+// "Name: value [kB]" before procfs parses it: procfs v0.19.2, the last
+// release for Go 1.24 (go.mod's line), indexes a line's second field
+// without checking that there is one, a panic on a recorded machine's
+// hostile file (FuzzRecordedProcFiles); v0.20 checks it (meminfo.go,
+// parseMemInfo) but needs Go 1.25. The kernel writes every line with a
+// value (fs/proc/meminfo.c), so a live machine's file always passes.
+func meminfoWellFormed(ctx context.Context, h *machine.Host) error {
+	b, err := h.ReadFileLimit(ctx, "/proc/meminfo", maxMeminfoBytes)
+	if err != nil {
+		return err
+	}
+	for i, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if n := len(strings.Fields(l)); n < 2 || n > 3 {
+			return fmt.Errorf("/proc/meminfo: line %d is not \"Name: value [kB]\"", i+1)
+		}
+	}
+	return nil
+}
+
+// maxMeminfoBytes bounds /proc/meminfo: the kernel's is about 1.5 KB.
+const maxMeminfoBytes = 64 << 10
+
 // MemTotalBytes reads MemTotal from /proc/meminfo.
 func MemTotalBytes(ctx context.Context, h *machine.Host) (uint64, error) {
 	if err := h.Uses("/proc/meminfo"); err != nil {
+		return 0, err
+	}
+	if err := meminfoWellFormed(ctx, h); err != nil {
 		return 0, err
 	}
 	pfs, err := procfs.NewFS(h.Path("/proc"))
