@@ -324,6 +324,7 @@ func (z *zfsRun) deviceObservations() []*Observation {
 			}
 		}
 	}
+	slowest, words := z.poolDataMedia()
 	var out []*Observation
 	for _, name := range z.diskOrder {
 		ms := z.byDisk[name]
@@ -373,6 +374,7 @@ func (z *zfsRun) deviceObservations() []*Observation {
 		o.Set("zfs_block_size_configured", float64(m.vdev.BlockConfigured))
 		o.Set("zfs_block_size_native", float64(m.vdev.BlockNative))
 		zfsLatencyFacts(o, m, z.byDisk, z.iostatCmd)
+		z.logMediaFacts(o, ms, slowest, words)
 	}
 	return out
 }
