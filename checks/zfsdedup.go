@@ -80,18 +80,18 @@ func (r *zfsDedupRun) poolFacts(env *Env, o *Observation, pool string) {
 	o.Set("zfs_ddt_entries", d.Entries, ev)
 	o.Set("zfs_ddt_in_core_bytes", d.InCore, ev)
 	o.Set("zfs_ddt_on_disk_bytes", d.OnDisk, ev)
-	if r.mem.mem > 0 {
-		o.Set("mem_total_bytes", r.mem.mem, r.mem.memEv)
-		o.Set("zfs_ddt_ram_percent", round(100*d.InCore/r.mem.mem, 1), ev, r.mem.memEv)
-	} else {
-		o.Set("mem_total_bytes", nil)
-		o.Set("zfs_ddt_ram_percent", nil)
+	setShare(o, "mem_total_bytes", "zfs_ddt_ram_percent", d.InCore, r.mem.mem, ev, r.mem.memEv)
+	setShare(o, "zfs_arc_max_bytes", "zfs_ddt_arc_percent", d.InCore, r.mem.arc, ev, r.mem.arcEv)
+}
+
+// setShare records a total (zero: unknown, nil) and part as a percentage
+// of it, each with its evidence.
+func setShare(o *Observation, totalKey, shareKey string, part, total float64, partEv, totalEv Evidence) {
+	if total <= 0 {
+		o.Set(totalKey, nil)
+		o.Set(shareKey, nil)
+		return
 	}
-	if r.mem.arc > 0 {
-		o.Set("zfs_arc_max_bytes", r.mem.arc, r.mem.arcEv)
-		o.Set("zfs_ddt_arc_percent", round(100*d.InCore/r.mem.arc, 1), ev, r.mem.arcEv)
-	} else {
-		o.Set("zfs_arc_max_bytes", nil)
-		o.Set("zfs_ddt_arc_percent", nil)
-	}
+	o.Set(totalKey, total, totalEv)
+	o.Set(shareKey, round(100*part/total, 1), partEv, totalEv)
 }
