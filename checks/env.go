@@ -39,6 +39,7 @@ type Env struct {
 	ziostat     shared[[]*zfs.IostatRow]
 	zfsProps    shared[zfs.Props]
 	zlist       shared[[]*zfs.ListRow]
+	zdedup      shared[map[string]*zfs.DDT]
 	mdstat      shared[[]md.Array]
 }
 

@@ -182,6 +182,11 @@ func (env *Env) ZpoolList(ctx context.Context) ([]*zfs.ListRow, error) {
 	return probeOnce(ctx, env, &env.zlist, "zpool-list", 0, false, valueOnly(zfs.ReadList))
 }
 
+// ZpoolDedup is `zpool status -D`: each pool's dedup table summary.
+func (env *Env) ZpoolDedup(ctx context.Context) (map[string]*zfs.DDT, error) {
+	return probeOnce(ctx, env, &env.zdedup, "zpool-status-dedup", 0, false, valueOnly(zfs.ReadDedup))
+}
+
 // MDStat is /proc/mdstat. A machine without the md driver has none: that
 // is not a skipped entry.
 func (env *Env) MDStat(ctx context.Context) ([]md.Array, error) {

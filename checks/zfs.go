@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	Register(Check{Name: "zfs", Description: "ZFS pools: state, errors, scrub/resilver/trim in progress, non-native block sizes, single-device special/dedup vdevs (zpool status -P -t), space and fragmentation (zpool list -Hp), per-member latency over one interval (zpool iostat -l), dataset sync/logbias/recordsize, members mapped to block devices", Run: zfsCheck})
+	Register(Check{Name: "zfs", Description: "ZFS pools: state, errors, scrub/resilver/trim in progress, non-native block sizes, single-device special/dedup vdevs (zpool status -P -t), space and fragmentation (zpool list -Hp), the dedup table against memory (zpool status -D), per-member latency over one interval (zpool iostat -l), dataset sync/logbias/recordsize, members mapped to block devices", Run: zfsCheck})
 }
 
 // zfsPresent: a pool member on some device, or the zfs module loaded.
@@ -108,6 +108,7 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 	// the other.
 	space, listErr := env.ZpoolList(ctx)
 	hangs.note(zfs.ListArgv(), listErr)
+	dedup := newZFSDedupRun(ctx, env, &hangs)
 
 	z := &zfsRun{
 		env: env, devs: devs,
@@ -126,6 +127,7 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 		poolMemberFacts(o, p, members, autotrim)
 		poolDatasetFacts(o, p, props)
 		poolSpaceFacts(o, p, space, listErr == nil)
+		dedup.poolFacts(env, o, p.Name)
 		z.poolBlockSizeFacts(o, p)
 		poolRedundancyFacts(o, p, z.statusCmd)
 		z.poolLatency(o, p, members, rows)
@@ -322,6 +324,7 @@ func (z *zfsRun) deviceObservations() []*Observation {
 			}
 		}
 	}
+	slowest, words := z.poolDataMedia()
 	var out []*Observation
 	for _, name := range z.diskOrder {
 		ms := z.byDisk[name]
@@ -371,6 +374,7 @@ func (z *zfsRun) deviceObservations() []*Observation {
 		o.Set("zfs_block_size_configured", float64(m.vdev.BlockConfigured))
 		o.Set("zfs_block_size_native", float64(m.vdev.BlockNative))
 		zfsLatencyFacts(o, m, z.byDisk, z.iostatCmd)
+		z.logMediaFacts(o, ms, slowest, words)
 	}
 	return out
 }

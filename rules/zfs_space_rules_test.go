@@ -130,3 +130,60 @@ func TestZFSLogDeviceNoPLP(t *testing.T) {
 		}
 	}
 }
+
+func TestZFSLogDeviceSlowerThanPool(t *testing.T) {
+	logOf := func(slower any) *checks.Observation {
+		return device("sda", map[string]any{"transport": "sata", "rotational": false, "zfs_vdev_class": "logs",
+			"zfs_member_of": "tank", "zfs_log_media": "ssd", "zfs_pool_data_media": "nvme",
+			"zfs_pool_data_disks_media": []string{"nvme0n1 (nvme)", "nvme1n1 (nvme)"}, "zfs_log_slower_than_data": slower})
+	}
+	fs := judge(t, logOf(true))
+	if got := rulesOf(fs); !strings.Contains(got, "zfs-log-device-slower-than-pool warning sda") {
+		t.Fatalf("SATA SSD log in front of NVMe: got %q", got)
+	}
+	for _, m := range fs[0].Remediation {
+		if m.Risk != RiskReadOnly {
+			t.Errorf("%q is %s", m.Command, m.Risk)
+		}
+	}
+	for _, slower := range []any{false, nil} {
+		if got := rulesOf(judge(t, logOf(slower))); strings.Contains(got, "zfs-log-device-slower-than-pool") {
+			t.Errorf("slower %v: got %q", slower, got)
+		}
+	}
+}
+
+func TestZFSDedupTableExceedsRAM(t *testing.T) {
+	ddt := func(entries, ram, arc any) *checks.Observation {
+		return pool("my pool", map[string]any{"zfs_ddt_entries": entries, "zfs_ddt_in_core_bytes": 18636502654.0,
+			"zfs_ddt_on_disk_bytes": 143702709394.0, "mem_total_bytes": 33383407616.0, "zfs_arc_max_bytes": nil,
+			"zfs_ddt_ram_percent": ram, "zfs_ddt_arc_percent": arc})
+	}
+	for _, tt := range []struct {
+		entries, ram, arc any
+		want              string
+	}{
+		{2261986.0, 55.8, nil, "zfs-dedup-table-exceeds-ram warning my pool"},
+		{2261986.0, 27.9, 55.8, "zfs-dedup-table-exceeds-ram info my pool"},
+		{2261986.0, 27.9, 24.9, ""},
+		{2261986.0, nil, nil, ""}, // memory and ARC unknown: not judged
+		{0.0, 60.0, 90.0, ""},     // no DDT entries
+		{nil, nil, nil, ""},       // zpool status -D missing
+	} {
+		fs := judge(t, ddt(tt.entries, tt.ram, tt.arc))
+		if got := rulesOf(fs); got != tt.want {
+			t.Errorf("%v entries, %v %% RAM, %v %% ARC: got %q, want %q", tt.entries, tt.ram, tt.arc, got, tt.want)
+			continue
+		}
+		for _, f := range fs {
+			for _, m := range f.Remediation {
+				if !strings.Contains(m.Command, "'my pool'") {
+					t.Errorf("%q: the pool name is not quoted", m.Command)
+				}
+				if m.Risk != RiskReadOnly && !strings.HasPrefix(m.Command, "zfs set dedup=off ") {
+					t.Errorf("%q is %s", m.Command, m.Risk)
+				}
+			}
+		}
+	}
+}
