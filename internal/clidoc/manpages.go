@@ -140,7 +140,7 @@ func filesOf(cmd *cobra.Command) []manFile {
 		return []manFile{
 			datasheets, site, siteRules,
 			{"/usr/lib/systemd/system/diskdoctor.service", "Runs the doctor with --format prometheus into node_exporter's textfile directory; installed, not enabled."},
-			{"/usr/lib/systemd/system/diskdoctor.timer", "Starts diskdoctor.service after boot and daily: systemctl enable --now diskdoctor.timer."},
+			{"/usr/lib/systemd/system/diskdoctor.timer", "Starts diskdoctor.service after boot and every hour (smartd polls every 30 minutes): systemctl enable --now diskdoctor.timer."},
 			{"/var/lib/prometheus/node-exporter/diskdoctor.prom", "The metrics the service writes, read by prometheus-node-exporter's textfile collector."},
 			{"/usr/share/doc/diskdoctor/diskdoctor-alerts.yml", "Prometheus alerting rules for those metrics."},
 			{"/usr/share/doc/diskdoctor/diskdoctor-v1.schema.json", "The JSON Schema of --format json (diskdoctor/v1)."},

@@ -16,8 +16,8 @@ import (
 // everything smartctl knows (-x), as JSON. It reads only: no self-test, no
 // SMART enable, nothing that adds an entry to the drive's error log. "-n
 // standby" leaves a spun-down disk asleep (smartctl asks CHECK POWER MODE
-// first and stops, exit 2): a daily timer must not spin every idle disk up
-// once a day (smartctl_exporter added the same for the same report).
+// first and stops, exit 2): an hourly timer must not spin every idle disk up
+// every hour (smartctl_exporter added the same for the same report).
 func Argv(dev string) []string {
 	return []string{"smartctl", "-x", "-n", "standby", "-j", "/dev/" + dev}
 }
