@@ -111,12 +111,7 @@ func judgedMounts(mounts []mount.Mount, m *block.Map) []fsMount {
 		if _, ro := mt.Options["ro"]; ro {
 			continue
 		}
-		dev := m.Name(mt.DevNo)
-		if dev == "" {
-			if n := strings.TrimPrefix(mt.Source, "/dev/"); n != mt.Source && m.DevNoOf(n) != "" {
-				dev = n
-			}
-		}
+		dev := mountDevice(mt, m)
 		if dev == "" || seen[dev] {
 			continue
 		}
@@ -124,6 +119,20 @@ func judgedMounts(mounts []mount.Mount, m *block.Map) []fsMount {
 		out = append(out, fsMount{Mount: mt, dev: dev, disks: m.WholeDisks(dev)})
 	}
 	return out
+}
+
+// mountDevice: the inventory device a mount is mounted from, its
+// major:minor's, or for a mount whose number names no device (btrfs gives
+// each filesystem an anonymous 0:N, fs/btrfs/disk-io.c) the device its
+// source names; "" when neither is one of the inventory's.
+func mountDevice(mt mount.Mount, m *block.Map) string {
+	if dev := m.Name(mt.DevNo); dev != "" {
+		return dev
+	}
+	if n := strings.TrimPrefix(mt.Source, "/dev/"); n != mt.Source && m.DevNoOf(n) != "" {
+		return n
+	}
+	return ""
 }
 
 // setFSSpace: each of the disk's filesystems with its df line; the

@@ -138,13 +138,22 @@ func (env *Env) Mounts(ctx context.Context) ([]mount.Mount, error) {
 }
 
 // MountsByDevNo is the mount table by "major:minor", for finding what is
-// mounted from a device or partition.
+// mounted from a device or partition. A btrfs mount, whose major:minor is
+// anonymous, is filed under the device its source names (mountDevice).
 func (env *Env) MountsByDevNo(ctx context.Context) map[string][]mount.Mount {
 	m, _ := env.mountsByDev.get(ctx, env.run, func(run context.Context) (map[string][]mount.Mount, error) {
 		mounts, _ := env.Mounts(run)
+		devs, _ := env.Devices(run)
+		bm := block.NewMap(devs)
 		by := map[string][]mount.Mount{}
 		for _, m := range mounts {
-			by[m.DevNo] = append(by[m.DevNo], m)
+			dn := m.DevNo
+			if bm.Name(dn) == "" {
+				if dev := mountDevice(m, bm); dev != "" {
+					dn = bm.DevNoOf(dev)
+				}
+			}
+			by[dn] = append(by[dn], m)
 		}
 		return by, nil
 	})
