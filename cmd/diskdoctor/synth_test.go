@@ -390,6 +390,9 @@ func writeSyntheticMachine(dir string, n int) error {
 		// Quoted: in a YAML flow sequence a plain name,value is two items.
 		manifest.WriteString("- argv: [zpool, get, -H, -o, \"name,value\", autotrim]\n  stdout: zpool-get-autotrim.txt\n")
 		w.file("/commands/zpool-status-P-t.txt", "  pool: "+synthPool+"\n state: ONLINE\n  scan: none requested\nconfig:\n\n\tNAME  STATE  READ WRITE CKSUM\n\t"+synthPool+"  ONLINE  0 0 0\n\nerrors: No known data errors\n")
+		// zpool-status(8) -D: the dedup line of a pool without dedup.
+		w.file("/commands/zpool-status-D.txt", "  pool: "+synthPool+"\n state: ONLINE\n  scan: none requested\nconfig:\n\n\tNAME  STATE  READ WRITE CKSUM\n\t"+synthPool+"  ONLINE  0 0 0\n\nerrors: No known data errors\n\n dedup: no DDT entries\n")
+		manifest.WriteString("- argv: [zpool, status, -D]\n  stdout: zpool-status-D.txt\n")
 		w.file("/commands/zpool-iostat.txt", "")
 		w.file("/commands/zfs-get.txt", "")
 		// Empty: the pool's space is unknown, so no space finding is planned.
