@@ -2,7 +2,6 @@ package checks
 
 import (
 	"context"
-	"path"
 	"strconv"
 	"strings"
 
@@ -232,10 +231,8 @@ func setATA(ctx context.Context, env *Env, o *Observation, d *block.Device, ncq 
 // driverLink is the driver link of the nearest device above sysPath bound
 // to drv (the PCI function's), the disk's path when none is found.
 func driverLink(env *Env, sysPath, drv string) string {
-	for p := path.Dir(sysPath); strings.HasPrefix(p, "/sys/devices/"); p = path.Dir(p) {
-		if t, err := env.Host.Readlink(p + "/driver"); err == nil && path.Base(t) == drv {
-			return p + "/driver"
-		}
+	if l := block.DriverLink(env.Host, sysPath, drv); l != "" {
+		return l
 	}
 	return sysPath
 }

@@ -23,6 +23,11 @@ func (r *rootFS) readDir(p string) ([]fs.DirEntry, error) {
 		return nil, err
 	}
 	defer unix.Close(fd)
+	return r.readDirFD(fd)
+}
+
+// readDirFD lists the open directory fd, sorted by name.
+func (r *rootFS) readDirFD(fd int) ([]fs.DirEntry, error) {
 	var out []fs.DirEntry
 	bp := direntBufs.Get().(*[]byte)
 	defer direntBufs.Put(bp)
@@ -45,6 +50,40 @@ func (r *rootFS) readDir(p string) ([]fs.DirEntry, error) {
 	}
 	sortDirEntries(out)
 	return out, nil
+}
+
+// DirLink is a link listed in a directory and its target as written.
+type DirLink struct{ Name, Target string }
+
+// linksIn lists dir and reads the target of each link in it whose name
+// want accepts, each relative to the listed directory's descriptor: the
+// name is one component from the listing and readlinkat never follows
+// it, so nothing is resolved but the directory itself (inside the root,
+// as every open), and a link costs one system call instead of an open,
+// a read and a close of its own.
+func (r *rootFS) linksIn(dir string, want func(name string) bool) (ents []fs.DirEntry, links []DirLink, err error) {
+	fd, err := r.open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unix.Close(fd)
+	if ents, err = r.readDirFD(fd); err != nil {
+		return nil, nil, err
+	}
+	buf := make([]byte, unix.PathMax)
+	for _, e := range ents {
+		if e.Type() != fs.ModeSymlink || !want(e.Name()) {
+			continue
+		}
+		n, err := unix.Readlinkat(fd, e.Name(), buf)
+		for errors.Is(err, unix.EINTR) {
+			n, err = unix.Readlinkat(fd, e.Name(), buf)
+		}
+		if err == nil {
+			links = append(links, DirLink{Name: e.Name(), Target: string(buf[:n])})
+		}
+	}
+	return ents, links, nil
 }
 
 // direntBufs recycles getdents buffers: an inventory lists thousands of

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -346,6 +347,32 @@ func (h *Host) Readlink(p string) (string, error) {
 		h.content.Link(p, t)
 	}
 	return t, nil
+}
+
+// LinksIn lists the directory dir and returns the targets, as written, of
+// the links in it whose names want accepts (others are not read), sorted
+// by name: Readlink of each, at one system call a link. The tracer sees
+// each listed entry's path, as Glob(dir+"/*") would report them, and each
+// link read, as Readlink would.
+func (h *Host) LinksIn(ctx context.Context, dir string, want func(name string) bool) ([]DirLink, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, CtxErr(err)
+	}
+	ents, links, err := h.fs.linksIn(dir, want)
+	if err != nil {
+		return nil, FileErr(dir, err)
+	}
+	if h.tracer != nil {
+		for _, e := range ents {
+			h.tracer.Path(path.Join(dir, e.Name()))
+		}
+	}
+	if h.content != nil {
+		for _, l := range links {
+			h.content.Link(path.Join(dir, l.Name), l.Target)
+		}
+	}
+	return links, nil
 }
 
 // Resolve follows every link in p and returns the machine path it ends at.

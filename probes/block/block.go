@@ -204,7 +204,7 @@ func readBlockDevice(ctx context.Context, h *machine.Host, ix *shared, name stri
 		}
 	}
 	if len(d.ByID) == 0 {
-		d.ByID = ix.byIDLinks(name)
+		d.ByID = ix.byIDLinks(ctx, name)
 	}
 	return d
 }
@@ -329,15 +329,38 @@ func names(ctx context.Context, h *machine.Host, dir string) []string {
 // (sd, ahci; nvme; usb-storage/uas; virtio_blk; hpsa...), nearest first.
 func driversAlong(h *machine.Host, sysPath string) []string {
 	var out []string
+	boundAlong(h, sysPath, func(_, drv string) bool {
+		out = append(out, drv)
+		return true
+	})
+	return out
+}
+
+// DriverLink is the driver link (a machine path) of the nearest node above
+// sysPath bound to drv, "" when none is.
+func DriverLink(h *machine.Host, sysPath, drv string) string {
+	found := ""
+	boundAlong(h, sysPath, func(link, d string) bool {
+		if d == drv {
+			found = link
+		}
+		return found == ""
+	})
+	return found
+}
+
+// boundAlong calls yield with the driver link and the driver's name of
+// each node above sysPath that a driver is bound to, nearest first, until
+// yield returns false; the nodes no driver binds are not asked.
+func boundAlong(h *machine.Host, sysPath string, yield func(link, drv string) bool) {
 	for p := path.Dir(sysPath); strings.HasPrefix(p, "/sys/devices/") && p != "/sys/devices"; p = path.Dir(p) {
 		if isNeverBound(path.Base(p)) {
 			continue
 		}
-		if t, err := h.Readlink(p + "/driver"); err == nil {
-			out = append(out, path.Base(t))
+		if t, err := h.Readlink(p + "/driver"); err == nil && !yield(p+"/driver", path.Base(t)) {
+			return
 		}
 	}
-	return out
 }
 
 // SectorsToBytes reads a sysfs count of 512-byte sectors (the block

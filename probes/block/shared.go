@@ -16,6 +16,10 @@ import (
 // the first device asks, and indexed; a device's lookup is then a map
 // read, so the inventory's listings grow with the devices, not with
 // their square (issue #26).
+// byIDDir is where udev makes its persistent links by identity
+// (60-persistent-storage.rules).
+const byIDDir = "/dev/disk/by-id"
+
 type shared struct {
 	h *machine.Host
 
@@ -32,19 +36,15 @@ type shared struct {
 // (relative or absolute, udev writes ../../sda), for a device whose udev
 // record lists none: a recording made without the udev database, or a
 // device udev gives no by-id link of its own.
-func (s *shared) byIDLinks(name string) []string {
+func (s *shared) byIDLinks(ctx context.Context, name string) []string {
 	s.byIDOnce.Do(func() {
 		s.byID = map[string][]string{}
-		for _, l := range s.h.Glob("/dev/disk/by-id/*") {
-			// udev's names only (udevLinkName): a planted name with other
-			// characters would end up in printed commands.
-			if !udevLinkName.MatchString(path.Base(l)) {
-				continue
-			}
-			if t, err := s.h.Readlink(l); err == nil {
-				b := path.Base(t)
-				s.byID[b] = append(s.byID[b], l)
-			}
+		// udev's names only (udevLinkName): a planted name with other
+		// characters would end up in printed commands.
+		links, _ := s.h.LinksIn(ctx, byIDDir, udevLinkName.MatchString)
+		for _, l := range links {
+			b := path.Base(l.Target)
+			s.byID[b] = append(s.byID[b], byIDDir+"/"+l.Name)
 		}
 	})
 	return s.byID[name]
