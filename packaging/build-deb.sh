@@ -63,7 +63,7 @@ gzip -9n "$work"/docs/man/*.8
 gzip -9n <"$work/changelog" >"$work/changelog.gz"
 # The documents a fleet admin needs, compressed (nfpm.yaml says why).
 mkdir "$work/doc"
-for f in README.md docs/fleet.md docs/usage.md docs/output.md docs/security.md docs/rules.md docs/site.md; do
+for f in README.md docs/fleet.md docs/usage.md docs/output.md docs/security.md docs/rules.md docs/site.md docs/kubernetes.md; do
 	gzip -9n <"$f" >"$work/doc/${f##*/}.gz"
 done
 

@@ -165,7 +165,7 @@ if [ "$can_install" = 1 ]; then
 		diskdoctor __complete --format "" | grep -qx prometheus'
 	step "zsh and fish completions where they look" test -s /usr/share/zsh/vendor-completions/_diskdoctor -a -s /usr/share/fish/vendor_completions.d/diskdoctor.fish
 	step "the fleet admin's pages in /usr/share/doc/diskdoctor, and the unit runs /usr/bin/diskdoctor" bash -c '
-		for f in README.md docs/fleet.md docs/usage.md docs/output.md docs/security.md docs/rules.md docs/site.md; do
+		for f in README.md docs/fleet.md docs/usage.md docs/output.md docs/security.md docs/rules.md docs/site.md docs/kubernetes.md; do
 			zcat "/usr/share/doc/diskdoctor/${f##*/}.gz" | cmp - "$0/$f" || exit 1
 		done
 		grep -q "^ExecStart=/usr/bin/diskdoctor " /usr/lib/systemd/system/diskdoctor.service' "$repo"
