@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -171,15 +172,15 @@ func ParseSite(file string, b []byte, ruleIDs []string) (*Site, error) {
 	if err != nil || root == nil {
 		return site, err
 	}
-	top, err := mappingPairs(file, root, "the site file", "waive", "severity")
+	top, err := mappingPairs(file, root, "the site file", keysOf(file, "the site file", "waive", "severity"))
 	if err != nil {
 		return nil, err
 	}
-	known := func(n *yaml.Node, id string) error {
-		for _, r := range ruleIDs {
-			if r == id {
-				return nil
-			}
+	// known checks a node naming a rule.
+	known := func(n *yaml.Node) error {
+		id := n.Value
+		if slices.Contains(ruleIDs, id) {
+			return nil
 		}
 		msg := fmt.Sprintf("no rule %q ('diskdoctor rules' lists them)", id)
 		if s := suggest.Closest(id, ruleIDs); s != "" {
@@ -201,17 +202,8 @@ func ParseSite(file string, b []byte, ruleIDs []string) (*Site, error) {
 				site.Waivers = append(site.Waivers, w)
 			}
 		case "severity":
-			pairs, err := mappingPairs(file, v, "severity", ruleIDs...)
+			pairs, err := mappingPairs(file, v, "severity", known)
 			if err != nil {
-				var fe *FileError
-				if errors.As(err, &fe) && v.Kind == yaml.MappingNode {
-					// Name the closest rule rather than all of them.
-					for i := 0; i < len(v.Content); i += 2 {
-						if kerr := known(v.Content[i], v.Content[i].Value); kerr != nil {
-							return nil, kerr
-						}
-					}
-				}
 				return nil, err
 			}
 			for _, p := range pairs {
@@ -229,8 +221,8 @@ func ParseSite(file string, b []byte, ruleIDs []string) (*Site, error) {
 	return site, nil
 }
 
-func parseWaiver(file string, n *yaml.Node, known func(*yaml.Node, string) error) (*Waiver, error) {
-	pairs, err := mappingPairs(file, n, "a waiver", "rule", "devices", "reason", "until")
+func parseWaiver(file string, n *yaml.Node, known func(*yaml.Node) error) (*Waiver, error) {
+	pairs, err := mappingPairs(file, n, "a waiver", keysOf(file, "a waiver", "rule", "devices", "reason", "until"))
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +237,7 @@ func parseWaiver(file string, n *yaml.Node, known func(*yaml.Node, string) error
 			}
 			switch k {
 			case "rule":
-				if err := known(v, s); err != nil {
+				if err := known(v); err != nil {
 					return nil, err
 				}
 				w.Rule = s

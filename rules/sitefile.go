@@ -73,10 +73,10 @@ func yamlError(file string, err error) error {
 	return &FileError{File: file, Msg: strings.TrimPrefix(msg, "yaml: ")}
 }
 
-// mappingPairs is a mapping node's key and value nodes, in order, with the
-// keys checked against the allowed ones: an unknown key is a mistake
-// (a misspelt "reason" must not make a waiver without one).
-func mappingPairs(file string, n *yaml.Node, what string, allowed ...string) ([][2]*yaml.Node, error) {
+// mappingPairs is a mapping node's key and value nodes, in order, each
+// key passed by checkKey (an unknown key is a mistake: a misspelt "reason"
+// must not make a waiver without one) and none given twice.
+func mappingPairs(file string, n *yaml.Node, what string, checkKey func(k *yaml.Node) error) ([][2]*yaml.Node, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, at(file, n, "%s must be a mapping (key: value)", what)
 	}
@@ -84,8 +84,8 @@ func mappingPairs(file string, n *yaml.Node, what string, allowed ...string) ([]
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if !slices.Contains(allowed, k.Value) {
-			return nil, at(file, k, "%s: unknown key %q (known: %s)", what, k.Value, strings.Join(allowed, ", "))
+		if err := checkKey(k); err != nil {
+			return nil, err
 		}
 		if seen[k.Value] {
 			return nil, at(file, k, "%s: %q given twice", what, k.Value)
@@ -94,6 +94,16 @@ func mappingPairs(file string, n *yaml.Node, what string, allowed ...string) ([]
 		out = append(out, [2]*yaml.Node{k, v})
 	}
 	return out, nil
+}
+
+// keysOf is a mappingPairs key check that allows the given keys.
+func keysOf(file, what string, allowed ...string) func(*yaml.Node) error {
+	return func(k *yaml.Node) error {
+		if slices.Contains(allowed, k.Value) {
+			return nil
+		}
+		return at(file, k, "%s: unknown key %q (known: %s)", what, k.Value, strings.Join(allowed, ", "))
+	}
 }
 
 // scalar is a scalar node's text, or an error naming what it should be.

@@ -7,8 +7,10 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -148,7 +150,7 @@ func ParseSiteRule(file string, b []byte, seen map[string]string) (*Rule, error)
 				continue
 			}
 			msg := fmt.Sprintf("%s reads %q, which no check gives ('diskdoctor explain RULE-ID' shows the facts a built-in rule reads)", c.field, f)
-			if s := suggest.Closest(f, catalogNames()); s != "" {
+			if s := suggest.Closest(f, slices.Sorted(maps.Keys(knownFacts))); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			return nil, at(file, fieldNode(root, c.name, c.index), "%s", msg)
@@ -217,16 +219,6 @@ func fieldNode(root *yaml.Node, field string, index int) *yaml.Node {
 		return root.Content[i]
 	}
 	return root
-}
-
-// catalogNames are the known facts, sorted, for suggestions.
-func catalogNames() []string {
-	out := make([]string, 0, len(knownFacts))
-	for f := range knownFacts {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // exprFacts lists the facts an expression reads (host.X and ds.X
