@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -83,8 +84,7 @@ const hostInit = 1
 // mount table is that of its init: /proc/1/mountinfo (proc(5),
 // "/proc/pid/mountinfo": the mount points in the process's mount
 // namespace). A host's procfs mounted into the container shows the host's
-// pid 1 whatever the container's pid namespace; --pid=host also lets the
-// live window see the host's processes as the host does.
+// pid 1, and the host's processes, whatever the container's pid namespace.
 func (r *rootFS) mapProc(p string) string {
 	if !r.hostProc || !strings.HasPrefix(p, "/proc/") {
 		return p
@@ -170,7 +170,8 @@ func findInRoot(fs *rootFS, name string) (string, error) {
 	}
 	dirs := append(append([]string{}, systemDirs...), trustedDirsBy(vendorDirs, stat)...)
 	p, err := findIn(name, dirs, stat)
-	if te, ok := err.(*ToolError); ok {
+	var te *ToolError
+	if errors.As(err, &te) {
 		te.Host = true
 	}
 	return p, err
