@@ -25,6 +25,9 @@ func (r *rootFS) readFileInto(p string, limit int64, buf []byte) ([]byte, error)
 		return nil, err
 	}
 	defer unix.Close(fd)
+	if r.fd >= 0 && limit <= maxUnstattedRead {
+		return readRecordedAttribute(fd, limit, buf)
+	}
 	var st unix.Stat_t
 	if r.fd < 0 && strings.HasPrefix(p, "/proc/") {
 		// The live procfs has neither FIFOs nor devices (proc(5)); the
@@ -76,6 +79,62 @@ func (r *rootFS) readFileInto(p string, limit int64, buf []byte) ([]byte, error)
 		}
 		if int64(len(buf)) > limit {
 			return nil, fmt.Errorf("%w: more than %d bytes, more than a real one has", ErrRefused, limit)
+		}
+	}
+}
+
+// maxUnstattedRead is the largest limit readRecordedAttribute reads
+// under: a sysfs attribute's page (64 KiB on the largest-page kernels,
+// ReadLimit), so that reading up to the limit to refuse a file costs no
+// more than a page. Larger files (udev records, procfs tables,
+// configuration) are refused by their size before they are read.
+const maxUnstattedRead = 64 << 10
+
+// readRecordedAttribute reads a recorded machine's small file without the
+// fstat: a read shorter than asked is the end of a regular file (read(2):
+// fewer bytes than requested at end of file), and only a read that finds
+// nothing asks what the file is, so that a FIFO nobody writes to (which
+// reads as empty under O_NONBLOCK) or an empty device is refused as
+// before. What else could stand there stays bounded by the limit: a FIFO
+// with a writer gives what the writer wrote, as a file with the same text
+// would, and a device that never ends is refused at the limit (mknod needs
+// root, and a snapshot unpacks only files, directories and links).
+func readRecordedAttribute(fd int, limit int64, buf []byte) ([]byte, error) {
+	if want := int(min(4<<10+1, limit+1)); cap(buf) < want {
+		buf = make([]byte, 0, want)
+	} else {
+		buf = buf[:0]
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		end := min(cap(buf), int(limit+1))
+		n, err := unix.Read(fd, buf[len(buf):end])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			if len(buf) == 0 {
+				var st unix.Stat_t
+				if err := unix.Fstat(fd, &st); err != nil {
+					return nil, err
+				}
+				if err := regular(st); err != nil {
+					return nil, err
+				}
+			}
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return nil, fmt.Errorf("%w: more than %d bytes, more than a real one has", ErrRefused, limit)
+		}
+		if len(buf) < end {
+			return buf, nil
 		}
 	}
 }

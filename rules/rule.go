@@ -179,12 +179,13 @@ func Load() ([]*Rule, error) {
 	sort.Strings(files)
 	var out []*Rule
 	seen := map[string]bool{}
+	rc := newRuleCompiler()
 	for _, f := range files {
 		b, err := defsFS.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
-		r, err := parseRule(b)
+		r, err := rc.parseRule(b)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
@@ -201,7 +202,10 @@ func Load() ([]*Rule, error) {
 	return out, nil
 }
 
-func parseRule(b []byte) (*Rule, error) {
+// parseRule parses and compiles one rule on its own.
+func parseRule(b []byte) (*Rule, error) { return newRuleCompiler().parseRule(b) }
+
+func (rc *ruleCompiler) parseRule(b []byte) (*Rule, error) {
 	var r Rule
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
@@ -218,13 +222,13 @@ func parseRule(b []byte) (*Rule, error) {
 		return nil, &fieldError{field: "severity", msg: fmt.Sprintf("severity must be critical, warning or info, not %q", r.Severity)}
 	}
 	var err error
-	if r.when, err = compileCond(r.When); err != nil {
+	if r.when, err = rc.compileCond(r.When); err != nil {
 		return nil, fieldErr("when", 0, err)
 	}
 	if r.ImpactScore == "" {
 		r.ImpactScore = "50"
 	}
-	if r.score, err = expr.Compile(r.ImpactScore, factsEnv, expr.AllowUndefinedVariables()); err != nil {
+	if r.score, err = rc.compileScore(r.ImpactScore); err != nil {
 		return nil, fieldErr("impact_score", 0, err)
 	}
 	for i := range r.SeverityWhen {
@@ -232,25 +236,25 @@ func parseRule(b []byte) (*Rule, error) {
 		if severityRank[c.Severity] == 0 {
 			return nil, fieldErr("severity_when", i+1, fmt.Errorf("bad severity %q", c.Severity))
 		}
-		if c.prog, err = compileCond(c.When); err != nil {
+		if c.prog, err = rc.compileCond(c.When); err != nil {
 			return nil, fieldErr("severity_when", i+1, err)
 		}
 	}
-	if r.impact, err = compileTemplate("impact", r.Impact); err != nil {
+	if r.impact, err = rc.compileTemplate("impact", r.Impact); err != nil {
 		return nil, fieldErr("impact", 0, err)
 	}
-	if r.observed, err = compileTemplate("observed", r.Observed); err != nil {
+	if r.observed, err = rc.compileTemplate("observed", r.Observed); err != nil {
 		return nil, fieldErr("observed", 0, err)
 	}
-	if r.expected, err = compileTemplate("expected", r.Expected); err != nil {
+	if r.expected, err = rc.compileTemplate("expected", r.Expected); err != nil {
 		return nil, fieldErr("expected", 0, err)
 	}
 	for i := range r.Notes {
 		n := &r.Notes[i]
-		if n.prog, err = compileCond(orTrue(n.When)); err != nil {
+		if n.prog, err = rc.compileCond(orTrue(n.When)); err != nil {
 			return nil, fieldErr("notes", i+1, err)
 		}
-		if n.tmpl, err = compileTemplate("note", n.Text); err != nil {
+		if n.tmpl, err = rc.compileTemplate("note", n.Text); err != nil {
 			return nil, fieldErr("notes", i+1, err)
 		}
 	}
@@ -268,13 +272,13 @@ func parseRule(b []byte) (*Rule, error) {
 		if m.ForEach != "" && m.All {
 			return nil, fieldErr("remediation", i+1, errors.New("foreach and all exclude each other"))
 		}
-		if m.prog, err = compileCond(orTrue(m.When)); err != nil {
+		if m.prog, err = rc.compileCond(orTrue(m.When)); err != nil {
 			return nil, fieldErr("remediation", i+1, err)
 		}
-		if m.cmd, err = compileTemplate("command", m.Command); err != nil {
+		if m.cmd, err = rc.compileTemplate("command", m.Command); err != nil {
 			return nil, fieldErr("remediation", i+1, err)
 		}
-		if m.note, err = compileTemplate("note", m.Note); err != nil {
+		if m.note, err = rc.compileTemplate("note", m.Note); err != nil {
 			return nil, fieldErr("remediation", i+1, err)
 		}
 	}
@@ -320,10 +324,6 @@ func orTrue(s string) string {
 		return "true"
 	}
 	return s
-}
-
-func compileCond(s string) (*vm.Program, error) {
-	return expr.Compile(s, factsEnv, expr.AllowUndefinedVariables(), expr.AsBool())
 }
 
 // factsEnv tells the compiler what a rule runs on, a subject's facts: a
@@ -439,14 +439,6 @@ func UdevMatchValue(s string) string {
 		}
 	}
 	return string(b)
-}
-
-func compileTemplate(name, s string) (*template.Template, error) {
-	t, err := template.New(name).Funcs(templateFuncs).Option("missingkey=zero").Parse(s)
-	if err != nil {
-		return nil, fmt.Errorf("%s template: %w", name, err)
-	}
-	return t, nil
 }
 
 func render(t *template.Template, env map[string]any) string {

@@ -1,0 +1,63 @@
+package machine_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/diskdoctor/diskdoctor/internal/testutil"
+	"github.com/diskdoctor/diskdoctor/machine"
+)
+
+// TestRecordedAttributesReadWhole: a recorded sysfs attribute, read
+// without its fstat, is the file's whole text at every size around the
+// read buffer's and the limit's edges, an empty file is empty, and one
+// past the limit is refused, through each resolver.
+func TestRecordedAttributesReadWhole(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "sys/block/sda/queue")
+	testutil.Must(t, os.MkdirAll(dir, 0o755))
+	sizes := []int{0, 1, 4095, 4096, 4097, 8193, 64 << 10}
+	for _, n := range sizes {
+		testutil.Must(t, os.WriteFile(filepath.Join(dir, "a"+itoa(n)), bytes.Repeat([]byte{'x'}, n), 0o644))
+	}
+	testutil.Must(t, os.WriteFile(filepath.Join(dir, "over"), bytes.Repeat([]byte{'x'}, 64<<10+1), 0o644))
+	h, err := machine.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for name, h := range machine.WalkVariants(h) {
+		for _, n := range sizes {
+			p := "/sys/block/sda/queue/a" + itoa(n)
+			b, err := h.ReadFile(ctx, p)
+			if err != nil || len(b) != n {
+				t.Errorf("%s: %s: %d bytes, %v; want %d", name, p, len(b), err, n)
+			}
+			if err := h.ReadPooled(ctx, p, func(b []byte) {
+				if len(b) != n {
+					t.Errorf("%s: pooled %s: %d bytes, want %d", name, p, len(b), n)
+				}
+			}); err != nil {
+				t.Errorf("%s: pooled %s: %v", name, p, err)
+			}
+		}
+		if _, err := h.ReadFile(ctx, "/sys/block/sda/queue/over"); !errors.Is(err, machine.ErrRefused) {
+			t.Errorf("%s: an attribute past the limit: %v, want a refusal", name, err)
+		}
+	}
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
