@@ -4,10 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -32,14 +30,7 @@ func TestMemoryPressureRealCapture(t *testing.T) {
 		}
 		write(t, filepath.Join(root, "proc/pressure", f), string(b))
 	}
-	h, err := machine.Recorded(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := checks.Run(t.Context(), h, checks.Options{ProbeTimeout: time.Second, Disabled: []string{"smart"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runRecorded(t, root)
 	var host *checks.Observation
 	for _, o := range res.Observations {
 		if o.Check == "pressure" {
