@@ -265,6 +265,21 @@ func replayMDStat(t *testing.T, b []byte) *checks.Result {
 	return &checks.Result{Observations: checks.MDObservations(arrays, nil, func(*block.Device) bool { return true })}
 }
 
+// runRecorded runs every check but smart on the recorded machine at root
+// (smart would only report each missing smartctl answer).
+func runRecorded(t *testing.T, root string) *checks.Result {
+	t.Helper()
+	h, err := machine.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := checks.Run(t.Context(), h, checks.Options{ProbeTimeout: time.Second, Disabled: []string{"smart"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // replayZpool: zpool status as the recorded output of `zpool status -P -t`
 // on an otherwise empty machine with ZFS loaded, through the whole check
 // run.
@@ -278,14 +293,7 @@ func replayZpool(t *testing.T, b []byte) *checks.Result {
 	}
 	write(t, filepath.Join(root, "commands", "status.txt"), string(b))
 	write(t, filepath.Join(root, "commands", "manifest.yaml"), "- argv: [zpool, status, -P, -t]\n  stdout: status.txt\n")
-	h, err := machine.Recorded(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := checks.Run(t.Context(), h, checks.Options{ProbeTimeout: time.Second, Disabled: []string{"smart"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runRecorded(t, root)
 	for _, s := range res.Skipped {
 		if s.Check == "zpool-status" {
 			t.Fatalf("zpool status skipped: %s", s.Reason)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 func TestZFSSpaceFacts(t *testing.T) {
@@ -96,14 +95,7 @@ func poolFacts(t *testing.T, status string, zfsGet *string, name string) map[str
 		manifest += "- argv: [zfs, get, -H, -p, -t, \"filesystem,volume\", -o, \"name,property,value\", \"compression,sync,logbias,recordsize\"]\n  stdout: get.txt\n"
 	}
 	write(t, filepath.Join(root, "commands", "manifest.yaml"), manifest)
-	h, err := machine.Recorded(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := checks.Run(t.Context(), h, checks.Options{ProbeTimeout: time.Second, Disabled: []string{"smart"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runRecorded(t, root)
 	for _, o := range res.Observations {
 		if o.Kind == checks.KindPool && o.Subject == name {
 			return checks.FactMap(o)

@@ -6,10 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -66,14 +63,7 @@ func TestZpoolSamplesConformance(t *testing.T) {
 			}
 			write(t, filepath.Join(root, "commands", "status.txt"), string(b))
 			write(t, filepath.Join(root, "commands", "manifest.yaml"), "- argv: [zpool, status, -P, -t]\n  stdout: status.txt\n")
-			h, err := machine.Recorded(root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := checks.Run(t.Context(), h, checks.Options{ProbeTimeout: time.Second, Disabled: []string{"smart"}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runRecorded(t, root)
 			for _, s := range res.Skipped {
 				if s.Check == "zpool-status" {
 					t.Fatalf("zpool status skipped: %s", s.Reason)
