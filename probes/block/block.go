@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"path"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -117,12 +116,6 @@ func (d *Device) InUse() bool {
 	return fs != ""
 }
 
-var (
-	virtualName  = regexp.MustCompile(`^(loop|zram|ram|dm-|md|nbd|sr|fd)\d*`)
-	nvmePathName = regexp.MustCompile(`^nvme\d+c(\d+)n\d+$`) // nvme<subsys>c<ctrl>n<ns>
-	nvmeCtrlName = regexp.MustCompile(`^nvme\d+$`)
-)
-
 // Read inventories /sys/block: sysfs for the device, its queue,
 // bus, drivers and partitions, udev's record for identity and links. (Not
 // ghw's block listing: it rereads the udev record per attribute and
@@ -171,12 +164,12 @@ func readBlockDevice(ctx context.Context, h *machine.Host, ix *shared, name stri
 	}
 	// Only NVMe multipath hides a disk (GENHD_FL_HIDDEN on its per-path
 	// devices): the attribute is not read for the others.
-	d.NVMePath = nvmePathName.MatchString(name)
+	_, d.NVMePath = nvmePathController(name)
 	if !d.NVMePath && strings.HasPrefix(name, "nvme") {
 		hidden, _ := h.ReadString(ctx, link+"/hidden")
 		d.NVMePath = hidden == "1"
 	}
-	d.Virtual = virtualName.MatchString(name) || strings.Contains(d.SysPath, "/devices/virtual/block/")
+	d.Virtual = isVirtualName(name) || strings.Contains(d.SysPath, "/devices/virtual/block/")
 
 	d.Drivers = driversAlong(h, d.SysPath)
 	// scsi_debug and other pseudo adapters live under /devices/pseudo_N:
@@ -198,7 +191,7 @@ func readBlockDevice(ctx context.Context, h *machine.Host, ix *shared, name stri
 	d.readStack(ctx, h, link)
 	if d.Udev != nil {
 		for _, l := range d.Udev.Links {
-			if strings.HasPrefix(l, "disk/by-id/") && udevLinkName.MatchString(strings.TrimPrefix(l, "disk/by-id/")) {
+			if strings.HasPrefix(l, "disk/by-id/") && isUdevLinkName(strings.TrimPrefix(l, "disk/by-id/")) {
 				d.ByID = append(d.ByID, "/dev/"+l)
 			}
 		}
@@ -381,20 +374,6 @@ func SectorsToBytes(v string) *uint64 {
 func NormalizeSpaces(s string) string {
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '_' || r == '\t' }), " ")
 }
-
-// kernelName is what a block device name can be: the kernel builds them
-// from a driver prefix, letters and digits (cciss!c0d0 keeps a '!' for a
-// '/'); DISK_NAME_LEN is 32.
-var kernelName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!._:+-]{0,31}$`)
-
-// ValidName reports whether the kernel could have created a block
-// device of this name. Names that fail are refused as subjects: they come
-// from a crafted recording, and would end up in printed commands.
-func ValidName(name string) bool { return kernelName.MatchString(name) }
-
-// udevLinkName is what udev writes into by-id names: it replaces every
-// other character (udev_replace_chars, encode_devnode_name) before use.
-var udevLinkName = regexp.MustCompile(`^[A-Za-z0-9#+\-.:=@_\\]+$`)
 
 // ParseScheduler splits "none [mq-deadline] kyber bfq" into the active
 // scheduler and the available ones. A device without a choice reads "none".

@@ -39,9 +39,9 @@ type shared struct {
 func (s *shared) byIDLinks(ctx context.Context, name string) []string {
 	s.byIDOnce.Do(func() {
 		s.byID = map[string][]string{}
-		// udev's names only (udevLinkName): a planted name with other
+		// udev's names only (isUdevLinkName): a planted name with other
 		// characters would end up in printed commands.
-		links, _ := s.h.LinksIn(ctx, byIDDir, udevLinkName.MatchString)
+		links, _ := s.h.LinksIn(ctx, byIDDir, isUdevLinkName)
 		for _, l := range links {
 			b := path.Base(l.Target)
 			s.byID[b] = append(s.byID[b], byIDDir+"/"+l.Name)

@@ -109,8 +109,8 @@ func nvmeControllers(ctx context.Context, h *machine.Host, ix *shared, d *Device
 	}
 	var out []string
 	for _, n := range names(ctx, h, "/sys/block/"+d.Name+"/multipath") {
-		if m := nvmePathName.FindStringSubmatch(n); m != nil {
-			out = append(out, "nvme"+m[1])
+		if ctrl, ok := nvmePathController(n); ok {
+			out = append(out, "nvme"+ctrl)
 		}
 	}
 	if len(out) > 0 {
@@ -118,7 +118,7 @@ func nvmeControllers(ctx context.Context, h *machine.Host, ix *shared, d *Device
 	}
 	if strings.HasPrefix(parent, "nvme-subsys") {
 		for _, n := range ix.subsystemNames(ctx, path.Dir(d.SysPath)) {
-			if nvmeCtrlName.MatchString(n) {
+			if isNVMeControllerName(n) {
 				out = append(out, n)
 			}
 		}
