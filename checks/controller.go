@@ -4,15 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/raidctl"
 )
 
 func init() {
-	Register(Check{Name: "controller", Description: "hardware RAID controllers (HPE Smart Array through ssacli, MegaRAID and PERC through storcli/perccli or MegaCli): cache module, battery or capacitor, each volume's configured and current write policy, drive caches, background work, logical and physical drive states, matched to the OS block devices", Run: controllerCheck})
+	Register(Check{Name: "controller", Description: "hardware RAID controllers (HPE Smart Array through ssacli, MegaRAID and PERC through storcli/perccli or MegaCli, Adaptec through arcconf): cache module, battery or capacitor, each volume's configured and current write policy, drive caches, background work, logical and physical drive states, matched to the OS block devices", Run: controllerCheck})
 }
 
 // Where each controller family's tool comes from, for the skipped entry of
@@ -20,17 +22,21 @@ func init() {
 var controllerToolHints = map[string]string{
 	raidctl.FamilySmartArray: "install ssacli from HPE's Management Component Pack repository (https://downloads.linux.hpe.com/SDR/project/mcp/, package ssacli) and run the doctor again",
 	raidctl.FamilyStorcli:    "install storcli from Broadcom (https://www.broadcom.com/support/download-search, \"StorCLI\") or, on a Dell PowerEdge, perccli from Dell's support site, and run the doctor again",
+	raidctl.FamilyArcconf:    "install arcconf from Microchip (https://www.microchip.com, \"ARCCONF Command Line Utility\" of the controller's downloads) and run the doctor again",
 }
 
 // controllerFamily is the tool family that manages a RAID driver's
 // controllers: hpsa, smartpqi and the older cciss are Smart Array;
-// megaraid_sas is MegaRAID and PERC.
+// megaraid_sas is MegaRAID and PERC; aacraid is Adaptec's series 2 to 8
+// (arcconf).
 func controllerFamily(driver string) string {
 	switch driver {
 	case "hpsa", "smartpqi", "cciss":
 		return raidctl.FamilySmartArray
 	case "megaraid_sas":
 		return raidctl.FamilyStorcli
+	case "aacraid":
+		return raidctl.FamilyArcconf
 	}
 	return ""
 }
@@ -45,7 +51,7 @@ func controllerCheck(ctx context.Context, env *Env) []*Observation {
 		}
 		fam := controllerFamily(drv)
 		if fam == "" {
-			env.Skip("controller", d.Name, withHint(fmt.Errorf("behind a %s controller, which the doctor does not read: %w", drv, machine.ErrNotAvailable), "read its cache and battery with the vendor's tool (arcconf for Adaptec)"))
+			env.Skip("controller", d.Name, withHint(fmt.Errorf("behind a %s controller, which the doctor does not read: %w", drv, machine.ErrNotAvailable), "read its cache and battery with the vendor's tool"))
 			continue
 		}
 		if byFamily[fam] == nil {
@@ -70,8 +76,15 @@ func controllerCheck(ctx context.Context, env *Env) []*Observation {
 // (or perccli), and with MegaCli only where neither is installed.
 func readControllers(ctx context.Context, env *Env, fam string) (*raidctl.Inventory, error) {
 	timeout := env.Opts.ProbeTimeout
-	if fam == raidctl.FamilySmartArray {
+	switch fam {
+	case raidctl.FamilySmartArray:
 		return raidctl.ReadSmartArray(ctx, env.Host, timeout)
+	case raidctl.FamilyArcconf:
+		inv, err := raidctl.ReadArcconf(ctx, env.Host, timeout)
+		if err == nil {
+			unreadArcconf(env, inv)
+		}
+		return inv, err
 	}
 	inv, errs, err := raidctl.ReadStorcli(ctx, env.Host, timeout)
 	if errors.Is(err, machine.ErrToolMissing) {
@@ -84,6 +97,17 @@ func readControllers(ctx context.Context, env *Env, fam string) (*raidctl.Invent
 		env.Skip("controller", "", withHint(e, "the tool's other commands answered; run this one by hand to see why it did not, since what it reports (volume policies, drive error counts, the energy pack) is unknown until it does"))
 	}
 	return inv, err
+}
+
+// unreadArcconf: arcconf reads one controller a command; the doctor
+// reads controller 1, and says which others the tool found.
+func unreadArcconf(env *Env, inv *raidctl.Inventory) {
+	n, err := strconv.Atoi(inv.Found.Text)
+	if err != nil || n <= len(inv.Controllers) {
+		return
+	}
+	env.Skip("controller", "", withHint(fmt.Errorf("%s: %s controllers found, controller 1 read: %w", inv.Found.Line.Text, inv.Found.Text, machine.ErrNotAvailable),
+		"run "+shellquote.Join([]string{inv.Tool, "GETCONFIG", "2", "AL"})+" (and so on to "+inv.Found.Text+") to read the others' caches and batteries"))
 }
 
 // unknownVolumes: the controller could not be read, so its volumes' caches
@@ -110,7 +134,9 @@ func unknownVolumes(env *Env, fam string, devs []*block.Device, err error) []*Ob
 // cciss device, Smart Array's "LOGICAL VOLUME" (hpsa, smartpqi), and
 // megaraid_sas's logical drives on SCSI channel 2 and up (its physical
 // drives are channels 0 and 1: MEGASAS_MAX_PD_CHANNELS, Linux
-// drivers/scsi/megaraid/megaraid_sas.h).
+// drivers/scsi/megaraid/megaraid_sas.h), and aacraid's containers on
+// channel 0 (its physical drives are channel 1 and up: CONTAINER_CHANNEL
+// and aac_phys_to_logical, drivers/scsi/aacraid/aacraid.h).
 func isControllerVolume(d *block.Device, vol *raidctl.Volume) bool {
 	if vol != nil {
 		return true
@@ -123,6 +149,9 @@ func isControllerVolume(d *block.Device, vol *raidctl.Volume) bool {
 	case "megaraid_sas":
 		parts := strings.Split(d.SCSIAddr, ":")
 		return len(parts) == 4 && parts[1] != "0" && parts[1] != "1"
+	case "aacraid":
+		parts := strings.Split(d.SCSIAddr, ":")
+		return len(parts) == 4 && parts[1] == "0"
 	}
 	return false
 }
@@ -130,9 +159,10 @@ func isControllerVolume(d *block.Device, vol *raidctl.Volume) bool {
 // volumeMatch finds the OS device of a logical drive: by its WWN (ssacli's
 // Unique Identifier, storcli's SCSI NAA Id against the disk's wwid), by the
 // name the tool gives it (/dev/sda; /dev/cciss/c0d0 is cciss!c0d0 in
-// /sys/block), or, on MegaRAID, by SCSI target (logical drive T is target
-// T on channel 2; storcli's VD number is its target id), never by position
-// in a list. The evidence is the tool's line with what it matched.
+// /sys/block), or, on MegaRAID and aacraid, by SCSI target (logical drive
+// T is target T on channel 2 of megaraid_sas, storcli's VD number its
+// target id; arcconf's logical device N is target N on channel 0 of
+// aacraid), never by position in a list. The evidence is the tool's line with what it matched.
 func (r *ctlRun) volumeMatch(v *raidctl.Volume, devs []*block.Device) (*block.Device, Evidence) {
 	matched := func(tool raidctl.Value, d *block.Device, what string) (*block.Device, Evidence) {
 		ev := r.ev(outVolumes, tool)[0]
@@ -154,9 +184,13 @@ func (r *ctlRun) volumeMatch(v *raidctl.Volume, devs []*block.Device) (*block.De
 			}
 		}
 	}
+	channel := "2"
+	if r.inv.Family == raidctl.FamilyArcconf {
+		channel = "0"
+	}
 	if r.inv.Family != raidctl.FamilySmartArray && v.TargetID.Set && len(megaraidHosts(devs)) == 1 {
 		for _, d := range devs {
-			if p := strings.Split(d.SCSIAddr, ":"); len(p) == 4 && p[1] == "2" && p[2] == v.TargetID.Text {
+			if p := strings.Split(d.SCSIAddr, ":"); len(p) == 4 && p[1] == channel && p[2] == v.TargetID.Text {
 				return matched(v.TargetID, d, " SCSI "+d.SCSIAddr)
 			}
 		}

@@ -95,10 +95,13 @@ func nilIfEmpty(s string) any {
 
 // selector addresses the controller in its tool's own syntax, for the
 // commands of the remediation: ssacli "ctrl slot=0", storcli "/c0",
-// MegaCli "-a0".
+// MegaCli "-a0", arcconf "1".
 func selector(inv *raidctl.Inventory, c *raidctl.Controller) string {
-	if inv.Family == raidctl.FamilyMegaCli {
+	switch inv.Family {
+	case raidctl.FamilyMegaCli:
 		return "-" + c.ID
+	case raidctl.FamilyArcconf:
+		return strings.TrimPrefix(c.ID, "c")
 	}
 	return c.ID
 }
@@ -141,12 +144,14 @@ func (r *ctlRun) volumeFacts(o *Observation, c *raidctl.Controller, v *raidctl.V
 // volumeDegraded: a logical drive that is not whole. The healthy words are
 // ssacli's "OK", storcli's "Optl" and MegaCli's "Optimal"; anything else
 // ("Interim Recovery Mode", "Recovering, 45% complete", "Failed", "Dgrd",
-// "Pdgd", "OfLn", "Degraded", "Partially Degraded") is not.
+// "Pdgd", "OfLn", "Degraded", "Partially Degraded") is not. arcconf's
+// "Impacted" is a volume still being built or verified, whose work is
+// its background task, not a missing member.
 func volumeDegraded(v raidctl.Value) any {
 	switch s := strings.ToLower(strings.TrimSpace(v.Text)); {
 	case !v.Set || s == "":
 		return nil
-	case s == "ok" || s == "optl" || s == "optimal":
+	case s == "ok" || s == "optl" || s == "optimal" || strings.HasPrefix(s, "impacted"):
 		return false
 	}
 	return true
@@ -233,13 +238,14 @@ func driveMedia(ds []*raidctl.Drive) string {
 // driveFailing says why a physical drive is failing, "" when it is not:
 // a failed or predictive-failure state (ssacli "Failed", "Predictive
 // Failure"; storcli "UBad", "Offln", "F"; MegaCli "Failed",
-// "Unconfigured(bad)"), a predictive failure count, or media errors.
+// "Unconfigured(bad)"; arcconf "Failed", "Defunct"), a predictive failure
+// count, or media errors.
 func driveFailing(d *raidctl.Drive) string {
 	s := strings.ToLower(d.Status.Text)
 	switch {
 	case strings.Contains(s, "predictive"):
 		return d.ID + " " + d.Status.Text
-	case strings.Contains(s, "fail") || strings.Contains(s, "bad") || s == "offln" || s == "f" || strings.HasPrefix(s, "offline"):
+	case strings.Contains(s, "fail") || strings.Contains(s, "bad") || s == "offln" || s == "f" || strings.HasPrefix(s, "offline") || s == "defunct":
 		return d.ID + " " + d.Status.Text
 	}
 	if n, err := strconv.Atoi(strings.TrimSpace(d.Predictive.Text)); err == nil && n > 0 {

@@ -33,6 +33,8 @@ func (r *ctlRun) argv(out int) []string {
 		// MegaCli has no controller output; its energy pack is the
 		// second command, its logical drives the first.
 		return raidctl.MegaCliArgvs(r.inv.Tool)[[]int{1, 0, 2}[out]]
+	case raidctl.FamilyArcconf:
+		return raidctl.ArcconfArgv(r.inv.Tool)
 	}
 	return raidctl.SmartArrayArgv(r.inv.Tool)
 }
@@ -97,7 +99,8 @@ type cacheVerdict struct {
 // (a learn cycle or a recharge: temporary), failed, or "" when unknown.
 // The words are those of HPE's ssacli ("OK", "Recharging", "Failed
 // (Replace Batteries)") and Broadcom's tools ("Optimal", "Learning",
-// "Degraded(Charging)", "Failed", "Missing").
+// "Degraded(Charging)", "Failed", "Missing"); arcconf's flash modules
+// say "Ready" when charged.
 func energyState(p raidctl.EnergyPack) string {
 	s := strings.ToLower(p.Status.Text)
 	for _, d := range p.Details {
@@ -119,7 +122,7 @@ func energyState(p raidctl.EnergyPack) string {
 		return "charging"
 	case strings.Contains(s, "degraded"):
 		return "failed"
-	case s == "ok" || s == "optimal":
+	case s == "ok" || s == "optimal" || s == "ready":
 		return "ok"
 	}
 	return ""

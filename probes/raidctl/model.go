@@ -2,8 +2,9 @@
 // command-line tools: HPE Smart Array (ssacli, hpssacli, hpacucli: "ctrl
 // all show config detail"), Broadcom MegaRAID and Dell PERC (storcli and
 // perccli JSON: "/call show all J", "/call/vall show all J",
-// "/call/eall/sall show all J") and the older MegaCli (-LDInfo,
-// -AdpBbuCmd -GetBbuStatus, -PDList). Each parser turns one tool's output
+// "/call/eall/sall show all J"), the older MegaCli (-LDInfo,
+// -AdpBbuCmd -GetBbuStatus, -PDList) and Microchip Adaptec (arcconf
+// "GETCONFIG 1 AL"). Each parser turns one tool's output
 // into the same model: controllers with their cache and energy pack,
 // logical drives with their policies and OS device, physical drives with
 // their state and error counts, and background tasks. Every field keeps
@@ -30,9 +31,12 @@ type Value struct {
 // controllers. Cmds are the argv that produced it, in the order they ran.
 type Inventory struct {
 	Tool        string // ssacli, storcli64, perccli, MegaCli64, ...
-	Family      string // FamilySmartArray, FamilyStorcli or FamilyMegaCli
+	Family      string // FamilySmartArray, FamilyStorcli, FamilyMegaCli or FamilyArcconf
 	Cmds        [][]string
 	Controllers []*Controller
+	// Found is how many controllers the tool says there are, where it
+	// says so and reads one at a time (arcconf "Controllers found: 2").
+	Found Value
 }
 
 // Tool families.
@@ -40,12 +44,13 @@ const (
 	FamilySmartArray = "smartarray"
 	FamilyStorcli    = "storcli"
 	FamilyMegaCli    = "megacli"
+	FamilyArcconf    = "arcconf"
 )
 
 // Controller is one RAID controller.
 type Controller struct {
 	// ID names the controller as its tool addresses it: "slot=0"
-	// (ssacli), "/c0" (storcli, perccli), "a0" (MegaCli).
+	// (ssacli), "/c0" (storcli, perccli), "a0" (MegaCli), "1" (arcconf).
 	ID       string
 	Model    Value
 	Serial   Value

@@ -17,7 +17,16 @@ var (
 	smartArrayTools = []string{"ssacli", "hpssacli", "hpacucli"}
 	storcliTools    = []string{"storcli64", "storcli", "perccli64", "perccli"}
 	megacliTools    = []string{"MegaCli64", "MegaCli", "megacli"}
+	arcconfTools    = []string{"arcconf"}
 )
+
+// ArcconfArgv is the command read from program: controller 1's whole
+// configuration (controller, logical and physical devices). "AL" (all)
+// is GETCONFIG's default; it is spelled out as check_raid and the
+// ARCCONF user's guide do.
+func ArcconfArgv(program string) []string {
+	return []string{program, "GETCONFIG", "1", "AL"}
+}
 
 // SmartArrayArgv is the command read from program.
 func SmartArrayArgv(program string) []string {
@@ -53,6 +62,8 @@ func ToolsOf(family string) []string {
 		return append([]string(nil), storcliTools...)
 	case FamilyMegaCli:
 		return append([]string(nil), megacliTools...)
+	case FamilyArcconf:
+		return append([]string(nil), arcconfTools...)
 	}
 	return nil
 }
@@ -91,6 +102,13 @@ func joinOr(names []string) string {
 func ReadSmartArray(ctx context.Context, h *machine.Host, timeout time.Duration) (*Inventory, error) {
 	one := func(p string) [][]string { return [][]string{SmartArrayArgv(p)} }
 	inv, _, err := readAll(ctx, h, timeout, smartArrayTools, one, func(outs [][]byte) (*Inventory, error) { return ParseSmartArray(outs[0]) })
+	return inv, err
+}
+
+// ReadArcconf runs arcconf and parses controller 1's configuration.
+func ReadArcconf(ctx context.Context, h *machine.Host, timeout time.Duration) (*Inventory, error) {
+	one := func(p string) [][]string { return [][]string{ArcconfArgv(p)} }
+	inv, _, err := readAll(ctx, h, timeout, arcconfTools, one, func(outs [][]byte) (*Inventory, error) { return ParseArcconf(outs[0]) })
 	return inv, err
 }
 
