@@ -94,7 +94,7 @@ func readControllers(ctx context.Context, env *Env, fam string) (*raidctl.Invent
 		}
 	}
 	for _, e := range errs {
-		env.Skip("controller", "", withHint(e, "the tool's other commands answered; run this one by hand to see why it did not, since what it reports (volume policies, drive error counts, the energy pack) is unknown until it does"))
+		env.Skip("controller", "", withHint(e, "the tool's other commands answered; run this one by hand to see why it did not, since what it reports (volume policies, drive error counts, the energy pack, a running patrol read) is unknown until it does"))
 	}
 	return inv, err
 }

@@ -287,9 +287,15 @@ func (r *ctlRun) taskFacts(o *Observation, c *raidctl.Controller, v *raidctl.Vol
 		if t.Progress.Set {
 			s += " (" + t.Progress.Text + ")"
 		}
+		out := outVolumes
+		if r.inv.Family == raidctl.FamilyMegaCli && t.Kind == raidctl.TaskPatrolRead {
+			// MegaCli's only patrol read line is -AdpPR's (storcli's
+			// evidence names its output itself).
+			out = outPatrolRead
+		}
 		if !slices.Contains(tasks, s) {
 			tasks = append(tasks, s)
-			ev = append(ev, r.ev(outVolumes, raidctl.Value{Text: s, Line: t.Line, Set: true})...)
+			ev = append(ev, r.ev(out, raidctl.Value{Text: s, Line: t.Line, Set: true})...)
 		}
 	}
 	if v != nil {

@@ -18,11 +18,13 @@ type ctlRun struct {
 // everything in one output; storcli's controller output holds the energy
 // pack, the VD list (current policy) and the PD list, its vall output the
 // VD properties and its drive output the error counters; MegaCli's are
-// logical drives, energy pack and physical drives.
+// logical drives, energy pack and physical drives. Both have a fourth,
+// the patrol read state.
 const (
 	outController = iota
 	outVolumes
 	outDrives
+	outPatrolRead
 )
 
 func (r *ctlRun) argv(out int) []string {
@@ -32,7 +34,7 @@ func (r *ctlRun) argv(out int) []string {
 	case raidctl.FamilyMegaCli:
 		// MegaCli has no controller output; its energy pack is the
 		// second command, its logical drives the first.
-		return raidctl.MegaCliArgvs(r.inv.Tool)[[]int{1, 0, 2}[out]]
+		return raidctl.MegaCliArgvs(r.inv.Tool)[[]int{1, 0, 2, 3}[out]]
 	case raidctl.FamilyArcconf:
 		return raidctl.ArcconfArgv(r.inv.Tool)
 	}
@@ -47,6 +49,8 @@ func (r *ctlRun) ev(out int, v raidctl.Value) []Evidence {
 	}
 	if r.inv.Family == raidctl.FamilyStorcli {
 		switch t := v.Line.Text; {
+		case strings.Contains(t, "Controller Properties: PR Current State"):
+			out = outPatrolRead
 		case strings.HasPrefix(t, "Drive /"):
 			out = outDrives
 		case strings.Contains(t, " VD LIST:"), strings.Contains(t, " PD LIST:"):

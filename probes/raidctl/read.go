@@ -33,23 +33,27 @@ func SmartArrayArgv(program string) []string {
 	return []string{program, "ctrl", "all", "show", "config", "detail"}
 }
 
-// StorcliArgvs are the three commands read from program: controllers,
-// virtual drives, physical drives.
+// StorcliArgvs are the four commands read from program: controllers,
+// virtual drives, physical drives, patrol read. Recordings made before the
+// fourth lack it: it is then "not recorded", and the others still read.
 func StorcliArgvs(program string) [][]string {
 	return [][]string{
 		{program, "/call", "show", "all", "J"},
 		{program, "/call/vall", "show", "all", "J"},
 		{program, "/call/eall/sall", "show", "all", "J"},
+		{program, "/call", "show", "patrolread", "J"},
 	}
 }
 
-// MegaCliArgvs are the three commands read from program: logical drives,
-// the energy pack, physical drives.
+// MegaCliArgvs are the four commands read from program: logical drives,
+// the energy pack, physical drives, patrol read (the last one, as for
+// storcli, absent from older recordings).
 func MegaCliArgvs(program string) [][]string {
 	return [][]string{
 		{program, "-LDInfo", "-Lall", "-aALL", "-NoLog"},
 		{program, "-AdpBbuCmd", "-GetBbuStatus", "-aALL", "-NoLog"},
 		{program, "-PDList", "-aALL", "-NoLog"},
+		{program, "-AdpPR", "-Info", "-aALL", "-NoLog"},
 	}
 }
 
@@ -113,16 +117,36 @@ func ReadArcconf(ctx context.Context, h *machine.Host, timeout time.Duration) (*
 }
 
 // ReadStorcli runs the first installed storcli or perccli and parses its
-// three outputs; a command that failed while others answered is returned
+// four outputs; a command that failed while others answered is returned
 // beside what the rest gave (errs).
 func ReadStorcli(ctx context.Context, h *machine.Host, timeout time.Duration) (*Inventory, []error, error) {
-	return readAll(ctx, h, timeout, storcliTools, StorcliArgvs, func(o [][]byte) (*Inventory, error) { return ParseStorcli(o[0], o[1], o[2]) })
+	return readWithPatrolRead(ctx, h, timeout, storcliTools, StorcliArgvs, ParseStorcli, ParseStorcliPatrolRead)
 }
 
-// ReadMegaCli runs the first installed MegaCli and parses its three
+// ReadMegaCli runs the first installed MegaCli and parses its four
 // outputs, as ReadStorcli does.
 func ReadMegaCli(ctx context.Context, h *machine.Host, timeout time.Duration) (*Inventory, []error, error) {
-	return readAll(ctx, h, timeout, megacliTools, MegaCliArgvs, func(o [][]byte) (*Inventory, error) { return ParseMegaCli(o[0], o[1], o[2]) })
+	return readWithPatrolRead(ctx, h, timeout, megacliTools, MegaCliArgvs, ParseMegaCli, ParseMegaCliPatrolRead)
+}
+
+// readWithPatrolRead reads a MegaRAID family: its first three outputs make
+// the inventory, the fourth adds a running patrol read. A patrol read
+// output that is not understood costs only the patrol read (an error in
+// errs), never the controllers the others describe.
+func readWithPatrolRead(ctx context.Context, h *machine.Host, timeout time.Duration, programs []string, argvs func(string) [][]string,
+	parse func(a, b, c []byte) (*Inventory, error), patrol func(*Inventory, []byte) error) (*Inventory, []error, error) {
+	var patrolErr error
+	inv, errs, err := readAll(ctx, h, timeout, programs, argvs, func(o [][]byte) (*Inventory, error) {
+		inv, err := parse(o[0], o[1], o[2])
+		if err == nil {
+			patrolErr = patrol(inv, o[3])
+		}
+		return inv, err
+	})
+	if patrolErr != nil && inv != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", strings.Join(argvs(inv.Tool)[3], " "), patrolErr))
+	}
+	return inv, errs, err
 }
 
 // readAll runs a family's commands with the first of its programs that is
