@@ -786,20 +786,9 @@ func synthLVM(w *synthWriter, d *synthDisk, byID, byWWN, pathID string) {
 	dm := fmt.Sprintf("dm-%d", j)
 	vdir := "/sys/devices/virtual/block/" + dm
 	dmUUID := "LVM-" + strings.ReplaceAll(synthLVMUUID(2, j)+synthLVMUUID(3, j), "-", "")
-	w.file(vdir+"/dev", fmt.Sprintf("253:%d\n", j))
-	w.file(vdir+"/size", strconv.FormatUint(size-2048, 10)+"\n")
-	w.file(vdir+"/removable", "0\n")
-	w.file(vdir+"/ro", "0\n")
-	w.file(vdir+"/dm/name", vg+"-"+lv+"\n")
-	w.file(vdir+"/dm/uuid", dmUUID+"\n")
-	w.file(vdir+"/dm/suspended", "0\n")
-	w.file(vdir+"/queue/rotational", "0\n")
-	w.file(vdir+"/queue/scheduler", "none\n")
-	w.file(vdir+"/queue/write_cache", "write back\n")
-	w.mkdir(vdir + "/holders")
+	synthDM(w, j, size-2048, vg+"-"+lv, dmUUID, "0", "none")
 	w.link(vdir+"/slaves/"+part, pdir)
 	w.link(pdir+"/holders/"+dm, vdir)
-	w.link("/sys/block/"+dm, vdir)
 	fsUUID := synthUUID(5, j)
 	w.udev(fmt.Sprintf("253:%d", j), dm, fmt.Sprintf("S:disk/by-id/dm-name-%s-%s\nS:disk/by-id/dm-uuid-%s\nS:disk/by-uuid/%s\nS:mapper/%s-%s\nS:%s/%s\n", vg, lv, dmUUID, fsUUID, vg, lv, vg, lv)+
 		fmt.Sprintf("E:DM_UDEV_PRIMARY_SOURCE_FLAG=1\nE:DM_NAME=%s-%s\nE:DM_UUID=%s\nE:DM_SUSPENDED=0\nE:DM_VG_NAME=%s\nE:DM_LV_NAME=%s\n", vg, lv, dmUUID, vg, lv)+
@@ -847,38 +836,18 @@ func synthMultipath(w *synthWriter, d *synthDisk, dmesg *strings.Builder, clock 
 	// The map first: the links it shares with its paths are its own
 	// (link_priority 50 against the paths' 0), and the writer keeps the
 	// first device that claims a link.
-	w.file(mdir+"/dev", mapDev+"\n")
-	w.file(mdir+"/size", strconv.FormatUint(m.Sectors, 10)+"\n")
-	w.file(mdir+"/removable", "0\n")
-	w.file(mdir+"/ro", "0\n")
-	w.file(mdir+"/dm/name", name+"\n")
-	w.file(mdir+"/dm/uuid", "mpath-"+wwid+"\n")
-	w.file(mdir+"/dm/suspended", "0\n")
-	w.file(mdir+"/queue/rotational", "1\n")
-	w.file(mdir+"/queue/scheduler", "[mq-deadline] kyber bfq none\n")
-	w.file(mdir+"/queue/write_cache", "write back\n")
+	// dm-mpath is request-based: its queue has an I/O scheduler.
+	synthDM(w, d.MapMinor, m.Sectors, name, "mpath-"+wwid, "1", "[mq-deadline] kyber bfq none")
 	w.file(mdir+"/queue/physical_block_size", strconv.Itoa(m.PhysBS)+"\n")
 	w.file(mdir+"/queue/logical_block_size", "512\n")
-	w.link("/sys/block/"+mapDM, mdir)
 	w.udev(mapDev, mapDM, fmt.Sprintf("S:disk/by-id/dm-name-%s\nS:disk/by-id/wwn-%s\nS:disk/by-id/scsi-%s\nS:mapper/%s\nS:disk/by-id/dm-uuid-mpath-%s\nL:50\n", name, d.WWN, wwid, name, wwid)+
 		fmt.Sprintf("E:DM_UDEV_DISABLE_LIBRARY_FALLBACK_FLAG=1\nE:DM_UDEV_PRIMARY_SOURCE_FLAG=1\nE:DM_ACTIVATION=1\nE:DM_NAME=%s\nE:DM_UUID=mpath-%s\nE:DM_SUSPENDED=0\nE:DM_UDEV_RULES_VSN=2\n", name, wwid)+
 		fmt.Sprintf("E:MPATH_SBIN_PATH=/sbin\nE:MPATH_DEVICE_READY=1\nE:DM_TYPE=scsi\nE:DM_WWN=%s\nE:DM_SERIAL=%s\n", d.WWN, wwid)+
 		fmt.Sprintf("E:ID_PART_TABLE_UUID=%s\nE:ID_PART_TABLE_TYPE=gpt\nE:SYSTEMD_READY=1\nG:systemd\nQ:systemd\nV:1\n", synthUUID(1, 1<<20+d.Index)))
 
-	w.file(pdir+"/dev", partDev+"\n")
-	w.file(pdir+"/size", strconv.FormatUint(size, 10)+"\n")
-	w.file(pdir+"/removable", "0\n")
-	w.file(pdir+"/ro", "0\n")
-	w.file(pdir+"/dm/name", name+"-part1\n")
-	w.file(pdir+"/dm/uuid", "part1-mpath-"+wwid+"\n")
-	w.file(pdir+"/dm/suspended", "0\n")
-	w.file(pdir+"/queue/rotational", "1\n")
-	w.file(pdir+"/queue/scheduler", "none\n")
-	w.file(pdir+"/queue/write_cache", "write back\n")
-	w.mkdir(pdir + "/holders")
+	synthDM(w, d.MapMinor+1, size, name+"-part1", "part1-mpath-"+wwid, "1", "none")
 	w.link(pdir+"/slaves/"+mapDM, mdir)
 	w.link(mdir+"/holders/"+partDM, pdir)
-	w.link("/sys/block/"+partDM, pdir)
 	w.udev(partDev, partDM, fmt.Sprintf("S:disk/by-id/dm-name-%s-part1\nS:disk/by-id/dm-uuid-part1-mpath-%s\nS:disk/by-id/scsi-%s-part1\nS:disk/by-uuid/%s\nS:mapper/%s-part1\nL:50\n", name, wwid, name, fsUUID, name)+
 		fmt.Sprintf("E:DM_UDEV_DISABLE_LIBRARY_FALLBACK_FLAG=1\nE:DM_UDEV_PRIMARY_SOURCE_FLAG=1\nE:DM_ACTIVATION=1\nE:DM_NAME=%s-part1\nE:DM_UUID=part1-mpath-%s\nE:DM_SUSPENDED=0\nE:DM_UDEV_RULES_VSN=2\n", name, wwid)+
 		fmt.Sprintf("E:DM_MPATH=%s\nE:DM_PART=1\nE:DM_TYPE=scsi\n", name)+
@@ -939,6 +908,25 @@ func synthMultipath(w *synthWriter, d *synthDisk, dmesg *strings.Builder, clock 
 		dmesg.WriteString(clock.line(fmt.Sprintf(" %s: %s1", p.Name, p.Name)))
 		dmesg.WriteString(clock.line(sd + "Attached SCSI disk"))
 	}
+}
+
+// synthDM writes device-mapper device dm-<minor> (major 253): its size,
+// dm/name, dm/uuid and dm/suspended (drivers/md/dm-sysfs.c), its queue,
+// an empty holders/ and its /sys/block link; the caller links slaves/.
+func synthDM(w *synthWriter, minor int, sectors uint64, name, uuid, rot, sched string) {
+	vdir := fmt.Sprintf("/sys/devices/virtual/block/dm-%d", minor)
+	w.file(vdir+"/dev", fmt.Sprintf("253:%d\n", minor))
+	w.file(vdir+"/size", strconv.FormatUint(sectors, 10)+"\n")
+	w.file(vdir+"/removable", "0\n")
+	w.file(vdir+"/ro", "0\n")
+	w.file(vdir+"/dm/name", name+"\n")
+	w.file(vdir+"/dm/uuid", uuid+"\n")
+	w.file(vdir+"/dm/suspended", "0\n")
+	w.file(vdir+"/queue/rotational", rot+"\n")
+	w.file(vdir+"/queue/scheduler", sched+"\n")
+	w.file(vdir+"/queue/write_cache", "write back\n")
+	w.mkdir(vdir + "/holders")
+	w.link("/sys/block/"+fmt.Sprintf("dm-%d", minor), vdir)
 }
 
 // synthLVMUUID is an LVM UUID as lvm prints it: 32 characters of [0-9a-zA-Z]
