@@ -88,8 +88,8 @@ func benchCheckReport(out []byte, n int) error {
 	if rep.Schema != "diskdoctor/v1" {
 		return fmt.Errorf("schema %q, want diskdoctor/v1", rep.Schema)
 	}
-	if want := n + synthVirtualDevices(n); len(rep.Devices) != want {
-		return fmt.Errorf("%d devices in the report, want %d (%d disks, %d loop and dm devices)", len(rep.Devices), want, n, want-n)
+	if want := synthBlockDevices(n); len(rep.Devices) != want {
+		return fmt.Errorf("%d devices in the report, want %d (%d disks, %d second paths, loop and dm devices)", len(rep.Devices), want, n, want-n)
 	}
 	var errs []error
 	for _, sk := range rep.Skipped {
@@ -99,7 +99,13 @@ func benchCheckReport(out []byte, n int) error {
 	for _, f := range rep.Findings {
 		got[f.Rule] = append(got[f.Rule], f.Subjects...)
 	}
-	for rule, want := range benchExpected(n) {
+	expected := benchExpected(n)
+	for rule, subjects := range got {
+		if _, ok := expected[rule]; !ok {
+			errs = append(errs, fmt.Errorf("finding %s on %s: not planned", rule, benchAbbrev(subjects)))
+		}
+	}
+	for rule, want := range expected {
 		have := append([]string(nil), got[rule]...)
 		sortNaturalStrings(have)
 		if strings.Join(have, " ") != strings.Join(want, " ") {
@@ -144,6 +150,39 @@ func TestSyntheticMachine(t *testing.T) {
 	}
 	if err := benchCheckReport(out.Bytes(), n); err != nil {
 		t.Error(err)
+	}
+	// Each multipathed drive: both paths judged, each held by the map,
+	// the map (not judged) held by its partition.
+	var rep benchReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	holders := map[string]string{}
+	judged := map[string]bool{}
+	for _, d := range rep.Devices {
+		name, _ := d["name"].(string)
+		h, _ := d["holders"].([]any)
+		holders[name] = fmt.Sprint(h)
+		judged[name], _ = d["judged"].(bool)
+	}
+	mpaths := 0
+	for _, d := range synthPlan(n) {
+		if d.MPath == 0 {
+			continue
+		}
+		mpaths++
+		mapDM := fmt.Sprintf("dm-%d", d.MapMinor)
+		for _, p := range d.Paths {
+			if holders[p.Name] != "["+mapDM+"]" || !judged[p.Name] {
+				t.Errorf("path %s of %s: holders %s, judged %v; want [%s], judged", p.Name, d.mapName(), holders[p.Name], judged[p.Name], mapDM)
+			}
+		}
+		if want := fmt.Sprintf("[dm-%d]", d.MapMinor+1); holders[mapDM] != want || judged[mapDM] {
+			t.Errorf("map %s (%s): holders %s, judged %v; want %s, not judged", mapDM, d.mapName(), holders[mapDM], judged[mapDM], want)
+		}
+	}
+	if mpaths == 0 {
+		t.Errorf("the %d-disk plan has no multipathed drive", n)
 	}
 }
 

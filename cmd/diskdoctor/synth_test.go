@@ -34,7 +34,34 @@ type synthDisk struct {
 
 	RootComplex, PCIFunc string // pci0000:00, 0000:00:17.0 (SATA: the AHCI function)
 	SysDir               string // machine path of the disk's resolved sysfs directory
+
+	// MPath > 0: a dual-ported SAS drive seen on two paths (Paths; Name,
+	// Maj, Min and SysDir are the first path's), joined by dm-multipath
+	// into map mpath<letters> (dm-<MapMinor>) with one kpartx partition
+	// (dm-<MapMinor+1>) mounted on /srv/<map name>.
+	MPath    int
+	Paths    [2]synthPath
+	MapMinor int
 }
+
+// synthPath is one SCSI path to a multipathed drive: its sd device behind
+// one of the two HBAs of the drive's JBOD.
+type synthPath struct {
+	Name            string // sdq
+	Maj, Min        int
+	Host, Target    int // SCSI address Host:0:Target:0
+	RootComplex, RP string
+	PCIFunc, SysDir string
+}
+
+// mapName is the multipath map's user_friendly_names alias: multipath-tools'
+// "mpath" prefix and a letter suffix numbered like sd names
+// (libmultipath/alias.c format_devname: mpatha..mpathz, mpathaa).
+func (d *synthDisk) mapName() string { return "mpath" + synthLetters(d.MPath-1) }
+
+// wwid is what multipath names the drive by, its udev ID_SERIAL: scsi_id's
+// "3" (NAA designator of VPD page 0x83) and the NAA WWN without "0x".
+func (d *synthDisk) wwid() string { return "3" + strings.TrimPrefix(d.WWN, "0x") }
 
 // part1Sectors is the size of the first partition: the whole disk after
 // the GPT (2048 sectors before, 2015 for the backup table after), or half
@@ -66,23 +93,48 @@ var (
 		{ID: "Samsung_SSD_860_EVO_1TB", ATA: "Samsung SSD 860 EVO 1TB", Firmware: "RVT04B6Q", Sectors: 1953525168, PhysBS: 512, SizeText: "(1.00 TB/932 GiB)"},
 	}
 	synthSATAHDD = synthModel{ID: "ST18000NM000J-2TV103", ATA: "ST18000NM000J-2TV103", Firmware: "SN04", Sectors: 35156656128, PhysBS: 4096, HDD: true, SizeText: "(18.0 TB/16.4 TiB)"}
-	synthNVMes   = []synthModel{
+	// The SAS drive of the dual-expander JBOD (each drive has two SAS
+	// ports, one to each expander).
+	synthSASHDD = synthModel{ID: "ST18000NM004J", ATA: "ST18000NM004J", Firmware: "E004", Sectors: 35156656128, PhysBS: 4096, HDD: true, SizeText: "(18.0 TB/16.4 TiB)"}
+	synthNVMes  = []synthModel{
 		{ID: "Samsung SSD 980 PRO 1TB", ATA: "Samsung SSD 980 PRO 1TB", Firmware: "5B2QGXA7", Sectors: 1953525168, PhysBS: 512},
 		{ID: "Micron_7450_MTFDKCC3T8TFR", ATA: "Micron_7450_MTFDKCC3T8TFR", Firmware: "E2MU200", Sectors: 7501476528, PhysBS: 512},
 	}
 )
 
-// synthPlan decides the disks of an n-disk machine: 60 % SATA (two thirds
-// SSD, one third HDD), 40 % NVMe, interleaved. About 5 % of all disks are
-// SATA drives with the write cache off, about 3 % NVMe drives on a degraded
-// link, and a quarter of the SATA SSDs hold a ZFS pool without autotrim.
-// Every other ext4 partition is mounted.
+// synthPlan decides the disks of an n-disk machine: 55 % SATA (two thirds
+// SSD, one third HDD), 40 % NVMe, 5 % dual-ported SAS HDDs in a
+// dual-expander JBOD behind two mpt3sas HBAs, interleaved. Each SAS drive
+// is one disk of the n, seen on two paths (two sd devices with one WWN,
+// one per HBA) that dm-multipath joins into one map, mpatha.., with a
+// kpartx partition holding a mounted XFS filesystem. About 5 % of all disks
+// are SATA drives with the write cache off, about 3 % NVMe drives on a
+// degraded link, and a quarter of the SATA SSDs hold a ZFS pool without
+// autotrim; one NVMe drive in ten keeps half its space for an LVM volume.
+// Every other ext4 partition is mounted. sd names and device numbers are
+// handed out in one sequence to SATA disks and SAS paths, as sd.c's index
+// allocator does; the SAS HBAs' SCSI hosts follow the AHCI ports', and the
+// multipath maps' dm minors the LVM volumes'.
 func synthPlan(n int) []synthDisk {
+	// The AHCI ports and LVM volumes come first in their numberings.
+	var nSATA, nNVMe, nLVM int
+	for i := 0; i < n; i++ {
+		switch synthKind(i) {
+		case synthKindSATA:
+			nSATA++
+		case synthKindNVMe:
+			if nNVMe%10 == 5 {
+				nLVM++
+			}
+			nNVMe++
+		}
+	}
 	disks := make([]synthDisk, 0, n)
-	sata, nvme, lvm := 0, 0, 0
+	sata, nvme, lvm, sas, sd := 0, 0, 0, 0, 0
 	for i := 0; i < n; i++ {
 		var d synthDisk
-		if i%5 == 1 || i%5 == 3 {
+		switch synthKind(i) {
+		case synthKindNVMe:
 			k := nvme
 			nvme++
 			m := synthNVMes[k%len(synthNVMes)]
@@ -108,7 +160,28 @@ func synthPlan(n int) []synthDisk {
 			if k%2 == 0 {
 				d.MountPoint = "/srv/" + d.Name
 			}
-		} else {
+		case synthKindSAS:
+			k := sas
+			sas++
+			d = synthDisk{HDD: true, Index: k, Model: synthSASHDD, MPath: k + 1, MapMinor: nLVM + 2*k}
+			d.Serial = fmt.Sprintf("ZR7%05X0000C%03d%04X", 0x0B000+k, 300+k%700, 0x4F00+k)
+			d.WWN = fmt.Sprintf("0x5000c500e%07x", 0x2c40000+k)
+			// 60 bays per JBOD; each JBOD's two expanders are cabled to
+			// their own HBA, a PCI function in a segment of its own.
+			jbod, bay := k/60, k%60
+			for p := range d.Paths {
+				maj, min := synthSDDevNo(sd)
+				rc, rp, fn := synthSlot(0x20+jbod, p)
+				host := nSATA + 2*jbod + p
+				d.Paths[p] = synthPath{Name: synthSDName(sd), Maj: maj, Min: min, Host: host, Target: bay, RootComplex: rc, RP: rp, PCIFunc: fn,
+					SysDir: fmt.Sprintf("/sys/devices/%s/%s/%s/host%d/port-%d:0/expander-%d:0/port-%d:0:%d/end_device-%d:0:%d/target%d:0:%d/%d:0:%d:0/block/%s",
+						rc, rp, fn, host, host, host, host, bay, host, bay, host, bay, host, bay, synthSDName(sd))}
+				sd++
+			}
+			d.Name, d.Maj, d.Min, d.SysDir = d.Paths[0].Name, d.Paths[0].Maj, d.Paths[0].Min, d.Paths[0].SysDir
+			d.RootComplex, d.PCIFunc = d.Paths[0].RootComplex, d.Paths[0].PCIFunc
+			d.MountPoint = "/srv/" + d.mapName()
+		default:
 			s := sata
 			sata++
 			hdd := s%9 >= 6
@@ -116,12 +189,13 @@ func synthPlan(n int) []synthDisk {
 			if !hdd {
 				m = synthSATASSDs[s%len(synthSATASSDs)]
 			}
-			maj, min := synthSDDevNo(s)
+			maj, min := synthSDDevNo(sd)
 			d = synthDisk{
-				Name: synthSDName(s), NVMe: false, HDD: hdd, Index: s, Maj: maj, Min: min, Model: m,
+				Name: synthSDName(sd), NVMe: false, HDD: hdd, Index: s, Maj: maj, Min: min, Model: m,
 				WriteThrough: s%12 == 5,
 				ZFS:          !hdd && s%4 == 1,
 			}
+			sd++
 			d.Part = d.Name + "1"
 			switch {
 			case strings.HasPrefix(m.ID, "WDC"):
@@ -158,13 +232,37 @@ func synthPlan(n int) []synthDisk {
 	return disks
 }
 
-// synthVirtualDevices is how many loop and device-mapper devices an n-disk
-// synthetic machine has besides its disks.
-func synthVirtualDevices(n int) int {
+const (
+	synthKindSATA = iota
+	synthKindNVMe
+	synthKindSAS
+)
+
+// synthKind is the kind of the i-th disk: two in five NVMe, one in twenty
+// a multipathed SAS drive (never the first, the root disk), the rest SATA.
+func synthKind(i int) int {
+	switch {
+	case i%5 == 1 || i%5 == 3:
+		return synthKindNVMe
+	case i%20 == 12:
+		return synthKindSAS
+	}
+	return synthKindSATA
+}
+
+// synthBlockDevices is how many entries /sys/block of an n-disk synthetic
+// machine has: a device per disk, the second path of each multipathed
+// drive, its map and the map's partition, the LVM volumes and the loop
+// devices.
+func synthBlockDevices(n int) int {
 	v := len(synthLoops)
 	for _, d := range synthPlan(n) {
+		v++
 		if d.LVM > 0 {
 			v++
+		}
+		if d.MPath > 0 {
+			v += 3
 		}
 	}
 	return v
@@ -181,13 +279,17 @@ func synthRootPort(dom, j int) string {
 }
 
 // synthSDName is the kernel's sd_format_disk_name: sda..sdz, sdaa..sdzz, sdaaa.
-func synthSDName(i int) string {
+func synthSDName(i int) string { return "sd" + synthLetters(i) }
+
+// synthLetters is the bijective base-26 suffix of sd_format_disk_name:
+// a..z, aa..zz, aaa.
+func synthLetters(i int) string {
 	var b []byte
 	for i++; i > 0; i /= 26 {
 		i--
 		b = append([]byte{byte('a' + i%26)}, b...)
 	}
-	return "sd" + string(b)
+	return string(b)
 }
 
 // synthSDDevNo is sd.c's numbering: major sd_major((index & 0xf0) >> 4)
@@ -325,8 +427,22 @@ func writeSyntheticMachine(dir string, n int) error {
 	// One healthy SMART reading per protocol serves every disk of it.
 	w.file("/commands/smartctl-ata.json", `{"smartctl":{"exit_status":0},"device":{"protocol":"ATA"},"smart_status":{"passed":true}}`+"\n")
 	w.file("/commands/smartctl-nvme.json", `{"smartctl":{"exit_status":0},"device":{"protocol":"NVMe"},"smart_status":{"passed":true}}`+"\n")
+	w.file("/commands/smartctl-scsi.json", `{"smartctl":{"exit_status":0},"device":{"protocol":"SCSI"},"smart_status":{"passed":true}}`+"\n")
 	for i := range disks {
 		d := &disks[i]
+		if d.MPath > 0 {
+			// smartctl asks the drive through each of its paths.
+			for _, p := range d.Paths {
+				manifest.WriteString(fmt.Sprintf("- argv: [smartctl, -x, -n, standby, -j, /dev/%s]\n  stdout: smartctl-scsi.json\n", p.Name))
+			}
+			synthMultipath(w, d, &dmesg, &clock)
+			name := d.mapName() + "-part1"
+			mountID++
+			mountinfo.WriteString(fmt.Sprintf("%d 27 253:%d / %s rw,relatime shared:%d - xfs /dev/mapper/%s rw,attr2,inode64,logbufs=8,logbsize=32k,noquota\n", mountID, d.MapMinor+1, d.MountPoint, mountID-100, name))
+			mounts.WriteString(fmt.Sprintf("/dev/mapper/%s %s xfs rw,relatime,attr2,inode64,logbufs=8,logbsize=32k,noquota 0 0\n", name, d.MountPoint))
+			df.WriteString(fmt.Sprintf("/dev/mapper/%s xfs 1000000000 400000000 600000000 40%% %s\n", name, d.MountPoint))
+			continue
+		}
 		smart := "smartctl-ata.json"
 		if d.NVMe {
 			smart = "smartctl-nvme.json"
@@ -576,7 +692,7 @@ func synthNVMe(w *synthWriter, d *synthDisk, dmesg *strings.Builder, clock *synt
 }
 
 // synthBlock writes the block device's own attributes, its queue and its
-// single partition.
+// single partition (none where d.Part is empty).
 func synthBlock(w *synthWriter, d *synthDisk, rot, wc, sched, dg, dmax, nr, fua string) {
 	m := d.Model
 	b := d.SysDir
@@ -600,6 +716,9 @@ func synthBlock(w *synthWriter, d *synthDisk, rot, wc, sched, dg, dmax, nr, fua 
 	w.file(q+"fua", fua+"\n")
 	w.mkdir(b + "/holders")
 	w.mkdir(b + "/slaves")
+	if d.Part == "" {
+		return
+	}
 	p := b + "/" + d.Part
 	w.file(p+"/dev", fmt.Sprintf("%d:%d\n", d.Maj, d.Min+1))
 	w.file(p+"/size", strconv.FormatUint(d.part1Sectors(), 10)+"\n")
@@ -667,24 +786,147 @@ func synthLVM(w *synthWriter, d *synthDisk, byID, byWWN, pathID string) {
 	dm := fmt.Sprintf("dm-%d", j)
 	vdir := "/sys/devices/virtual/block/" + dm
 	dmUUID := "LVM-" + strings.ReplaceAll(synthLVMUUID(2, j)+synthLVMUUID(3, j), "-", "")
-	w.file(vdir+"/dev", fmt.Sprintf("253:%d\n", j))
-	w.file(vdir+"/size", strconv.FormatUint(size-2048, 10)+"\n")
-	w.file(vdir+"/removable", "0\n")
-	w.file(vdir+"/ro", "0\n")
-	w.file(vdir+"/dm/name", vg+"-"+lv+"\n")
-	w.file(vdir+"/dm/uuid", dmUUID+"\n")
-	w.file(vdir+"/dm/suspended", "0\n")
-	w.file(vdir+"/queue/rotational", "0\n")
-	w.file(vdir+"/queue/scheduler", "none\n")
-	w.file(vdir+"/queue/write_cache", "write back\n")
-	w.mkdir(vdir + "/holders")
+	synthDM(w, j, size-2048, vg+"-"+lv, dmUUID, "0", "none")
 	w.link(vdir+"/slaves/"+part, pdir)
 	w.link(pdir+"/holders/"+dm, vdir)
-	w.link("/sys/block/"+dm, vdir)
 	fsUUID := synthUUID(5, j)
 	w.udev(fmt.Sprintf("253:%d", j), dm, fmt.Sprintf("S:disk/by-id/dm-name-%s-%s\nS:disk/by-id/dm-uuid-%s\nS:disk/by-uuid/%s\nS:mapper/%s-%s\nS:%s/%s\n", vg, lv, dmUUID, fsUUID, vg, lv, vg, lv)+
 		fmt.Sprintf("E:DM_UDEV_PRIMARY_SOURCE_FLAG=1\nE:DM_NAME=%s-%s\nE:DM_UUID=%s\nE:DM_SUSPENDED=0\nE:DM_VG_NAME=%s\nE:DM_LV_NAME=%s\n", vg, lv, dmUUID, vg, lv)+
 		fmt.Sprintf("E:ID_FS_UUID=%s\nE:ID_FS_UUID_ENC=%s\nE:ID_FS_TYPE=xfs\nE:ID_FS_USAGE=filesystem\nG:systemd\nQ:systemd\nV:1\n", fsUUID, fsUUID))
+}
+
+// synthMultipath writes a dual-ported SAS drive of the JBOD as a real host
+// with multipath-tools shows it:
+//
+//   - two sd devices, one per HBA (mpt3sas), under the SAS transport's
+//     host/port/expander/port/end_device/target chain
+//     (drivers/scsi/scsi_transport_sas.c), each with the drive's WWN; no
+//     partitions, since multipath-tools' del-part-nodes.rules runs
+//     "partx -d" on a path (DM_DEL_PART_NODES=1); each path's holders/ is
+//     the map;
+//   - the map, a request-based dm device (drivers/md/dm-mpath.c) with
+//     dm/name the user_friendly_names alias and dm/uuid mpath-<wwid>
+//     (drivers/md/dm-sysfs.c; libmultipath's UUID_PREFIX), slaves/ both
+//     paths, holders/ its partition;
+//   - the partition kpartx makes on the map (kpartx -p -part: dm/name
+//     <map>-part1, dm/uuid part1-mpath-<wwid>), a linear dm device
+//     holding an XFS filesystem.
+//
+// udev's records: the paths carry what multipath.rules sets on a path
+// (DM_MULTIPATH_DEVICE_PATH=1, ID_FS_TYPE=mpath_member, SYSTEMD_READY=0)
+// next to the SCSI identity of 60-persistent-storage.rules, and claim
+// by-id/scsi-<wwid> and by-id/wwn-<wwn>; the map claims them too with
+// link_priority=50 (11-dm-mpath.rules, from kpartx_id's DM_TYPE, DM_SERIAL
+// and DM_WWN), so they lead to the map, and udev keeps each path's own
+// by-path link. The map and the partition get dm-name-, dm-uuid- and
+// mapper/ links (13-dm-disk.rules, 10-dm.rules); the partition also
+// by-id/scsi-<map>-part1 (dm-parts.rules: DM_TYPE-DM_NAME) and by-uuid.
+// The map's record follows a public `udevadm info` of an Ubuntu
+// multipath map (DM_ACTIVATION, MPATH_DEVICE_READY, L:50).
+func synthMultipath(w *synthWriter, d *synthDisk, dmesg *strings.Builder, clock *synthClock) {
+	m := d.Model
+	wwid := d.wwid()
+	name := d.mapName()
+	mapDev, partDev := fmt.Sprintf("253:%d", d.MapMinor), fmt.Sprintf("253:%d", d.MapMinor+1)
+	mapDM, partDM := fmt.Sprintf("dm-%d", d.MapMinor), fmt.Sprintf("dm-%d", d.MapMinor+1)
+	mdir, pdir := "/sys/devices/virtual/block/"+mapDM, "/sys/devices/virtual/block/"+partDM
+	fsUUID, partUUID := synthUUID(6, d.Index), synthUUID(7, d.Index)
+	size := d.part1Sectors()
+
+	// The map first: the links it shares with its paths are its own
+	// (link_priority 50 against the paths' 0), and the writer keeps the
+	// first device that claims a link.
+	// dm-mpath is request-based: its queue has an I/O scheduler.
+	synthDM(w, d.MapMinor, m.Sectors, name, "mpath-"+wwid, "1", "[mq-deadline] kyber bfq none")
+	w.file(mdir+"/queue/physical_block_size", strconv.Itoa(m.PhysBS)+"\n")
+	w.file(mdir+"/queue/logical_block_size", "512\n")
+	w.udev(mapDev, mapDM, fmt.Sprintf("S:disk/by-id/dm-name-%s\nS:disk/by-id/wwn-%s\nS:disk/by-id/scsi-%s\nS:mapper/%s\nS:disk/by-id/dm-uuid-mpath-%s\nL:50\n", name, d.WWN, wwid, name, wwid)+
+		fmt.Sprintf("E:DM_UDEV_DISABLE_LIBRARY_FALLBACK_FLAG=1\nE:DM_UDEV_PRIMARY_SOURCE_FLAG=1\nE:DM_ACTIVATION=1\nE:DM_NAME=%s\nE:DM_UUID=mpath-%s\nE:DM_SUSPENDED=0\nE:DM_UDEV_RULES_VSN=2\n", name, wwid)+
+		fmt.Sprintf("E:MPATH_SBIN_PATH=/sbin\nE:MPATH_DEVICE_READY=1\nE:DM_TYPE=scsi\nE:DM_WWN=%s\nE:DM_SERIAL=%s\n", d.WWN, wwid)+
+		fmt.Sprintf("E:ID_PART_TABLE_UUID=%s\nE:ID_PART_TABLE_TYPE=gpt\nE:SYSTEMD_READY=1\nG:systemd\nQ:systemd\nV:1\n", synthUUID(1, 1<<20+d.Index)))
+
+	synthDM(w, d.MapMinor+1, size, name+"-part1", "part1-mpath-"+wwid, "1", "none")
+	w.link(pdir+"/slaves/"+mapDM, mdir)
+	w.link(mdir+"/holders/"+partDM, pdir)
+	w.udev(partDev, partDM, fmt.Sprintf("S:disk/by-id/dm-name-%s-part1\nS:disk/by-id/dm-uuid-part1-mpath-%s\nS:disk/by-id/scsi-%s-part1\nS:disk/by-uuid/%s\nS:mapper/%s-part1\nL:50\n", name, wwid, name, fsUUID, name)+
+		fmt.Sprintf("E:DM_UDEV_DISABLE_LIBRARY_FALLBACK_FLAG=1\nE:DM_UDEV_PRIMARY_SOURCE_FLAG=1\nE:DM_ACTIVATION=1\nE:DM_NAME=%s-part1\nE:DM_UUID=part1-mpath-%s\nE:DM_SUSPENDED=0\nE:DM_UDEV_RULES_VSN=2\n", name, wwid)+
+		fmt.Sprintf("E:DM_MPATH=%s\nE:DM_PART=1\nE:DM_TYPE=scsi\n", name)+
+		fmt.Sprintf("E:ID_FS_UUID=%s\nE:ID_FS_UUID_ENC=%s\nE:ID_FS_TYPE=xfs\nE:ID_FS_USAGE=filesystem\n", fsUUID, fsUUID)+
+		fmt.Sprintf("E:ID_PART_ENTRY_SCHEME=gpt\nE:ID_PART_ENTRY_UUID=%s\nE:ID_PART_ENTRY_TYPE=0fc63daf-8483-4772-8e79-3d69d8477de4\nE:ID_PART_ENTRY_NUMBER=1\nE:ID_PART_ENTRY_OFFSET=2048\nE:ID_PART_ENTRY_SIZE=%d\nE:ID_PART_ENTRY_DISK=%s\n", partUUID, size, mapDev)+
+		"E:SYSTEMD_READY=1\nG:systemd\nQ:systemd\nV:1\n")
+
+	scsiModel, vendor := fmt.Sprintf("%-16s", m.ATA), "SEAGATE "
+	for _, p := range d.Paths {
+		addr := fmt.Sprintf("%d:0:%d:0", p.Host, p.Target)
+		scsiDev := path.Dir(path.Dir(p.SysDir))
+		hostDir := scsiDev[:strings.Index(scsiDev, "/port-")]
+		fn := path.Dir(hostDir)
+		if p.Target == 0 {
+			synthRootPortDir(w, path.Dir(fn))
+			synthPCIFunction(w, fn, "mpt3sas", "0x1000", "0x00e6", "0x010700")
+			w.link("/sys/class/scsi_host/"+path.Base(hostDir), hostDir+"/scsi_host/"+path.Base(hostDir))
+			w.file(hostDir+"/scsi_host/"+path.Base(hostDir)+"/proc_name", "mpt3sas\n")
+		}
+		w.file(scsiDev+"/model", scsiModel+"\n")
+		w.file(scsiDev+"/vendor", vendor+"\n")
+		w.file(scsiDev+"/rev", m.Firmware+"\n")
+		w.file(scsiDev+"/state", "running\n")
+		w.file(scsiDev+"/queue_depth", "254\n")
+		w.file(scsiDev+"/wwid", "naa."+strings.TrimPrefix(d.WWN, "0x")+"\n")
+		w.link(scsiDev+"/driver", "/sys/bus/scsi/drivers/sd")
+		w.file(scsiDev+"/scsi_disk/"+addr+"/cache_type", "write back\n")
+		w.file(scsiDev+"/scsi_disk/"+addr+"/FUA", "1\n")
+		w.link("/sys/class/scsi_disk/"+addr, scsiDev+"/scsi_disk/"+addr)
+
+		pd := *d
+		pd.Name, pd.Maj, pd.Min, pd.SysDir, pd.Part = p.Name, p.Maj, p.Min, p.SysDir, ""
+		synthBlock(w, &pd, "1", "write back", "[mq-deadline] none\n", "0", "0", "254", "1")
+		w.link(p.SysDir+"/device", scsiDev)
+		w.link(p.SysDir+"/holders/"+mapDM, mdir)
+		w.link(mdir+"/slaves/"+p.Name, p.SysDir)
+
+		// The expander's SAS address and the drive's phy in it
+		// (path_id's handle_scsi_sas, systemd src/udev/udev-builtin-path_id.c).
+		pathID := fmt.Sprintf("pci-%s-sas-exp0x500304801f%02x%02xbf-phy%d-lun-0", p.PCIFunc, d.Index/60, p.Host%256, p.Target)
+		var u strings.Builder
+		fmt.Fprintf(&u, "S:disk/by-id/scsi-%s\nS:disk/by-id/wwn-%s\nS:disk/by-path/%s\n", wwid, d.WWN, pathID)
+		fmt.Fprintf(&u, "I:%d\n", 4700000+p.Maj*1000+p.Min)
+		fmt.Fprintf(&u, "E:ID_SCSI=1\nE:ID_VENDOR=SEAGATE\nE:ID_VENDOR_ENC=SEAGATE\\x20\nE:ID_MODEL=%s\nE:ID_MODEL_ENC=%s\nE:ID_REVISION=%s\nE:ID_TYPE=disk\n", m.ID, strings.ReplaceAll(scsiModel, " ", `\x20`), m.Firmware)
+		fmt.Fprintf(&u, "E:ID_SERIAL=%s\nE:ID_SERIAL_SHORT=%s\nE:ID_WWN=%s\nE:ID_WWN_WITH_EXTENSION=%s\nE:ID_BUS=scsi\nE:ID_SCSI_SERIAL=%s\n", wwid, wwid[1:], d.WWN, d.WWN, d.Serial)
+		fmt.Fprintf(&u, "E:ID_PATH=%s\nE:ID_PATH_TAG=%s\n", pathID, strings.NewReplacer(":", "_", ".", "_", "-", "_").Replace(pathID))
+		fmt.Fprintf(&u, "E:ID_PART_TABLE_UUID=%s\nE:ID_PART_TABLE_TYPE=gpt\n", synthUUID(1, 1<<20+d.Index))
+		u.WriteString("E:DM_MULTIPATH_DEVICE_PATH=1\nE:ID_FS_TYPE=mpath_member\nE:SYSTEMD_READY=0\nE:DM_DEL_PART_NODES=1\nG:systemd\nQ:systemd\nV:1\n")
+		w.udev(fmt.Sprintf("%d:%d", p.Maj, p.Min), p.Name, u.String())
+
+		sd := fmt.Sprintf("sd %s: [%s] ", addr, p.Name)
+		dmesg.WriteString(clock.line(fmt.Sprintf("scsi %s: Direct-Access     SEAGATE  %s %s PQ: 0 ANSI: 7", addr, scsiModel, m.Firmware)))
+		dmesg.WriteString(clock.line(fmt.Sprintf("%s%d 512-byte logical blocks: %s", sd, m.Sectors, m.SizeText)))
+		dmesg.WriteString(clock.line(fmt.Sprintf("%s%d-byte physical blocks", sd, m.PhysBS)))
+		dmesg.WriteString(clock.line(sd + "Write Protect is off"))
+		dmesg.WriteString(clock.line(sd + "Mode Sense: db 00 10 08"))
+		dmesg.WriteString(clock.line(sd + "Write cache: enabled, read cache: enabled, supports DPO and FUA"))
+		dmesg.WriteString(clock.line(fmt.Sprintf(" %s: %s1", p.Name, p.Name)))
+		dmesg.WriteString(clock.line(sd + "Attached SCSI disk"))
+	}
+}
+
+// synthDM writes device-mapper device dm-<minor> (major 253): its size,
+// dm/name, dm/uuid and dm/suspended (drivers/md/dm-sysfs.c), its queue,
+// an empty holders/ and its /sys/block link; the caller links slaves/.
+func synthDM(w *synthWriter, minor int, sectors uint64, name, uuid, rot, sched string) {
+	vdir := fmt.Sprintf("/sys/devices/virtual/block/dm-%d", minor)
+	w.file(vdir+"/dev", fmt.Sprintf("253:%d\n", minor))
+	w.file(vdir+"/size", strconv.FormatUint(sectors, 10)+"\n")
+	w.file(vdir+"/removable", "0\n")
+	w.file(vdir+"/ro", "0\n")
+	w.file(vdir+"/dm/name", name+"\n")
+	w.file(vdir+"/dm/uuid", uuid+"\n")
+	w.file(vdir+"/dm/suspended", "0\n")
+	w.file(vdir+"/queue/rotational", rot+"\n")
+	w.file(vdir+"/queue/scheduler", sched+"\n")
+	w.file(vdir+"/queue/write_cache", "write back\n")
+	w.mkdir(vdir + "/holders")
+	w.link("/sys/block/"+fmt.Sprintf("dm-%d", minor), vdir)
 }
 
 // synthLVMUUID is an LVM UUID as lvm prints it: 32 characters of [0-9a-zA-Z]
