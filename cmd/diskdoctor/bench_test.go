@@ -151,19 +151,22 @@ func TestSyntheticMachine(t *testing.T) {
 	if err := benchCheckReport(out.Bytes(), n); err != nil {
 		t.Error(err)
 	}
-	// Each multipathed drive: both paths judged, each held by the map,
-	// the map (not judged) held by its partition.
+	// Each multipathed drive: both paths judged, each held by the map and
+	// with none of its by-id links, the map (not judged) held by its
+	// partition.
 	var rep benchReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
 	holders := map[string]string{}
 	judged := map[string]bool{}
+	byID := map[string][]any{}
 	for _, d := range rep.Devices {
 		name, _ := d["name"].(string)
 		h, _ := d["holders"].([]any)
 		holders[name] = fmt.Sprint(h)
 		judged[name], _ = d["judged"].(bool)
+		byID[name], _ = d["by_id"].([]any)
 	}
 	mpaths := 0
 	for _, d := range synthPlan(n) {
@@ -175,6 +178,11 @@ func TestSyntheticMachine(t *testing.T) {
 		for _, p := range d.Paths {
 			if holders[p.Name] != "["+mapDM+"]" || !judged[p.Name] {
 				t.Errorf("path %s of %s: holders %s, judged %v; want [%s], judged", p.Name, d.mapName(), holders[p.Name], judged[p.Name], mapDM)
+			}
+			// The shared scsi-3…/wwn-0x… links udev lists in every
+			// path's record name the map (its link priority is higher).
+			if len(byID[p.Name]) != 0 {
+				t.Errorf("path %s of %s: by-id %v, links that name the map %s", p.Name, d.mapName(), byID[p.Name], mapDM)
 			}
 		}
 		if want := fmt.Sprintf("[dm-%d]", d.MapMinor+1); holders[mapDM] != want || judged[mapDM] {

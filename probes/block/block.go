@@ -147,6 +147,7 @@ func Read(ctx context.Context, h *machine.Host) ([]*Device, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, machine.CtxErr(err)
 	}
+	keepOwnByIDLinks(h, out)
 	sort.Slice(out, func(i, j int) bool { return parse.NaturalLess(out[i].Name, out[j].Name) })
 	return out, nil
 }

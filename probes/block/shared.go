@@ -3,6 +3,7 @@ package block
 import (
 	"context"
 	"path"
+	"slices"
 	"sync"
 
 	"github.com/diskdoctor/diskdoctor/machine"
@@ -68,4 +69,37 @@ func (s *shared) subsystemNames(ctx context.Context, dir string) []string {
 	}
 	s.subsys[dir] = v
 	return v
+}
+
+// keepOwnByIDLinks leaves a by-id link only with the device it resolves
+// to. udev's record of a device lists every link the device claims (its
+// S: lines), but where two devices claim one, udev points the link at the
+// claimant of the highest link priority (its L: line; the device-mapper
+// rules give a multipath map 50, above its paths): a multipath map and its
+// paths, or both paths of a dual-ported disk, all list the shared
+// scsi-3…/wwn-0x… links, which name one of them. Only a link claimed
+// twice is read; one that cannot be read stays with every claimant
+// (which of them it names is unknown).
+func keepOwnByIDLinks(h *machine.Host, devs []*Device) {
+	claims := map[string][]*Device{}
+	for _, d := range devs {
+		for _, l := range d.ByID {
+			claims[l] = append(claims[l], d)
+		}
+	}
+	for l, ds := range claims {
+		if len(ds) < 2 {
+			continue
+		}
+		target, err := h.Readlink(l)
+		if err != nil {
+			continue
+		}
+		owner := path.Base(target)
+		for _, d := range ds {
+			if d.Name != owner {
+				d.ByID = slices.DeleteFunc(d.ByID, func(x string) bool { return x == l })
+			}
+		}
+	}
 }
