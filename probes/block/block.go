@@ -197,7 +197,12 @@ func readBlockDevice(ctx context.Context, h *machine.Host, ix *shared, name stri
 			}
 		}
 	}
-	if len(d.ByID) == 0 {
+	if d.Udev == nil {
+		// No udev record to say which links are the device's: those of
+		// /dev/disk/by-id that name it. A record's S: lines are every link
+		// udev made for the device (udev-node.c), so a device whose record
+		// lists none (a loop device, a dm device udev gives no identity)
+		// has none there to find.
 		d.ByID = ix.byIDLinks(ctx, name)
 	}
 	return d

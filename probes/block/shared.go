@@ -34,9 +34,8 @@ type shared struct {
 }
 
 // byIDLinks is the /dev/disk/by-id links that resolve to the device name
-// (relative or absolute, udev writes ../../sda), for a device whose udev
-// record lists none: a recording made without the udev database, or a
-// device udev gives no by-id link of its own.
+// (relative or absolute, udev writes ../../sda), for a device without a
+// udev record (a recording made without the udev database).
 func (s *shared) byIDLinks(ctx context.Context, name string) []string {
 	s.byIDOnce.Do(func() {
 		s.byID = map[string][]string{}
