@@ -61,3 +61,35 @@ func itoa(n int) string {
 	}
 	return string(b)
 }
+
+// TestRecordedAbsentDeviceDirectory: a recorded device without device/
+// (a dm or loop device) answers "not available" (the file does not exist) for every attribute
+// beneath it, each time, as the lookup from the root does, and its own
+// attributes still read.
+func TestRecordedAbsentDeviceDirectory(t *testing.T) {
+	root := t.TempDir()
+	testutil.Must(t, os.MkdirAll(filepath.Join(root, "sys/devices/virtual/block/dm-0"), 0o755))
+	testutil.Must(t, os.WriteFile(filepath.Join(root, "sys/devices/virtual/block/dm-0/size"), []byte("2048\n"), 0o644))
+	testutil.Must(t, os.MkdirAll(filepath.Join(root, "sys/block"), 0o755))
+	testutil.Must(t, os.Symlink("../devices/virtual/block/dm-0", filepath.Join(root, "sys/block/dm-0")))
+	h, err := machine.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for name, h := range machine.WalkVariants(h) {
+		for range 2 {
+			for _, p := range []string{"/sys/block/dm-0/device/model", "/sys/block/dm-0/device/device/model", "/sys/block/dm-0/device"} {
+				if _, err := h.ReadFile(ctx, p); !errors.Is(err, machine.ErrNotAvailable) {
+					t.Errorf("%s: %s: %v, want not available", name, p, err)
+				}
+			}
+			if _, err := h.ReadDir(ctx, "/sys/block/dm-0/device/scsi_disk"); !errors.Is(err, machine.ErrNotAvailable) {
+				t.Errorf("%s: listing beneath the absent device/: %v, want not available", name, err)
+			}
+			if s, err := h.ReadString(ctx, "/sys/block/dm-0/size"); err != nil || s != "2048" {
+				t.Errorf("%s: size %q, %v", name, s, err)
+			}
+		}
+	}
+}

@@ -46,8 +46,13 @@ type dirCache struct {
 	// fds is read without a lock: every attribute read looks its
 	// directory up, and the workers would contend for one mutex.
 	fds sync.Map // prefix -> descriptor
-	n   atomic.Int64
-	max int
+	// absent are the prefixes a recorded root does not have (a dm or
+	// loop device has no device/): a recording does not change during
+	// the run, so a path beneath one fails as its prefix did, without a
+	// lookup. A live machine's are not kept (a device may appear).
+	absent sync.Map // prefix -> struct{}
+	n      atomic.Int64
+	max    int
 }
 
 func newDirCache() *dirCache {
@@ -98,17 +103,18 @@ func (c *dirCache) close() {
 // descriptor of its device directory and rest, and a clean path in a
 // device directory resolveDir kept into that directory's descriptor and
 // the name; ok is false for any other path.
-func (r *rootFS) cachedDir(p string) (fd int, rest string, ok bool) {
+func (r *rootFS) cachedDir(p string) (fd int, rest string, ok, absent bool) {
 	if r.dirs == nil || r.walk {
-		return -1, "", false
+		return -1, "", false, false
 	}
 	name, ok := strings.CutPrefix(p, "/sys/block/")
 	if !ok {
-		return r.keptDir(p)
+		fd, rest, ok = r.keptDir(p)
+		return fd, rest, ok, false
 	}
 	name, rest, ok = strings.Cut(name, "/")
 	if !ok || name == "" || rest == "" || path.Clean(p) != p {
-		return -1, "", false
+		return -1, "", false, false
 	}
 	prefix := "/sys/block/" + name
 	// The device's own attributes (model, vendor, rev, scsi_disk/...) sit
@@ -116,24 +122,27 @@ func (r *rootFS) cachedDir(p string) (fd int, rest string, ok bool) {
 	if after, ok := strings.CutPrefix(rest, "device/"); ok && after != "" {
 		prefix, rest = prefix+"/device", after
 	}
-	fd, ok = r.dirFD(prefix)
-	return fd, rest, ok
+	fd, ok, absent = r.dirFD(prefix)
+	return fd, rest, ok, absent
 }
 
 // dirFD is the cached descriptor of a /sys/block/<name> directory or of its
 // device/, opened on first use; ok is false when the cache is full or the
-// directory cannot be opened.
-func (r *rootFS) dirFD(prefix string) (int, bool) {
+// directory cannot be opened, and absent says that a recorded root has no
+// such directory (dirCache.absent).
+func (r *rootFS) dirFD(prefix string) (fd int, ok, absent bool) {
 	c := r.dirs
 	if v, ok := c.fds.Load(prefix); ok {
-		return v.(int), true
+		return v.(int), true, false
+	}
+	if _, gone := c.absent.Load(prefix); gone {
+		return -1, false, true
 	}
 	// Workers racing for one directory may pass this together: the cache
 	// holds at most max plus that many.
 	if c.n.Load() >= int64(c.max) {
-		return -1, false
+		return -1, false, false
 	}
-	var fd int
 	var err error
 	if r.fd < 0 {
 		fd, err = unix.Open(prefix, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
@@ -141,14 +150,18 @@ func (r *rootFS) dirFD(prefix string) (int, bool) {
 		fd, err = r.openat2(prefix, unix.O_PATH|unix.O_DIRECTORY, 0)
 	}
 	if err != nil {
-		return -1, false
+		if r.fd >= 0 && errors.Is(err, unix.ENOENT) {
+			c.absent.Store(prefix, struct{}{})
+			return -1, false, true
+		}
+		return -1, false, false
 	}
 	if old, loaded := c.fds.LoadOrStore(prefix, fd); loaded {
 		unix.Close(fd)
-		return old.(int), true
+		return old.(int), true, false
 	}
 	c.n.Add(1)
-	return fd, true
+	return fd, true, false
 }
 
 // keptDir is the kept descriptor of p's directory when p is a clean path
@@ -189,7 +202,8 @@ func (r *rootFS) cachedDirFD(p string) (int, bool) {
 	if !ok || r.dirs == nil || r.walk || name == "" || strings.Contains(name, "/") || path.Clean(p) != p {
 		return -1, false
 	}
-	return r.dirFD(p)
+	fd, ok, _ := r.dirFD(p)
+	return fd, ok
 }
 
 const maxLinks = 40
@@ -254,7 +268,10 @@ func (r *rootFS) open(p string, flags int, nofollow bool) (int, error) {
 	if nofollow {
 		flags |= unix.O_NOFOLLOW
 	}
-	dfd, rest, ok := r.cachedDir(p)
+	dfd, rest, ok, absent := r.cachedDir(p)
+	if absent {
+		return -1, unix.ENOENT
+	}
 	if !ok && flags&unix.O_DIRECTORY != 0 {
 		// The device directory itself (listing its partitions): from
 		// its descriptor, not through the link and its 14 components.
