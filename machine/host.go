@@ -333,6 +333,9 @@ func (h *Host) ReadDir(ctx context.Context, p string) ([]fs.DirEntry, error) {
 func (h *Host) Readlink(p string) (string, error) {
 	h.trace(p)
 	if v, ok := h.memo.links.Load(p); ok {
+		if gone, ok := v.(absentLink); ok {
+			return "", gone.err
+		}
 		if h.content != nil {
 			h.content.Link(p, v.(string))
 		}
@@ -340,7 +343,11 @@ func (h *Host) Readlink(p string) (string, error) {
 	}
 	t, err := h.fs.readlink(p)
 	if err != nil {
-		return "", FileErr(p, err)
+		err = FileErr(p, err)
+		if errors.Is(err, ErrNotAvailable) {
+			h.memo.links.Store(p, absentLink{err})
+		}
+		return "", err
 	}
 	h.memo.links.Store(p, t)
 	if h.content != nil {
@@ -348,6 +355,11 @@ func (h *Host) Readlink(p string) (string, error) {
 	}
 	return t, nil
 }
+
+// absentLink is the memo of a link that does not exist: the driver link of
+// a node no driver binds is asked for by every disk below it, as a bound
+// one's is.
+type absentLink struct{ err error }
 
 // LinksIn lists the directory dir and returns the targets, as written, of
 // the links in it whose names want accepts (others are not read), sorted
