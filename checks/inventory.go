@@ -124,6 +124,22 @@ func setIdentity(env *Env, o *Observation, d *block.Device) {
 	o.Set("holders", nonNil(d.Holders))
 	o.Set("scsi_address", d.SCSIAddr)
 	o.Set("nvme_controllers", nonNil(d.Controllers))
+	setMultipath(o, d)
+}
+
+// setMultipath: the multipath map a disk is a path of, its other paths,
+// and the path the drive's own state is read through (every path reaches
+// the same drive: its SMART is read once). Set on paths only.
+func setMultipath(o *Observation, d *block.Device) {
+	m := d.Multipath
+	if m == nil {
+		return
+	}
+	ev := []Evidence{{"/sys/block/" + d.Name + "/holders/" + m.Map, m.Map}, {m.UUIDSource, "DM_UUID=" + m.UUID}}
+	o.Set("multipath_map", m.Map, ev...)
+	o.Set("multipath_name", m.Name)
+	o.Set("multipath_paths", m.Paths, ev...)
+	o.Set("drive_read_through", m.Primary())
 }
 
 // setUsage: what the disk holds (partitions, filesystems, mounts, ZFS

@@ -64,6 +64,11 @@ func smartDevice(ctx context.Context, env *Env, d *block.Device) *Observation {
 		env.Skip(probe, d.Name, withHint(fmt.Errorf("%s: %w", why, machine.ErrNotAvailable), "the hypervisor or card holds the media's health; ask it (the host's smartctl, the card's tool)"))
 		return nil
 	}
+	if m := d.Multipath; m != nil && m.Primary() != d.Name {
+		// Another path of the same drive: its SMART is read through the
+		// first path, once (the drive answers the same on each).
+		return nil
+	}
 	if block.RAIDDriver(controllerDriver(d)) {
 		env.Skip(probe, d.Name, withHint(fmt.Errorf("behind a %s RAID controller: %w", controllerDriver(d), machine.ErrNotAvailable),
 			"the controller check reads each drive behind it with smartctl -d megaraid,N (N the drive's device id) or -d cciss,N"))

@@ -120,6 +120,10 @@ func usage(d map[string]any) string {
 			parts = append(parts, "zfs:"+pl)
 		}
 	}
+	if m, _ := d["multipath_name"].(string); m != "" {
+		// A path of a multipath map: what lives on the drive is the map's.
+		parts = append(parts, "mpath:"+m)
+	}
 	return abbreviate(parts, 3)
 }
 

@@ -152,8 +152,8 @@ func TestSyntheticMachine(t *testing.T) {
 		t.Error(err)
 	}
 	// Each multipathed drive: both paths judged, each held by the map and
-	// with none of its by-id links, the map (not judged) held by its
-	// partition.
+	// with none of its by-id links, the drive's SMART read through the
+	// first path only; the map (not judged) held by its partition.
 	var rep benchReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
@@ -161,12 +161,19 @@ func TestSyntheticMachine(t *testing.T) {
 	holders := map[string]string{}
 	judged := map[string]bool{}
 	byID := map[string][]any{}
+	smartVia := map[string]string{}
 	for _, d := range rep.Devices {
 		name, _ := d["name"].(string)
 		h, _ := d["holders"].([]any)
 		holders[name] = fmt.Sprint(h)
 		judged[name], _ = d["judged"].(bool)
 		byID[name], _ = d["by_id"].([]any)
+		if _, read := d["smart_protocol"]; read {
+			smartVia[name] = name
+		}
+		if via, _ := d["drive_read_through"].(string); via != "" && via != name {
+			smartVia[name] = "through " + via
+		}
 	}
 	mpaths := 0
 	for _, d := range synthPlan(n) {
@@ -183,6 +190,14 @@ func TestSyntheticMachine(t *testing.T) {
 			// path's record name the map (its link priority is higher).
 			if len(byID[p.Name]) != 0 {
 				t.Errorf("path %s of %s: by-id %v, links that name the map %s", p.Name, d.mapName(), byID[p.Name], mapDM)
+			}
+			// The drive's SMART is read once, through its first path.
+			want := p.Name
+			if p.Name != d.Paths[0].Name {
+				want = "through " + d.Paths[0].Name
+			}
+			if smartVia[p.Name] != want {
+				t.Errorf("path %s of %s: SMART %q, want %q", p.Name, d.mapName(), smartVia[p.Name], want)
 			}
 		}
 		if want := fmt.Sprintf("[dm-%d]", d.MapMinor+1); holders[mapDM] != want || judged[mapDM] {

@@ -50,6 +50,9 @@ type Device struct {
 	Holders     []string // dm-0, md127 stacked on the disk or a partition
 	SCSIAddr    string   // H:C:T:L
 	Controllers []string // nvme0 (the controllers behind a namespace)
+	// Multipath is set on a path of a device-mapper multipath map: the
+	// disk is one of several routes to one drive.
+	Multipath *Multipath
 
 	Queue Queue
 	Udev  *udev.Record
@@ -148,6 +151,7 @@ func Read(ctx context.Context, h *machine.Host) ([]*Device, error) {
 		return nil, machine.CtxErr(err)
 	}
 	keepOwnByIDLinks(h, out)
+	markMultipath(ctx, h, out)
 	sort.Slice(out, func(i, j int) bool { return parse.NaturalLess(out[i].Name, out[j].Name) })
 	return out, nil
 }

@@ -15,15 +15,7 @@ import (
 // record, those of /dev/disk/by-id that name it; a link two records
 // claim stays with the device it names.
 func TestByIDLinks(t *testing.T) {
-	root := t.TempDir()
-	write := func(p, s string) {
-		testutil.Must(t, os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755))
-		testutil.Must(t, os.WriteFile(filepath.Join(root, p), []byte(s), 0o644))
-	}
-	link := func(p, target string) {
-		testutil.Must(t, os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755))
-		testutil.Must(t, os.Symlink(target, filepath.Join(root, p)))
-	}
+	root, write, link := scratchRoot(t)
 	for name, devno := range map[string]string{"sda": "8:0", "sdb": "8:16", "sdc": "8:32", "dm-0": "253:0", "loop0": "7:0"} {
 		write("sys/block/"+name+"/dev", devno+"\n")
 	}
@@ -40,14 +32,7 @@ func TestByIDLinks(t *testing.T) {
 	link("dev/disk/by-id/ata-Planted_X", "../../loop0")
 	// sdc: no record at all.
 	link("dev/disk/by-id/ata-WDC_WD40EFRX_WD-1", "../../sdc")
-	h, err := machine.Recorded(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	devs, err := Read(context.Background(), h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	devs := readRoot(t, root)
 	got := map[string][]string{}
 	for _, d := range devs {
 		got[d.Name] = d.ByID
@@ -64,4 +49,33 @@ func TestByIDLinks(t *testing.T) {
 			t.Errorf("%s: by-id %q, want %q", name, got[name], w)
 		}
 	}
+}
+
+// scratchRoot is an empty recorded root, and writers of its files and
+// links (paths relative to it).
+func scratchRoot(t *testing.T) (root string, write, link func(p, s string)) {
+	root = t.TempDir()
+	write = func(p, s string) {
+		testutil.Must(t, os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755))
+		testutil.Must(t, os.WriteFile(filepath.Join(root, p), []byte(s), 0o644))
+	}
+	link = func(p, target string) {
+		testutil.Must(t, os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755))
+		testutil.Must(t, os.Symlink(target, filepath.Join(root, p)))
+	}
+	return root, write, link
+}
+
+// readRoot is the inventory of the recorded root.
+func readRoot(t *testing.T, root string) []*Device {
+	t.Helper()
+	h, err := machine.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	devs, err := Read(context.Background(), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return devs
 }

@@ -1,0 +1,49 @@
+package block
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestMultipathPaths: the disks a multipath map holds are its paths (the
+// map's UUID from its udev record, or from dm/uuid without one), the first
+// in name order the drive's; an LVM volume's disk, and one below a dm
+// device whose UUID is unknown, are no path.
+func TestMultipathPaths(t *testing.T) {
+	root, write, _ := scratchRoot(t)
+	disk := func(name, devno, holder string) {
+		write("sys/block/"+name+"/dev", devno+"\n")
+		if holder != "" {
+			write("sys/block/"+name+"/holders/"+holder, "")
+		}
+	}
+	// sdb and sdaa: two paths of mpatha (dm-0, udev record); sdc below
+	// an LVM volume (dm-1); sdd a path of dm-2, recorded without udev; sde
+	// below dm-3, whose UUID is not recorded.
+	disk("sdaa", "65:160", "dm-0")
+	disk("sdb", "8:16", "dm-0")
+	disk("sdc", "8:32", "dm-1")
+	disk("sdd", "8:48", "dm-2")
+	disk("sde", "8:64", "dm-3")
+	for name, devno := range map[string]string{"dm-0": "253:0", "dm-1": "253:1", "dm-2": "253:2", "dm-3": "253:3"} {
+		write("sys/block/"+name+"/dev", devno+"\n")
+	}
+	write("run/udev/data/b253:0", "E:DM_NAME=mpatha\nE:DM_UUID=mpath-35000c500e2c40000\n")
+	write("run/udev/data/b253:1", "E:DM_NAME=data-srv\nE:DM_UUID=LVM-Sy02n0000\n")
+	write("sys/block/dm-2/dm/uuid", "mpath-35000c500e2c40001\n")
+	write("sys/block/dm-2/dm/name", "mpathb\n")
+	got := map[string]*Multipath{}
+	for _, d := range readRoot(t, root) {
+		got[d.Name] = d.Multipath
+	}
+	a := &Multipath{Map: "dm-0", Name: "mpatha", Paths: []string{"sdb", "sdaa"}, UUID: "mpath-35000c500e2c40000", UUIDSource: "/run/udev/data/b253:0"}
+	b := &Multipath{Map: "dm-2", Name: "mpathb", Paths: []string{"sdd"}, UUID: "mpath-35000c500e2c40001", UUIDSource: "/sys/block/dm-2/dm/uuid"}
+	for name, want := range map[string]*Multipath{"sdb": a, "sdaa": a, "sdd": b, "sdc": nil, "sde": nil, "dm-0": nil} {
+		if !reflect.DeepEqual(got[name], want) {
+			t.Errorf("%s: multipath %+v, want %+v", name, got[name], want)
+		}
+	}
+	if p := got["sdaa"].Primary(); p != "sdb" {
+		t.Errorf("the drive of mpatha is read through %q, want sdb (the first path in name order)", p)
+	}
+}
