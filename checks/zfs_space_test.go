@@ -126,20 +126,23 @@ func TestZFSSyncDisabledFacts(t *testing.T) {
 	}
 }
 
+// checkmk475Status is the vdev tree of Checkmk/checkmk#475 (phreaker0,
+// 2022-06-01): a data mirror and a mirrored special vdev.
+const checkmk475Status = "  pool: storage\n state: ONLINE\nconfig:\n\n" +
+	"        NAME                                                   STATE     READ WRITE CKSUM\n" +
+	"        storage                                                ONLINE       0     0     0\n" +
+	"          mirror-0                                             ONLINE       0     0     0\n" +
+	"            ata-ST2000VM003-1CT164_W1H3SR9H                    ONLINE       0     0     0\n" +
+	"            ata-TOSHIBA_DT01ACA200_94RRPEVAS                   ONLINE       0     0     0\n" +
+	"        special \n" +
+	"          mirror-2                                             ONLINE       0     0     0\n" +
+	"            ata-Samsung_SSD_860_QVO_1TB_S4CZNF0N459001M-part3  ONLINE       0     5     0\n" +
+	"            ata-Samsung_SSD_860_QVO_1TB_S4CZNF0N458919M-part3  ONLINE       0     0     0\n\nerrors: No known data errors\n"
+
 func TestZFSAllocVdevRedundancy(t *testing.T) {
-	// The vdev tree of Checkmk/checkmk#475 (phreaker0, 2022-06-01): a data
-	// mirror and a mirrored special vdev; and the same tree with the
-	// special vdev as one partition.
-	mirrored := "  pool: storage\n state: ONLINE\nconfig:\n\n" +
-		"        NAME                                                   STATE     READ WRITE CKSUM\n" +
-		"        storage                                                ONLINE       0     0     0\n" +
-		"          mirror-0                                             ONLINE       0     0     0\n" +
-		"            ata-ST2000VM003-1CT164_W1H3SR9H                    ONLINE       0     0     0\n" +
-		"            ata-TOSHIBA_DT01ACA200_94RRPEVAS                   ONLINE       0     0     0\n" +
-		"        special \n" +
-		"          mirror-2                                             ONLINE       0     0     0\n" +
-		"            ata-Samsung_SSD_860_QVO_1TB_S4CZNF0N459001M-part3  ONLINE       0     5     0\n" +
-		"            ata-Samsung_SSD_860_QVO_1TB_S4CZNF0N458919M-part3  ONLINE       0     0     0\n\nerrors: No known data errors\n"
+	// checkmk475Status, and the same tree with the special vdev as one
+	// partition.
+	mirrored := checkmk475Status
 	single := strings.Replace(mirrored, "          mirror-2                                             ONLINE       0     0     0\n            ata-Samsung_SSD_860_QVO_1TB_S4CZNF0N459001M-part3  ONLINE       0     5     0\n            ata-Samsung", "          ata-Samsung", 1)
 	if single == mirrored {
 		t.Fatal("test input not changed")
