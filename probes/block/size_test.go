@@ -1,12 +1,9 @@
 package block
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 func TestSectorsToBytes(t *testing.T) {
@@ -47,15 +44,7 @@ func TestInventorySizeOverflowIsUnknown(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h, err := machine.Recorded(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	devs, err := Read(context.Background(), h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range devs {
+	for _, d := range readRoot(t, root) {
 		switch d.Name {
 		case "sda", "sdb":
 			if d.SizeBytes != nil {
