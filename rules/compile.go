@@ -49,9 +49,9 @@ func exprConfig(extra ...expr.Option) *conf.Config {
 	return c
 }
 
-// compile is expr.Compile's parse, check, optimize and compile with the
+// compileExpr is expr.Compile's parse, check, optimize and compile with the
 // batch's configuration.
-func compile(c *conf.Config, s string) (*vm.Program, error) {
+func compileExpr(c *conf.Config, s string) (*vm.Program, error) {
 	tree, err := checker.ParseCheck(s, c)
 	if err != nil {
 		return nil, err
@@ -68,9 +68,9 @@ func compile(c *conf.Config, s string) (*vm.Program, error) {
 	return compiler.Compile(tree, c)
 }
 
-func (rc *ruleCompiler) compileCond(s string) (*vm.Program, error) { return compile(rc.cond, s) }
+func (rc *ruleCompiler) compileCond(s string) (*vm.Program, error) { return compileExpr(rc.cond, s) }
 
-func (rc *ruleCompiler) compileScore(s string) (*vm.Program, error) { return compile(rc.score, s) }
+func (rc *ruleCompiler) compileScore(s string) (*vm.Program, error) { return compileExpr(rc.score, s) }
 
 func (rc *ruleCompiler) compileTemplate(name, s string) (*template.Template, error) {
 	t, err := rc.texts.New(name).Parse(s)
