@@ -11,11 +11,13 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
 	"text/template"
 
 	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/internal/parallel"
 	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
@@ -177,18 +179,28 @@ func Load() ([]*Rule, error) {
 		return nil, err
 	}
 	sort.Strings(files)
-	var out []*Rule
+	// The files are parsed and compiled on every core, each worker with a
+	// compiler of its own (a ruleCompiler is one goroutine's): on a small
+	// machine the rules are what the run waits for.
+	rs := make([]*Rule, len(files))
+	errs := make([]error, len(files))
+	workers := min(runtime.GOMAXPROCS(0), len(files))
+	parallel.Each(workers, workers, func(w int) {
+		rc := newRuleCompiler()
+		for i := w; i < len(files); i += workers {
+			b, err := defsFS.ReadFile(files[i])
+			if err == nil {
+				rs[i], err = rc.parseRule(b)
+			}
+			errs[i] = err
+		}
+	})
 	seen := map[string]bool{}
-	rc := newRuleCompiler()
-	for _, f := range files {
-		b, err := defsFS.ReadFile(f)
-		if err != nil {
-			return nil, err
+	for i, f := range files {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("%s: %w", f, errs[i])
 		}
-		r, err := rc.parseRule(b)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
+		r := rs[i]
 		if r.ID+".yaml" != path.Base(f) {
 			return nil, fmt.Errorf("%s: id %q must match the file name", f, r.ID)
 		}
@@ -197,9 +209,8 @@ func Load() ([]*Rule, error) {
 		}
 		seen[r.ID] = true
 		r.Origin = BuiltIn
-		out = append(out, r)
 	}
-	return out, nil
+	return rs, nil
 }
 
 // parseRule parses and compiles one rule on its own.
