@@ -261,8 +261,7 @@ func (j *jsonWriter) order(m map[string]any, depth int) ([]string, []any) {
 // anything outside printable ASCII) goes through json.Marshal.
 func (j *jsonWriter) str(s string) {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if !jsonPlain[s[i]] {
 			j.marshal(s, 0)
 			return
 		}
@@ -271,6 +270,15 @@ func (j *jsonWriter) str(s string) {
 	j.buf = append(j.buf, s...)
 	j.buf = append(j.buf, '"')
 }
+
+// jsonPlain are the bytes str writes as they are: printable ASCII but the
+// quote, the backslash and HTML's <, > and &.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
 
 // float is encoding/json's float64 format: the shortest representation,
 // exponent notation below 1e-6 and from 1e21 on, e-07 written e-7.

@@ -182,3 +182,21 @@ func FuzzRenderJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestRenderJSONEveryByte: a string of each byte value, alone and between
+// plain letters, is written as encoding/json writes it.
+func TestRenderJSONEveryByte(t *testing.T) {
+	for c := range 256 {
+		for _, s := range []string{string([]byte{byte(c)}), "a" + string([]byte{byte(c)}) + "b"} {
+			rep := &rules.Report{Schema: rules.Schema, Host: rules.Host{Hostname: s}, Skipped: []checks.Skipped{},
+				Devices: []map[string]any{{"name": s, s: []string{s}}}}
+			var got bytes.Buffer
+			if err := renderJSON(&got, rep, RunInfo{}); err != nil {
+				t.Fatal(err)
+			}
+			if want := encoderJSON(t, rep); !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("byte %#x: renderJSON differs from encoding/json:\ngot:\n%s\nwant:\n%s", c, got.Bytes(), want)
+			}
+		}
+	}
+}
