@@ -41,6 +41,7 @@ var areas = []struct{ prefix, area string }{
 	{"zfs-", "ZFS"},
 	{"swap-on-zvol", "ZFS"},
 	{"lvm-", "LVM"},
+	{"multipath-", "multipath"},
 	{"filesystem-", "filesystems"},
 	{"ssd-nearly-full", "filesystems"},
 	{"ssd-firmware-", "firmware"},

@@ -428,6 +428,7 @@ func writeSyntheticMachine(dir string, n int) error {
 	w.file("/commands/smartctl-ata.json", `{"smartctl":{"exit_status":0},"device":{"protocol":"ATA"},"smart_status":{"passed":true}}`+"\n")
 	w.file("/commands/smartctl-nvme.json", `{"smartctl":{"exit_status":0},"device":{"protocol":"NVMe"},"smart_status":{"passed":true}}`+"\n")
 	w.file("/commands/smartctl-scsi.json", `{"smartctl":{"exit_status":0},"device":{"protocol":"SCSI"},"smart_status":{"passed":true}}`+"\n")
+	var mpll strings.Builder // multipath -ll of every map, all paths up
 	for i := range disks {
 		d := &disks[i]
 		if d.MPath > 0 {
@@ -436,6 +437,7 @@ func writeSyntheticMachine(dir string, n int) error {
 				manifest.WriteString(fmt.Sprintf("- argv: [smartctl, -x, -n, standby, -j, /dev/%s]\n  stdout: smartctl-scsi.json\n", p.Name))
 			}
 			synthMultipath(w, d, &dmesg, &clock)
+			synthMultipathListing(&mpll, d)
 			name := d.mapName() + "-part1"
 			mountID++
 			mountinfo.WriteString(fmt.Sprintf("%d 27 253:%d / %s rw,relatime shared:%d - xfs /dev/mapper/%s rw,attr2,inode64,logbufs=8,logbsize=32k,noquota\n", mountID, d.MapMinor+1, d.MountPoint, mountID-100, name))
@@ -490,6 +492,10 @@ func writeSyntheticMachine(dir string, n int) error {
 		}
 	}
 	synthLoopDevices(w, &mountinfo, &mounts, &mountID)
+	if mpll.Len() > 0 {
+		w.file("/commands/multipath-ll.txt", mpll.String())
+		manifest.WriteString("- argv: [multipath, -ll]\n  stdout: multipath-ll.txt\n")
+	}
 	if len(lvs) > 0 {
 		w.file("/commands/lvs-report.json", `{"report":[{"lv":[`+strings.Join(lvs, ",")+`]}]}`+"\n")
 		manifest.WriteString("- argv: [lvs, --reportformat, json, --units, b, --nosuffix, -o, \"vg_name,lv_name,lv_attr,lv_size,data_percent,metadata_percent,pool_lv\"]\n  stdout: lvs-report.json\n")
@@ -907,6 +913,25 @@ func synthMultipath(w *synthWriter, d *synthDisk, dmesg *strings.Builder, clock 
 		dmesg.WriteString(clock.line(sd + "Write cache: enabled, read cache: enabled, supports DPO and FUA"))
 		dmesg.WriteString(clock.line(fmt.Sprintf(" %s: %s1", p.Name, p.Name)))
 		dmesg.WriteString(clock.line(sd + "Attached SCSI disk"))
+	}
+}
+
+// synthMultipathListing appends the map of d to a multipath -ll listing
+// with both paths up, in the modern format (libmultipath print.c): the
+// failover policy's one path per group, the first group active.
+func synthMultipathListing(b *strings.Builder, d *synthDisk) {
+	fmt.Fprintf(b, "%s (%s) dm-%d SEAGATE,%s\n", d.mapName(), d.wwid(), d.MapMinor, d.Model.ATA)
+	fmt.Fprintf(b, "size=%dG features='0' hwhandler='1 alua' wp=rw\n", d.Model.Sectors*512>>30)
+	for i, p := range d.Paths {
+		tree, leaf, status := "|-+-", "| `-", "active"
+		if i == len(d.Paths)-1 {
+			tree, leaf = "`-+-", "  `-"
+		}
+		if i > 0 {
+			status = "enabled"
+		}
+		fmt.Fprintf(b, "%s policy='service-time 0' prio=50 status=%s\n", tree, status)
+		fmt.Fprintf(b, "%s %d:0:%d:0 %s %d:%d active ready running\n", leaf, p.Host, p.Target, p.Name, p.Maj, p.Min)
 	}
 }
 
