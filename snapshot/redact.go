@@ -175,8 +175,11 @@ func (t *tokenizer) redactIdentityFiles(es []*Entry) {
 	}
 }
 
-// replaceWord replaces v where it stands alone as a name: not inside a
-// longer word (letters, digits, '_'); dots and dashes separate.
+// replaceWord replaces v, a host name, where it stands alone as a name:
+// not inside a longer run of letters and digits. Dots, dashes and
+// underscores separate: a host name has none of the last (RFC 1123 §2.1:
+// letters, digits and hyphens), so one beside an underscore is the name
+// itself (a mount point /mnt/data_chunk2 of host chunk2).
 func replaceWord(s, v, tok string) string {
 	var b strings.Builder
 	for {
@@ -186,8 +189,8 @@ func replaceWord(s, v, tok string) string {
 			return b.String()
 		}
 		end := i + len(v)
-		left := i == 0 || !(isAlnum(s[i-1]) || s[i-1] == '_')
-		right := end == len(s) || !(isAlnum(s[end]) || s[end] == '_')
+		left := i == 0 || !isAlnum(s[i-1])
+		right := end == len(s) || !isAlnum(s[end])
 		b.WriteString(s[:i])
 		if left && right {
 			b.WriteString(tok)
