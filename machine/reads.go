@@ -25,8 +25,29 @@ func (r *rootFS) readFileInto(p string, limit int64, buf []byte) ([]byte, error)
 		return nil, err
 	}
 	defer unix.Close(fd)
-	if r.fd >= 0 && limit <= maxUnstattedRead {
-		return readRecordedAttribute(fd, limit, buf)
+	if want := int(min(4<<10+1, limit+1)); cap(buf) < want {
+		buf = make([]byte, 0, want)
+	} else {
+		buf = buf[:0]
+	}
+	if r.fd >= 0 {
+		// A recorded file is read before it is asked about: a first read
+		// shorter than asked is its end (read(2): fewer bytes than
+		// requested at end of file), which is all of a sysfs attribute or
+		// a udev record. Only a read that finds nothing (a FIFO nobody
+		// writes to reads as empty under O_NONBLOCK, as does an empty
+		// device) or fills the buffer asks below what the file is and how
+		// large: a device that never ends is refused there, and a FIFO
+		// with a writer gives at most a buffer of what was written, as a
+		// file with the same text would (mknod needs root, and a snapshot
+		// unpacks only files, directories and links).
+		n, err := readRetry(fd, buf[:cap(buf)])
+		if err != nil {
+			return nil, err
+		}
+		if buf = buf[:n]; n > 0 && n < cap(buf) {
+			return buf, nil
+		}
 	}
 	var st unix.Stat_t
 	if r.fd < 0 && strings.HasPrefix(p, "/proc/") {
@@ -47,19 +68,14 @@ func (r *rootFS) readFileInto(p string, limit int64, buf []byte) ([]byte, error)
 		size = 4 << 10
 	}
 	if want := int(min(size+1, limit+1)); cap(buf) < want {
-		buf = make([]byte, 0, want)
-	} else {
-		buf = buf[:0]
+		buf = append(make([]byte, 0, want), buf...)
 	}
 	procOfPid := r.fd < 0 && isProcPidFile(p)
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := unix.Read(fd, buf[len(buf):min(cap(buf), int(limit+1))])
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
+		n, err := readRetry(fd, buf[len(buf):min(cap(buf), int(limit+1))])
 		if err != nil {
 			return nil, err
 		}
@@ -83,58 +99,12 @@ func (r *rootFS) readFileInto(p string, limit int64, buf []byte) ([]byte, error)
 	}
 }
 
-// maxUnstattedRead is the largest limit readRecordedAttribute reads
-// under: a sysfs attribute's page (64 KiB on the largest-page kernels,
-// ReadLimit), so that reading up to the limit to refuse a file costs no
-// more than a page. Larger files (udev records, procfs tables,
-// configuration) are refused by their size before they are read.
-const maxUnstattedRead = 64 << 10
-
-// readRecordedAttribute reads a recorded machine's small file without the
-// fstat: a read shorter than asked is the end of a regular file (read(2):
-// fewer bytes than requested at end of file), and only a read that finds
-// nothing asks what the file is, so that a FIFO nobody writes to (which
-// reads as empty under O_NONBLOCK) or an empty device is refused as
-// before. What else could stand there stays bounded by the limit: a FIFO
-// with a writer gives what the writer wrote, as a file with the same text
-// would, and a device that never ends is refused at the limit (mknod needs
-// root, and a snapshot unpacks only files, directories and links).
-func readRecordedAttribute(fd int, limit int64, buf []byte) ([]byte, error) {
-	if want := int(min(4<<10+1, limit+1)); cap(buf) < want {
-		buf = make([]byte, 0, want)
-	} else {
-		buf = buf[:0]
-	}
+// readRetry is one read(2) into b, again when a signal interrupted it.
+func readRetry(fd int, b []byte) (int, error) {
 	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		end := min(cap(buf), int(limit+1))
-		n, err := unix.Read(fd, buf[len(buf):end])
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if n == 0 {
-			if len(buf) == 0 {
-				var st unix.Stat_t
-				if err := unix.Fstat(fd, &st); err != nil {
-					return nil, err
-				}
-				if err := regular(st); err != nil {
-					return nil, err
-				}
-			}
-			return buf, nil
-		}
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > limit {
-			return nil, fmt.Errorf("%w: more than %d bytes, more than a real one has", ErrRefused, limit)
-		}
-		if len(buf) < end {
-			return buf, nil
+		n, err := unix.Read(fd, b)
+		if !errors.Is(err, unix.EINTR) {
+			return n, err
 		}
 	}
 }

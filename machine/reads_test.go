@@ -12,10 +12,11 @@ import (
 	"github.com/diskdoctor/diskdoctor/machine"
 )
 
-// TestRecordedAttributesReadWhole: a recorded sysfs attribute, read
-// without its fstat, is the file's whole text at every size around the
-// read buffer's and the limit's edges, an empty file is empty, and one
-// past the limit is refused, through each resolver.
+// TestRecordedAttributesReadWhole: a recorded file, read before it is
+// asked about, is the file's whole text at every size around the first
+// read's buffer and the limit's edges (a sysfs attribute, a udev record,
+// a configuration file), an empty file is empty, and one past the limit
+// is refused, through each resolver.
 func TestRecordedAttributesReadWhole(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "sys/block/sda/queue")
@@ -25,6 +26,11 @@ func TestRecordedAttributesReadWhole(t *testing.T) {
 		testutil.Must(t, os.WriteFile(filepath.Join(dir, "a"+itoa(n)), bytes.Repeat([]byte{'x'}, n), 0o644))
 	}
 	testutil.Must(t, os.WriteFile(filepath.Join(dir, "over"), bytes.Repeat([]byte{'x'}, 64<<10+1), 0o644))
+	larger := map[string]int{"/run/udev/data/b8:0": 100000, "/etc/big.conf": 300000}
+	for p, n := range larger {
+		testutil.Must(t, os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755))
+		testutil.Must(t, os.WriteFile(filepath.Join(root, p), bytes.Repeat([]byte{'y'}, n), 0o644))
+	}
 	h, err := machine.Recorded(root)
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +49,11 @@ func TestRecordedAttributesReadWhole(t *testing.T) {
 				}
 			}); err != nil {
 				t.Errorf("%s: pooled %s: %v", name, p, err)
+			}
+		}
+		for p, n := range larger {
+			if b, err := h.ReadFile(ctx, p); err != nil || len(b) != n {
+				t.Errorf("%s: %s: %d bytes, %v; want %d", name, p, len(b), err, n)
 			}
 		}
 		if _, err := h.ReadFile(ctx, "/sys/block/sda/queue/over"); !errors.Is(err, machine.ErrRefused) {
