@@ -238,7 +238,12 @@ func Run(ctx context.Context, host *machine.Host, o Options) (*Result, error) {
 		return nil, err
 	}
 	ctx, cancel := o.withDeadline(ctx)
-	defer cancel()
+	defer func() {
+		// Every program still running is killed (its context ends) and
+		// waited for before the run returns (Host.WaitCommands).
+		cancel()
+		host.WaitCommands(commandsGrace)
+	}()
 	label := o.Label
 	if label == "" {
 		label = "/"
@@ -289,6 +294,11 @@ func Run(ctx context.Context, host *machine.Host, o Options) (*Result, error) {
 	}
 	return &Result{Report: rep, Checks: res}, nil
 }
+
+// commandsGrace bounds the wait for killed programs at the end of a run:
+// a program is killed at once (SIGKILL to its group), and its pipes are
+// let go a second after (machine's WaitDelay).
+const commandsGrace = 2 * time.Second
 
 // loadedEngine is the rules engine with the run's datasheets, or why it
 // could not be made.

@@ -44,9 +44,16 @@ type execRunner struct {
 	// root, when set, is a host root (HostRoot): programs are found in
 	// it and run chrooted into it (hostroot.go).
 	root *rootFS
+	// running counts the commands started and not yet waited for
+	// (Host.WaitCommands).
+	running *sync.WaitGroup
 }
 
 func (r execRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
+	if r.running != nil {
+		r.running.Add(1)
+		defer r.running.Done()
+	}
 	var path string
 	var err error
 	if r.root != nil {

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/diskdoctor/diskdoctor/machine/manifest"
 	"golang.org/x/sys/unix"
@@ -127,7 +128,7 @@ const libraryFileLimit = 8 << 20
 // Live returns the machine the doctor runs on.
 func Live() *Host {
 	fs, _ := newRootFS("/")
-	return &Host{root: "/", fs: fs, memo: &hostMemo{}, live: true, runner: execRunner{}}
+	return &Host{root: "/", fs: fs, memo: &hostMemo{}, live: true, runner: execRunner{running: &sync.WaitGroup{}}}
 }
 
 // Recorded returns a recorded machine rooted at dir, with the commands of
@@ -429,6 +430,27 @@ func (h *Host) Glob(pattern string) []string {
 		h.trace(p)
 	}
 	return m
+}
+
+// WaitCommands waits up to d for the programs the Host started to end,
+// and reports whether they did. A probe that gave up at its deadline
+// returns while its program is still being killed by the same deadline
+// (the killing goroutine runs beside it); a run that ended then, the
+// process exiting, would orphan the program before the kill, and a hung
+// one would go on. A recorded Host runs none.
+func (h *Host) WaitCommands(d time.Duration) bool {
+	r, ok := h.runner.(execRunner)
+	if !ok || r.running == nil {
+		return true
+	}
+	done := make(chan struct{})
+	go func() { r.running.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
 }
 
 // Run runs a program with exact argv (never through a shell). A non-zero

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -63,7 +64,7 @@ func HostRoot(dir string) (*Host, error) {
 		}
 	}
 	fs.hostProc = true
-	return &Host{root: fs.dir, fs: fs, memo: &hostMemo{}, live: true, runner: execRunner{root: fs}}, nil
+	return &Host{root: fs.dir, fs: fs, memo: &hostMemo{}, live: true, runner: execRunner{root: fs, running: &sync.WaitGroup{}}}, nil
 }
 
 // HostMounted reports whether h is a live host read from a directory

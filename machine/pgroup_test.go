@@ -102,3 +102,36 @@ func TestRunOutputAndExit(t *testing.T) {
 		t.Errorf("Run = stdout %q, stderr %q, exit %d; want %q, %q, 3", res.Stdout, res.Stderr, res.Exit, "out C\n", "err\n")
 	}
 }
+
+// TestWaitCommandsOutlastsAnAbandonedProbe: a caller that stops waiting
+// for a command (a probe at its deadline) returns before the command is
+// killed; WaitCommands is then what holds the run until it is, so no
+// program is left running when the doctor exits.
+func TestWaitCommandsOutlastsAnAbandonedProbe(t *testing.T) {
+	h := machine.Live()
+	ctx, cancel := context.WithCancel(t.Context())
+	started := make(chan struct{})
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		close(started)
+		_, _ = h.Run(ctx, "/bin/sleep", "60")
+	}()
+	<-started
+	time.Sleep(100 * time.Millisecond) // the program runs
+	if h.WaitCommands(50 * time.Millisecond) {
+		t.Fatal("WaitCommands returned true while sleep 60 ran")
+	}
+	cancel()
+	if !h.WaitCommands(5 * time.Second) {
+		t.Fatal("the cancelled command was not waited for within 5 s")
+	}
+	select {
+	case <-ended:
+	case <-time.After(time.Second):
+		t.Fatal("Run had not returned after WaitCommands")
+	}
+	if rec, err := machine.Recorded(t.TempDir()); err == nil && !rec.WaitCommands(0) {
+		t.Error("a recorded Host runs no program, yet WaitCommands waited")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -35,7 +36,7 @@ var vendorDirs = []string{"/opt/MegaRAID/storcli", "/opt/MegaRAID/perccli", "/op
 // of their own. The doctor itself never calls it.
 func LiveWithSearchPath(dirs []string) *Host {
 	h := Live()
-	h.runner = execRunner{dirs: dirs}
+	h.runner = execRunner{dirs: dirs, running: &sync.WaitGroup{}}
 	return h
 }
 
