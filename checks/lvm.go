@@ -25,12 +25,9 @@ func lvmPresent(ctx context.Context, env *Env, devs []*block.Device) bool {
 		if !strings.HasPrefix(d.Name, "dm-") {
 			continue
 		}
-		uuid := d.Udev.Prop("DM_UUID")
-		if uuid == "" {
-			uuid, _ = env.Host.ReadString(ctx, "/sys/block/"+d.Name+"/dm/uuid")
-			if uuid == "" && !env.Host.Exists("/sys/block/"+d.Name+"/dm/uuid") {
-				return true
-			}
+		uuid, source := block.DMUUID(ctx, env.Host, d)
+		if uuid == "" && !env.Host.Exists(source) {
+			return true
 		}
 		if strings.HasPrefix(uuid, "LVM-") {
 			return true

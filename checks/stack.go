@@ -121,7 +121,7 @@ func dmKind(ctx context.Context, env *Env, name string) (string, string) {
 		return "crypt", label("dm-crypt")
 	case strings.HasPrefix(uuid, "LVM-"):
 		return "lvm", label("LVM")
-	case strings.HasPrefix(uuid, "mpath-"):
+	case strings.HasPrefix(uuid, block.MultipathUUIDPrefix):
 		return "multipath", label("multipath")
 	case uuid != "":
 		return "dm", label("device-mapper")

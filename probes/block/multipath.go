@@ -28,9 +28,22 @@ func (m *Multipath) Primary() string {
 	return m.Paths[0]
 }
 
-// mpathUUIDPrefix is the prefix multipathd gives every map's dm UUID
+// MultipathUUIDPrefix is the prefix multipathd gives every map's dm UUID
 // (libmultipath/devmapper.c UUID_PREFIX "mpath-").
-const mpathUUIDPrefix = "mpath-"
+const MultipathUUIDPrefix = "mpath-"
+
+// DMUUID is a device-mapper device's dm UUID and the file it was read
+// from: udev's DM_UUID, else the kernel's dm/uuid
+// (Documentation/ABI/testing/sysfs-block-dm). The UUID's prefix names the
+// device's owner (LVM-, CRYPT-, mpath-); "" where neither says.
+func DMUUID(ctx context.Context, h *machine.Host, d *Device) (uuid, source string) {
+	if u := d.Udev.Prop("DM_UUID"); u != "" {
+		return u, d.Udev.Path
+	}
+	p := "/sys/block/" + d.Name + "/dm/uuid"
+	u, _ := h.ReadString(ctx, p)
+	return u, p
+}
 
 // markMultipath gives each disk held by a multipath map its Multipath.
 // A disk held by a dm device is a path when the holder's dm UUID starts
@@ -73,15 +86,9 @@ func markMultipath(ctx context.Context, h *machine.Host, devs []*Device) {
 // multipathMap is dm device hd as a multipath map, or nil when it is
 // another kind of dm device (LVM, dm-crypt) or its UUID is unknown.
 func multipathMap(ctx context.Context, h *machine.Host, hd *Device) *Multipath {
-	m := &Multipath{Map: hd.Name, UUID: hd.Udev.Prop("DM_UUID"), Name: hd.Udev.Prop("DM_NAME")}
-	if m.UUID != "" {
-		m.UUIDSource = hd.Udev.Path
-	} else {
-		p := "/sys/block/" + hd.Name + "/dm/uuid"
-		m.UUID, _ = h.ReadString(ctx, p)
-		m.UUIDSource = p
-	}
-	if !strings.HasPrefix(m.UUID, mpathUUIDPrefix) {
+	m := &Multipath{Map: hd.Name, Name: hd.Udev.Prop("DM_NAME")}
+	m.UUID, m.UUIDSource = DMUUID(ctx, h, hd)
+	if !strings.HasPrefix(m.UUID, MultipathUUIDPrefix) {
 		return nil
 	}
 	if m.Name == "" {
