@@ -214,7 +214,7 @@ func Examine(ctx context.Context, o Options) (*rules.Report, error) {
 	if o.Label == "" {
 		o.Label = label
 	}
-	res, err := Run(ctx, host, o)
+	res, err := run(ctx, host, o, false)
 	if err != nil {
 		// A snapshot whose command manifest could not be read is named,
 		// as its archive's errors are (Wait keeps the manifest's error).
@@ -233,6 +233,15 @@ func Examine(ctx context.Context, o Options) (*rules.Report, error) {
 // Run, so that a recorded, compared or benchmarked machine is judged as
 // the doctor judges it.
 func Run(ctx context.Context, host *machine.Host, o Options) (*Result, error) {
+	return run(ctx, host, o, true)
+}
+
+// run is Run; without keepChecks the result has no Checks, and the
+// checks' observations and inventory are garbage once the rules have
+// merged them into subjects (Engine.Build keeps none of them): the rules
+// then judge, and the report is written, in a smaller heap
+// (docs/performance.md).
+func run(ctx context.Context, host *machine.Host, o Options, keepChecks bool) (*Result, error) {
 	o = o.withDefaults()
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -288,11 +297,15 @@ func Run(ctx context.Context, host *machine.Host, o Options) (*Result, error) {
 	if err := namedDevicesExist(o.Devices, res.Devices); err != nil {
 		return nil, err
 	}
+	var kept *checks.Result
+	if keepChecks {
+		kept = res
+	}
 	rep, err := engine.Build(res, label)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Report: rep, Checks: res}, nil
+	return &Result{Report: rep, Checks: kept}, nil
 }
 
 // commandsGrace bounds the wait for killed programs at the end of a run:

@@ -505,16 +505,34 @@ func (e *ToolError) Is(target error) bool { return target == ErrToolMissing }
 func FileErr(p string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s: %w", p, ErrNotAvailable)
+		return &fileError{path: p, err: ErrNotAvailable}
 	case errors.Is(err, fs.ErrPermission):
-		return fmt.Errorf("%s: %w", p, ErrPermission)
+		return &fileError{path: p, err: ErrPermission}
 	case errors.Is(err, unix.EXDEV), errors.Is(err, unix.ELOOP):
-		return fmt.Errorf("%s: %w: a link leads out of the recorded root or loops", p, ErrRefused)
+		return &fileError{path: p, err: ErrRefused, detail: "a link leads out of the recorded root or loops"}
 	case errors.Is(err, unix.EISDIR):
-		return fmt.Errorf("%s: %w: a directory where a file belongs", p, ErrRefused)
+		return &fileError{path: p, err: ErrRefused, detail: "a directory where a file belongs"}
 	}
-	return fmt.Errorf("%s: %w", p, err)
+	return &fileError{path: p, err: err}
 }
+
+// fileError is FileErr's "p: err[: detail]", its text made only when it is
+// asked for: most are only tested with errors.Is and let go (an attribute
+// this kernel or recording does not have), thousands in a large run.
+type fileError struct {
+	path   string
+	err    error
+	detail string
+}
+
+func (e *fileError) Error() string {
+	if e.detail != "" {
+		return e.path + ": " + e.err.Error() + ": " + e.detail
+	}
+	return e.path + ": " + e.err.Error()
+}
+
+func (e *fileError) Unwrap() error { return e.err }
 
 // CtxErr maps a context's error to ErrTimeout when its deadline passed.
 func CtxErr(err error) error {

@@ -116,11 +116,12 @@ func (r *rootFS) cachedDir(p string) (fd int, rest string, ok, absent bool) {
 	if !ok || name == "" || rest == "" || path.Clean(p) != p {
 		return -1, "", false, false
 	}
-	prefix := "/sys/block/" + name
+	// p's own bytes, not a new string: p is /sys/block/<name>/<rest>.
+	prefix := p[:len(p)-len(rest)-1]
 	// The device's own attributes (model, vendor, rev, scsi_disk/...) sit
 	// behind the "device" link, which climbs out of the block directory.
 	if after, ok := strings.CutPrefix(rest, "device/"); ok && after != "" {
-		prefix, rest = prefix+"/device", after
+		prefix, rest = p[:len(prefix)+len("/device")], after
 	}
 	fd, ok, absent = r.dirFD(prefix)
 	return fd, rest, ok, absent
@@ -239,7 +240,11 @@ func newRootFS(dir string) (*rootFS, error) {
 
 // rootRel turns a machine path into one relative to the root.
 func rootRel(p string) string {
-	p = strings.TrimLeft(path.Clean("/"+p), "/")
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	// Clean returns a clean path itself, without a copy.
+	p = strings.TrimLeft(path.Clean(p), "/")
 	if p == "" {
 		return "."
 	}
@@ -249,7 +254,7 @@ func rootRel(p string) string {
 func (r *rootFS) openat2(p string, flags int, resolve uint64) (int, error) {
 	how := &unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: resolve | unix.RESOLVE_IN_ROOT | unix.RESOLVE_NO_MAGICLINKS}
 	for i := 0; ; i++ {
-		fd, err := unix.Openat2(r.fd, rootRel(p), how)
+		fd, err := openat2(r.fd, rootRel(p), how)
 		// EAGAIN: a concurrent rename made ".." resolution unsafe; retry.
 		if errors.Is(err, unix.EAGAIN) && i < 8 {
 			continue
@@ -285,12 +290,12 @@ func (r *rootFS) open(p string, flags int, nofollow bool) (int, error) {
 			if r.fd < 0 {
 				// Live: relative to the resolved directory is what the
 				// kernel does with the full path.
-				fd, err = unix.Openat(dfd, rest, flags|unix.O_CLOEXEC, 0)
+				fd, err = openat(dfd, rest, flags|unix.O_CLOEXEC, 0)
 			} else {
 				// Recorded: beneath the device directory (itself inside the
 				// root); a link that climbs above it (device -> ../../..)
 				// or is absolute is resolved again from the root below.
-				fd, err = unix.Openat2(dfd, rest, &unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS})
+				fd, err = openat2(dfd, rest, &unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS})
 			}
 			if !errors.Is(err, unix.EINTR) && !errors.Is(err, unix.EAGAIN) {
 				break
@@ -472,7 +477,7 @@ func (r *rootFS) beneath(p string, limit int64) error {
 	} else {
 		how := &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS}
 		for {
-			fd, err = unix.Openat2(r.fd, rootRel(p), how)
+			fd, err = openat2(r.fd, rootRel(p), how)
 			if !errors.Is(err, unix.EINTR) && !errors.Is(err, unix.EAGAIN) {
 				break
 			}

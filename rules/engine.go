@@ -100,6 +100,10 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 	var sheets sync.Map // model + "\x00" + class -> *Datasheet
 	parallel.Each(len(groups), runtime.GOMAXPROCS(0), func(i int) {
 		g := groups[i]
+		// Once merged, a subject's observations are garbage unless the
+		// caller keeps them (doctor's Examine does not): they need not
+		// live beside every subject's map.
+		groups[i].obs = nil
 		first := g.obs[0]
 		// Room for the class classify adds, and the name and datasheet
 		// Build adds to a device's entry.
