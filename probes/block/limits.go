@@ -34,7 +34,7 @@ type Limits struct {
 type PartitionStart struct {
 	Name            string
 	Start           *Value
-	AlignmentOffset *Value
+	AlignmentOffset *Value // read only for a misaligned start
 }
 
 // ReadLimits reads d's limits; each is nil when its file cannot be read.
@@ -48,13 +48,21 @@ func ReadLimits(ctx context.Context, h *machine.Host, d *Device) Limits {
 		LogicalBlockSize:  readValue(ctx, h, link+"/queue/logical_block_size"),
 		AlignmentOffset:   readValue(ctx, h, link+"/alignment_offset"),
 	}
+	var offset uint64
+	if l.AlignmentOffset != nil {
+		offset = l.AlignmentOffset.N
+	}
 	for _, p := range d.Partitions {
 		dir := link + "/" + p.Name
-		l.Partitions = append(l.Partitions, PartitionStart{
-			Name:            p.Name,
-			Start:           readValue(ctx, h, dir+"/start"),
-			AlignmentOffset: readValue(ctx, h, dir+"/alignment_offset"),
-		})
+		ps := PartitionStart{Name: p.Name, Start: readValue(ctx, h, dir+"/start")}
+		// The partition's own offset is evidence for a misaligned start
+		// only: it is not read for the others (a file fewer per partition).
+		if ps.Start != nil && l.PhysicalBlockSize != nil {
+			if bad, ok := Misaligned(ps.Start.N, l.PhysicalBlockSize.N, offset); ok && bad {
+				ps.AlignmentOffset = readValue(ctx, h, dir+"/alignment_offset")
+			}
+		}
+		l.Partitions = append(l.Partitions, ps)
 	}
 	return l
 }
