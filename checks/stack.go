@@ -18,6 +18,11 @@ func stack(ctx context.Context, env *Env) []*Observation {
 	var out []*Observation
 	out = append(out, writeback(ctx, env))
 	byDevNo := env.MountsByDevNo(ctx)
+	all, _ := env.Devices(ctx)
+	byName := make(map[string]*block.Device, len(all))
+	for _, d := range all {
+		byName[d.Name] = d
+	}
 	for _, d := range env.Judged(ctx) {
 		o := NewObservation("stack", KindDevice, d.Name)
 		out = append(out, o)
@@ -34,7 +39,7 @@ func stack(ctx context.Context, env *Env) []*Observation {
 		o.Set("controller_kind", kind)
 		o.Set("raid_controller_driver", map[bool]string{true: drv}[kind == "raid"])
 
-		w := &holderWalk{ctx: ctx, env: env, byDevNo: byDevNo, found: map[string]bool{}}
+		w := &holderWalk{ctx: ctx, env: env, byDevNo: byDevNo, byName: byName, found: map[string]bool{}}
 		for _, h := range d.Holders {
 			w.walk(h, 1, d.Name)
 		}
@@ -58,6 +63,7 @@ type holderWalk struct {
 	ctx     context.Context
 	env     *Env
 	byDevNo map[string][]mount.Mount
+	byName  map[string]*block.Device // the inventory, whose holders are listed already
 	layers  []string
 	ev      []Evidence
 	found   map[string]bool // the kinds of layer seen: crypt, lvm, md, …
@@ -73,7 +79,12 @@ func (w *holderWalk) walk(hname string, depth int, chain string) {
 		}
 	}
 	chain += " → " + hname + " (" + label + ")"
-	next := holderNames(w.ctx, w.env, "/sys/block/"+hname+"/holders")
+	var next []string
+	if d, ok := w.byName[hname]; ok {
+		next = d.Holders
+	} else {
+		next = holderNames(w.ctx, w.env, "/sys/block/"+hname+"/holders")
+	}
 	// The depth bound ends a cycle of holders links (a recording is not
 	// trusted); a real stack is a few layers deep.
 	if len(next) == 0 || depth > 8 {
