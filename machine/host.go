@@ -518,7 +518,7 @@ func FileErr(p string, err error) error {
 
 // fileError is FileErr's "p: err[: detail]", its text made only when it is
 // asked for: most are only tested with errors.Is and let go (an attribute
-// this kernel or recording does not have), thousands in a large run.
+// this kernel or recording does not have, one per disk and attribute).
 type fileError struct {
 	path   string
 	err    error

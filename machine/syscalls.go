@@ -8,9 +8,9 @@ import (
 )
 
 // openat2 is unix.Openat2 without its allocation: the path is made a C
-// string in a buffer on the stack when it fits (a run opens some 40,000
-// files on a machine of a thousand disks, each name copied to the heap by
-// unix.BytePtrFromString). A path holding a NUL is EINVAL, as there.
+// string in a buffer on the stack when it fits, where unix.BytePtrFromString
+// copies every name to the heap, and a run opens tens of files per disk.
+// A path holding a NUL is EINVAL, as there.
 func openat2(dirfd int, p string, how *unix.OpenHow) (int, error) {
 	var buf [256]byte
 	cp, err := cPath(buf[:0], p)
@@ -45,8 +45,9 @@ func cPath(buf []byte, p string) ([]byte, error) {
 	return append(append(buf, p...), 0), nil
 }
 
-// errnoErr is the errno as unix returns it (the common ones shared, as
-// unix.errnoErr does, so that comparing with them costs no allocation).
+// errnoErr is the errno as unix returns it: the common ones as shared
+// values, as x/sys/unix's errnoErr (syscall_unix.go) does, so that a
+// missing file costs no allocation.
 func errnoErr(e unix.Errno) error {
 	switch e {
 	case unix.ENOENT:
