@@ -28,7 +28,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/internal/parse"
+	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/block"
 )
 
 const benchDisks = 1000
@@ -88,7 +91,9 @@ func benchCheckReport(out []byte, n int) error {
 	if rep.Schema != "diskdoctor/v1" {
 		return fmt.Errorf("schema %q, want diskdoctor/v1", rep.Schema)
 	}
-	if want := synthBlockDevices(n); len(rep.Devices) != want {
+	// The report lists every block device but the NVMe per-path disks.
+	entries, nvmePaths := synthBlockDevices(n)
+	if want := entries - nvmePaths; len(rep.Devices) != want {
 		return fmt.Errorf("%d devices in the report, want %d (%d disks, %d second paths, loop and dm devices)", len(rep.Devices), want, n, want-n)
 	}
 	var errs []error
@@ -209,6 +214,81 @@ func TestSyntheticMachine(t *testing.T) {
 	}
 }
 
+// TestSyntheticNVMeMultipath: the synthetic NVMe drives have native
+// multipath, as fixtures/r630-optane-schedutil records it, and the doctor
+// treats them as it treats that machine: each namespace head judged, with
+// its controller and its PCI function's link, and its hidden per-path disk
+// in the inventory, marked an NVMe path, but not among the report's devices.
+func TestSyntheticNVMeMultipath(t *testing.T) {
+	const n = 40
+	dir := t.TempDir()
+	if err := writeSyntheticMachine(dir, n); err != nil {
+		t.Fatal(err)
+	}
+	h, err := machine.Recorded(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := doctor.Run(context.Background(), h, doctor.Options{Root: dir, ProbeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inventory := map[string]*block.Device{}
+	for _, d := range res.Checks.Devices {
+		inventory[d.Name] = d
+	}
+	reported := map[string]map[string]any{}
+	for _, d := range res.Report.Devices {
+		name, _ := d["name"].(string)
+		reported[name] = d
+	}
+	// Written from the plan by hand: nvme0 a Samsung, nvme5 the first with
+	// an LVM volume, nvme7 the first on a degraded link; the k-th drive's
+	// function is on bus k+1, behind its own root port (synthSlot: 00:01.1
+	// to 00:01.7, then 00:02.1).
+	for _, c := range []struct {
+		head, path, ctrl, fn, pathDir, link string
+		degraded                            bool
+	}{
+		{"nvme0n1", "nvme0c0n1", "nvme0", "0000:01:00.0", "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0/nvme0c0n1", "16.0 GT/s PCIe x4 of 16.0 GT/s PCIe x4", false},
+		{"nvme5n1", "nvme5c5n1", "nvme5", "0000:06:00.0", "/sys/devices/pci0000:00/0000:00:01.6/0000:06:00.0/nvme/nvme5/nvme5c5n1", "16.0 GT/s PCIe x4 of 16.0 GT/s PCIe x4", false},
+		{"nvme7n1", "nvme7c7n1", "nvme7", "0000:08:00.0", "/sys/devices/pci0000:00/0000:00:02.1/0000:08:00.0/nvme/nvme7/nvme7c7n1", "8.0 GT/s PCIe x2 of 16.0 GT/s PCIe x4", true},
+	} {
+		subsys := "/sys/devices/virtual/nvme-subsystem/nvme-subsys" + strings.TrimPrefix(c.ctrl, "nvme")
+		hd, pd := inventory[c.head], inventory[c.path]
+		switch {
+		case hd == nil:
+			t.Errorf("%s: not in the inventory", c.head)
+		case hd.NVMePath || hd.Transport != "nvme" || hd.SysPath != subsys+"/"+c.head || fmt.Sprint(hd.Controllers) != "["+c.ctrl+"]":
+			t.Errorf("%s: NVMe path %v, transport %s, sysfs %s, controllers %v; want a head, nvme, %s/%s, [%s]", c.head, hd.NVMePath, hd.Transport, hd.SysPath, hd.Controllers, subsys, c.head, c.ctrl)
+		}
+		switch {
+		case pd == nil:
+			t.Errorf("%s: the path of %s is not in the inventory", c.path, c.head)
+		case !pd.NVMePath || pd.Transport != "nvme" || pd.SysPath != c.pathDir || fmt.Sprint(pd.Controllers) != "["+c.ctrl+"]" || pd.Udev != nil:
+			t.Errorf("%s: NVMe path %v, transport %s, sysfs %s, controllers %v, udev record %v; want a path, nvme, %s, [%s], no record", c.path, pd.NVMePath, pd.Transport, pd.SysPath, pd.Controllers, pd.Udev != nil, c.pathDir, c.ctrl)
+		}
+		if _, ok := reported[c.path]; ok {
+			t.Errorf("%s: an NVMe path among the report's devices", c.path)
+		}
+		r := reported[c.head]
+		if r == nil {
+			t.Errorf("%s: not among the report's devices", c.head)
+			continue
+		}
+		for fact, want := range map[string]any{
+			"judged": true, "nvme_path": false, "transport": "nvme", "sysfs_path": subsys + "/" + c.head,
+			"nvme_controllers": "[" + c.ctrl + "]", "nvme_pm_controller": c.ctrl,
+			"pcie_address": c.fn, "pcie_link": c.link, "pcie_degraded": c.degraded,
+			"smart_protocol": "NVMe", "wc_nvme_vwc": true,
+		} {
+			if got := fmt.Sprint(r[fact]); got != fmt.Sprint(want) {
+				t.Errorf("%s: %s = %s, want %v", c.head, fact, got, want)
+			}
+		}
+	}
+}
+
 func TestSyntheticNames(t *testing.T) {
 	for _, c := range []struct {
 		i        int
@@ -230,6 +310,10 @@ func TestSyntheticNames(t *testing.T) {
 		{"/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda/device", "/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0", "../../../0:0:0:0"},
 		{"/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0/nvme0n1/device", "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0", "../../nvme0"},
 		{"/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0/device", "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0", "../../../0000:01:00.0"},
+		// A namespace head's links, as on fixtures/r630-optane-schedutil.
+		{"/sys/devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1/device", "/sys/devices/virtual/nvme-subsystem/nvme-subsys0", "../../nvme-subsys0"},
+		{"/sys/devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1/multipath/nvme0c0n1", "/sys/devices/pci0000:00/0000:00:02.0/0000:03:00.0/nvme/nvme0/nvme0c0n1", "../../../../../pci0000:00/0000:00:02.0/0000:03:00.0/nvme/nvme0/nvme0c0n1"},
+		{"/sys/block/nvme0n1", "/sys/devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1", "../devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1"},
 		{"/sys/class/nvme/nvme0", "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0", "../../devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0"},
 		{"/sys/devices/pci0000:00/0000:00:17.0/driver", "/sys/bus/pci/drivers/ahci", "../../../bus/pci/drivers/ahci"},
 		{"/proc/self", "/proc/1", "1"},

@@ -79,6 +79,11 @@ func addStackedDevices(dir string) error {
 		if strings.HasPrefix(disk, "dm-") || strings.HasPrefix(disk, "md") || strings.HasPrefix(disk, "loop") {
 			continue
 		}
+		// An NVMe per-path disk is hidden and never scanned for
+		// partitions (block/genhd.c, GENHD_FL_HIDDEN): its head has them.
+		if b, err := os.ReadFile(filepath.Join(dir, "sys/block", disk, "hidden")); err == nil && strings.TrimSpace(string(b)) == "1" {
+			continue
+		}
 		real, err := filepath.EvalSymlinks(filepath.Join(dir, "sys/block", disk))
 		if err != nil {
 			return err

@@ -35,6 +35,15 @@ type synthDisk struct {
 	RootComplex, PCIFunc string // pci0000:00, 0000:00:17.0 (SATA: the AHCI function)
 	SysDir               string // machine path of the disk's resolved sysfs directory
 
+	// NVMe, with native multipath (nvme_core.multipath=Y, the default of
+	// Debian's and TrueNAS's kernels) as on fixtures/r630-optane-schedutil:
+	// Name and SysDir are the namespace head under its subsystem
+	// (/sys/devices/virtual/nvme-subsystem/nvme-subsys<k>/nvme<k>n1);
+	// PathName is the hidden per-path disk nvme<k>c<k>n1 under the
+	// controller (PathDir), device number 259:Min-1
+	// (drivers/nvme/host/multipath.c nvme_set_disk_name).
+	PathName, PathDir string
+
 	// MPath > 0: a dual-ported SAS drive seen on two paths (Paths; Name,
 	// Maj, Min and SysDir are the first path's), joined by dm-multipath
 	// into map mpath<letters> (dm-<MapMinor>) with one kpartx partition
@@ -140,7 +149,11 @@ func synthPlan(n int) []synthDisk {
 			m := synthNVMes[k%len(synthNVMes)]
 			d = synthDisk{
 				Name: fmt.Sprintf("nvme%dn1", k), Part: fmt.Sprintf("nvme%dn1p1", k),
-				NVMe: true, Index: k, Maj: 259, Min: 2 * k, Model: m,
+				// The per-path disk is added before its head, the head
+				// before its partition scan (nvme_alloc_ns, then
+				// nvme_mpath_set_live): three minors each, as on the
+				// r630 fixture (path 259:0, head 259:1, p1 259:2).
+				NVMe: true, Index: k, Maj: 259, Min: 3*k + 1, Model: m,
 				Degraded: k%13 == 7,
 			}
 			if k%10 == 5 {
@@ -156,7 +169,11 @@ func synthPlan(n int) []synthDisk {
 				d.WWN = fmt.Sprintf("eui.000000000000000100a07523%08x", 0x3a000000+k)
 			}
 			d.RootComplex, _, d.PCIFunc = synthSlot(k/127, k%127)
-			d.SysDir = fmt.Sprintf("/sys/devices/%s/%s/%s/nvme/nvme%d/%s", d.RootComplex, synthRootPort(k/127, k%127), d.PCIFunc, k, d.Name)
+			// The subsystem takes its first controller's instance
+			// (nvme_init_subsystem), so nvme<k>'s is nvme-subsys<k>.
+			d.PathName = fmt.Sprintf("nvme%dc%dn1", k, k)
+			d.PathDir = fmt.Sprintf("/sys/devices/%s/%s/%s/nvme/nvme%d/%s", d.RootComplex, synthRootPort(k/127, k%127), d.PCIFunc, k, d.PathName)
+			d.SysDir = fmt.Sprintf("/sys/devices/virtual/nvme-subsystem/nvme-subsys%d/%s", k, d.Name)
 			if k%2 == 0 {
 				d.MountPoint = "/srv/" + d.Name
 			}
@@ -251,13 +268,17 @@ func synthKind(i int) int {
 }
 
 // synthBlockDevices is how many entries /sys/block of an n-disk synthetic
-// machine has: a device per disk, the second path of each multipathed
-// drive, its map and the map's partition, the LVM volumes and the loop
-// devices.
-func synthBlockDevices(n int) int {
+// machine has: a device per disk, the hidden per-path disk of each NVMe
+// namespace, the second path of each multipathed drive, its map and the
+// map's partition, the LVM volumes and the loop devices; and how many of
+// them are NVMe per-path disks, which the report does not list.
+func synthBlockDevices(n int) (entries, nvmePaths int) {
 	v := len(synthLoops)
 	for _, d := range synthPlan(n) {
 		v++
+		if d.NVMe {
+			nvmePaths++
+		}
 		if d.LVM > 0 {
 			v++
 		}
@@ -265,7 +286,7 @@ func synthBlockDevices(n int) int {
 			v += 3
 		}
 	}
-	return v
+	return v + nvmePaths, nvmePaths
 }
 
 // synthSlot places the j-th device (0..126) of PCI segment dom behind its own
@@ -636,17 +657,36 @@ func synthSATA(w *synthWriter, d *synthDisk, dmesg *strings.Builder, clock *synt
 	dmesg.WriteString(clock.line(sd + "Attached SCSI disk"))
 }
 
+// synthNVMe writes an NVMe drive with native multipath, in the layout of
+// fixtures/r630-optane-schedutil (drivers/nvme/host/multipath.c, core.c):
+//
+//   - the controller nvme<k> under its PCI function, with its subsysnqn;
+//   - its subsystem /sys/devices/virtual/nvme-subsystem/nvme-subsys<k>
+//     (model, serial, firmware_rev as the controller's, subsysnqn,
+//     subsystype, iopolicy, a link to the controller) and its
+//     /sys/class/nvme-subsystem link;
+//   - the hidden per-path disk nvme<k>c<k>n1 under the controller: in
+//     /sys/block, hidden = 1, ana_state, device -> the controller, no
+//     partitions and no udev record (udev ignores hidden disks);
+//   - the namespace head nvme<k>n1 under the subsystem: hidden = 0, no
+//     ana_state, device -> the subsystem, multipath/ linking its path, the
+//     partitions, and the udev records the drive's identity is in.
 func synthNVMe(w *synthWriter, d *synthDisk, dmesg *strings.Builder, clock *synthClock) {
 	// nvme_core's APST limit, its default (drivers/nvme/host/core.c).
 	w.file("/sys/module/nvme_core/parameters/default_ps_max_latency_us", "100000\n")
 	k := d.Index
 	m := d.Model
-	ctrlDir := path.Dir(d.SysDir)     // .../nvme/nvme<k>
+	ctrlDir := path.Dir(d.PathDir)    // .../nvme/nvme<k>
 	fn := path.Dir(path.Dir(ctrlDir)) // the PCI function
+	subsysDir := path.Dir(d.SysDir)   // .../nvme-subsystem/nvme-subsys<k>
 	synthRootPortDir(w, path.Dir(fn))
 	vendor, device := "0x144d", "0xa80a"
+	// The drives' own subsystem NQNs, in the formats public nvme-cli
+	// listings of a 980 PRO and a Micron drive show.
+	nqn := "nqn.1994-11.com.samsung:nvme:980PRO:M.2:" + d.Serial
 	if !strings.HasPrefix(m.ID, "Samsung") {
 		vendor, device = "0x1344", "0x51c3"
+		nqn = "nqn.2016-08.com.micron:nvme:nvm-subsystem-sn-" + d.Serial
 	}
 	synthPCIFunction(w, fn, "nvme", vendor, device, "0x010802")
 	cur, curW := "16.0 GT/s PCIe", "4"
@@ -659,20 +699,44 @@ func synthNVMe(w *synthWriter, d *synthDisk, dmesg *strings.Builder, clock *synt
 	w.file(fn+"/max_link_width", "4\n")
 
 	ctrl := fmt.Sprintf("nvme%d", k)
-	w.file(ctrlDir+"/model", fmt.Sprintf("%-40s\n", m.ATA))
-	w.file(ctrlDir+"/serial", fmt.Sprintf("%-20s\n", d.Serial))
-	w.file(ctrlDir+"/firmware_rev", fmt.Sprintf("%-8s\n", m.Firmware))
+	model, serial, firmware := fmt.Sprintf("%-40s\n", m.ATA), fmt.Sprintf("%-20s\n", d.Serial), fmt.Sprintf("%-8s\n", m.Firmware)
+	w.file(ctrlDir+"/model", model)
+	w.file(ctrlDir+"/serial", serial)
+	w.file(ctrlDir+"/firmware_rev", firmware)
 	w.file(ctrlDir+"/transport", "pcie\n")
 	w.file(ctrlDir+"/address", d.PCIFunc+"\n")
 	w.file(ctrlDir+"/state", "live\n")
+	w.file(ctrlDir+"/subsysnqn", nqn+"\n")
 	w.file(ctrlDir+"/dev", fmt.Sprintf("240:%d\n", k))
 	w.link(ctrlDir+"/device", fn)
 	w.link("/sys/class/nvme/"+ctrl, ctrlDir)
 
-	synthBlock(w, d, "0", "write back", "[none] mq-deadline\n", "512", "2199023255040", "1023", "1")
-	w.link(d.SysDir+"/device", ctrlDir)
+	w.file(subsysDir+"/model", model)
+	w.file(subsysDir+"/serial", serial)
+	w.file(subsysDir+"/firmware_rev", firmware)
+	w.file(subsysDir+"/subsysnqn", nqn+"\n")
+	w.file(subsysDir+"/subsystype", "nvm\n")
+	w.file(subsysDir+"/iopolicy", "numa\n")
+	w.link(subsysDir+"/"+ctrl, ctrlDir)
+	w.link("/sys/class/nvme-subsystem/"+path.Base(subsysDir), subsysDir)
+
+	// The per-path disk's size and queue read as the head's, as on the
+	// r630 fixture (the head's limits are stacked from its paths':
+	// nvme_update_ns_info, drivers/nvme/host/core.c).
+	const rot, wc, sched, dg, dmax, nr, fua = "0", "write back", "[none] mq-deadline\n", "512", "2199023255040", "1023", "1"
+	pd := *d
+	pd.Name, pd.Min, pd.SysDir, pd.Part = d.PathName, d.Min-1, d.PathDir, ""
+	synthBlock(w, &pd, rot, wc, sched, dg, dmax, nr, fua)
+	w.link(d.PathDir+"/device", ctrlDir)
+	w.file(d.PathDir+"/nsid", "1\n")
+	w.file(d.PathDir+"/wwid", d.WWN+"\n")
+	w.file(d.PathDir+"/ana_state", "optimized\n")
+
+	synthBlock(w, d, rot, wc, sched, dg, dmax, nr, fua)
+	w.link(d.SysDir+"/device", subsysDir)
 	w.file(d.SysDir+"/nsid", "1\n")
 	w.file(d.SysDir+"/wwid", d.WWN+"\n")
+	w.link(d.SysDir+"/multipath/"+d.PathName, d.PathDir)
 
 	idSerial := strings.ReplaceAll(m.ID, " ", "_") + "_" + d.Serial
 	pathID := fmt.Sprintf("pci-%s-nvme-1", d.PCIFunc)
@@ -707,7 +771,13 @@ func synthBlock(w *synthWriter, d *synthDisk, rot, wc, sched, dg, dmax, nr, fua 
 	w.file(b+"/size", strconv.FormatUint(m.Sectors, 10)+"\n")
 	w.file(b+"/removable", "0\n")
 	w.file(b+"/ro", "0\n")
-	w.file(b+"/hidden", "0\n")
+	// Of an NVMe namespace, only the per-path disk is hidden
+	// (GENHD_FL_HIDDEN, drivers/nvme/host/multipath.c).
+	hidden := "0"
+	if d.NVMe && b == d.PathDir {
+		hidden = "1"
+	}
+	w.file(b+"/hidden", hidden+"\n")
 	w.file(b+"/ext_range", "256\n")
 	q := b + "/queue/"
 	w.file(q+"rotational", rot+"\n")
