@@ -236,10 +236,9 @@ func Run(ctx context.Context, host *machine.Host, o Options) (*Result, error) {
 	return run(ctx, host, o, true)
 }
 
-// run is Run; without keepChecks the result has no Checks, and the
-// checks' observations and inventory are garbage once the rules have
-// merged them into subjects (Engine.Build keeps none of them): the rules
-// then judge, and the report is written, in a smaller heap
+// run is Run; without keepChecks the result has no Checks: the rules
+// consume the checks' result (Engine.BuildConsuming), and judge and the
+// report is written in a heap without its observations and inventory
 // (docs/performance.md).
 func run(ctx context.Context, host *machine.Host, o Options, keepChecks bool) (*Result, error) {
 	o = o.withDefaults()
@@ -297,15 +296,18 @@ func run(ctx context.Context, host *machine.Host, o Options, keepChecks bool) (*
 	if err := namedDevicesExist(o.Devices, res.Devices); err != nil {
 		return nil, err
 	}
-	var kept *checks.Result
 	if keepChecks {
-		kept = res
+		rep, err := engine.Build(res, label)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Report: rep, Checks: res}, nil
 	}
-	rep, err := engine.Build(res, label)
+	rep, err := engine.BuildConsuming(res, label)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Report: rep, Checks: kept}, nil
+	return &Result{Report: rep}, nil
 }
 
 // commandsGrace bounds the wait for killed programs at the end of a run:

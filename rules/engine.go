@@ -66,7 +66,9 @@ type subject struct {
 
 // Subjects merges observations per subject and attaches datasheets to
 // devices; the host's facts are visible to device rules as host.<fact>.
-func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
+// consume takes each observation out of res as it is grouped; each
+// group's are let go once merged (BuildConsuming).
+func (e *Engine) subjects(res *checks.Result, consume bool) (map[string]*subject, []string) {
 	// Each subject's observations, in the order the checks gave them (a
 	// later fact of the same name wins, as one map filled in that order
 	// would have it), and the size of its maps: grown one insertion at a
@@ -78,7 +80,10 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 	index := map[string]int{}
 	var order []string
 	var groups []group
-	for _, o := range res.Observations {
+	for n, o := range res.Observations {
+		if consume {
+			res.Observations[n] = nil
+		}
 		k := o.Kind + "/" + o.Subject
 		i, ok := index[k]
 		if !ok {
@@ -100,9 +105,8 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 	var sheets sync.Map // model + "\x00" + class -> *Datasheet
 	parallel.Each(len(groups), runtime.GOMAXPROCS(0), func(i int) {
 		g := groups[i]
-		// Once merged, a subject's observations are garbage unless the
-		// caller keeps them (doctor's Examine does not): they need not
-		// live beside every subject's map.
+		// Once merged, a consumed subject's observations are garbage:
+		// they need not live beside every subject's map.
 		groups[i].obs = nil
 		first := g.obs[0]
 		// Room for the class classify adds, and the name and datasheet
@@ -304,7 +308,7 @@ type hit struct {
 // Judge evaluates every rule on every subject, groups each rule's hits of
 // one severity into one finding, and ranks the findings.
 func (e *Engine) Judge(res *checks.Result) ([]Finding, error) {
-	subs, order := e.subjects(res)
+	subs, order := e.subjects(res, false)
 	j, err := e.judge(subs, order)
 	if err != nil {
 		return nil, err

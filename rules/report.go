@@ -61,13 +61,26 @@ const (
 	ExitUnknown  = 3
 )
 
-// Build judges a run and assembles the report.
+// Build judges a run and assembles the report; res is left as it was.
 func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
-	// res is not used after the subjects are merged from it: its
-	// observations and the inventory they came from can be collected
-	// while the rules judge.
+	return e.build(res, root, false)
+}
+
+// BuildConsuming is Build for a caller that has no more use for res
+// (doctor's Examine): its inventory is dropped and each observation is
+// taken out of it as it is merged, so that none outlives its subject's
+// merge whoever still holds res, and the rules judge in a heap without
+// them. The report is the same.
+func (e *Engine) BuildConsuming(res *checks.Result, root string) (*Report, error) {
+	return e.build(res, root, true)
+}
+
+func (e *Engine) build(res *checks.Result, root string, consume bool) (*Report, error) {
 	skipped, sample := append([]checks.Skipped(nil), res.Skipped...), res.Sample
-	subs, order := e.subjects(res)
+	if consume {
+		res.Devices, res.Platform = nil, nil
+	}
+	subs, order := e.subjects(res, consume)
 	j, err := e.judge(subs, order)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"sync/atomic"
@@ -9,44 +10,65 @@ import (
 	"github.com/diskdoctor/diskdoctor/checks"
 )
 
-// A report keeps no observation alive, nor the result that held them:
-// doctor's Examine lets the checks' result go when Build starts, so that
-// the rules judge and the report is written in a heap without them
-// (docs/performance.md). A finding's evidence and a device's facts are
-// the report's own.
-func TestReportHoldsNoObservation(t *testing.T) {
+func retainResult(collected *atomic.Int64) *checks.Result {
+	res := &checks.Result{}
+	for i := range 50 {
+		o := device(fmt.Sprintf("sd%02d", i), map[string]any{"wc_on": false, "wc_supported": true, "wc_kernel_on": false, "wc_drive_enabled": false})
+		if collected != nil {
+			runtime.AddCleanup(o, func(c *atomic.Int64) { c.Add(1) }, collected)
+		}
+		res.Observations = append(res.Observations, o)
+	}
+	return res
+}
+
+// BuildConsuming lets every observation go while the caller still holds
+// the result (doctor's Examine: the rules then judge and the report is
+// written in a heap without them, docs/performance.md), and its report is
+// Build's; Build leaves the result as it was.
+func TestBuildConsumingLetsObservationsGo(t *testing.T) {
 	ds, _ := LoadDatasheets("")
 	e, err := NewEngine(ds)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var collected atomic.Int64
-	res := &checks.Result{}
-	for i := range 50 {
-		o := device(fmt.Sprintf("sd%02d", i), map[string]any{"wc_on": false, "wc_supported": true, "wc_kernel_on": false, "wc_drive_enabled": false})
-		runtime.AddCleanup(o, func(*atomic.Int64) { collected.Add(1) }, &collected)
-		res.Observations = append(res.Observations, o)
-	}
-	runtime.AddCleanup(res, func(*atomic.Int64) { collected.Add(1000) }, &collected)
-	rep, err := e.Build(res, "/")
+	kept := retainResult(nil)
+	want, err := e.Build(kept, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res = nil
+	for i, o := range kept.Observations {
+		if o == nil || len(kept.Observations) != 50 {
+			t.Fatalf("Build changed its result: observation %d of %d is %v", i, len(kept.Observations), o)
+		}
+	}
+
+	var collected atomic.Int64
+	res := retainResult(&collected)
+	rep, err := e.BuildConsuming(res, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(rep.Devices) != 50 || len(rep.Findings) == 0 {
 		t.Fatalf("the report has %d devices and %d findings, want 50 and some (the write cache off)", len(rep.Devices), len(rep.Findings))
+	}
+	a, _ := json.Marshal(want)
+	b, _ := json.Marshal(rep)
+	if string(a) != string(b) {
+		t.Errorf("BuildConsuming's report differs from Build's:\n%.400s\n%.400s", b, a)
 	}
 	// Cleanups run on their own goroutine after the cycle that found the
 	// object unreachable.
 	for range 20 {
-		if collected.Load() == 1050 {
+		if collected.Load() == 50 {
 			break
 		}
 		runtime.GC()
 		runtime.Gosched()
 	}
-	if got := collected.Load(); got != 1050 {
-		t.Errorf("after Build, with the report still held: %d of the 50 observations and %d of the one result collected", got%1000, got/1000)
+	if got := collected.Load(); got != 50 {
+		t.Errorf("with the report and the result still held: %d of the 50 observations collected", got)
 	}
+	runtime.KeepAlive(res)
 	runtime.KeepAlive(rep)
 }

@@ -61,8 +61,9 @@ const softMemoryLimit = 54 << 20
 // machine of 1,000 disks with the device-mapper, multipath and loop
 // devices a real one has besides them (1,196 block devices on the
 // synthetic machine: LVM volumes, both paths of each multipathed drive,
-// its map and the map's partition), so that the raise starts past such a
-// machine, not at it (docs/performance.md).
+// its map and the map's partition; an NVMe namespace's hidden per-path
+// disk is not counted: checks.Options.Inventoried), so that the raise
+// starts past such a machine, not at it (docs/performance.md).
 const memoryPerDevice = 46 << 10
 
 // gcPercent is the collector's pace below the limit: the heap may grow to
