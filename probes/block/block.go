@@ -190,6 +190,16 @@ func readBlockDevice(ctx context.Context, h *machine.Host, ix *shared, name stri
 	removable, _ := h.ReadString(ctx, link+"/removable")
 	d.Removable = removable == "1"
 	d.readIdentity(ctx, h, ix, link)
+	if d.Transport == "nvme" && len(d.Drivers) == 0 && len(d.Controllers) > 0 {
+		// A native multipath head sits under its subsystem, a virtual
+		// device with no driver bound above it (drivers/nvme/host/
+		// multipath.c): its drivers are those of its first controller's
+		// path, nvme on the PCI function and the ports above it, as for a
+		// namespace under its controller.
+		if dir, err := h.Resolve("/sys/class/nvme/" + d.Controllers[0]); err == nil {
+			d.Drivers = driversAlong(h, dir)
+		}
+	}
 	d.PCIID = pciIDAbove(ctx, h, d.SysPath)
 	d.Hypervisor, d.HypervisorWhy = hypervisorOf(d)
 	d.readQueue(ctx, h, link)

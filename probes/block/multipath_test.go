@@ -2,7 +2,10 @@ package block
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // TestMultipathPaths: the disks a multipath map holds are its paths (the
@@ -45,5 +48,33 @@ func TestMultipathPaths(t *testing.T) {
 	}
 	if p := got["sdaa"].Primary(); p != "sdb" {
 		t.Errorf("the drive of mpatha is read through %q, want sdb (the first path in name order)", p)
+	}
+}
+
+// An NVMe native multipath head sits under its subsystem, with no driver
+// above it: its drivers are its controller's path's, as a namespace under
+// its controller has (the r630 fixture: nvme on the PCI function, then
+// the root port's pcieport).
+func TestNVMeMultipathHeadDrivers(t *testing.T) {
+	h, err := machine.Recorded("../../fixtures/r630-optane-schedutil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	devs, err := Read(t.Context(), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, d := range devs {
+		if d.Name != "nvme0n1" && d.Name != "nvme6n1" {
+			continue
+		}
+		seen++
+		if got := strings.Join(d.Drivers, ","); got != "nvme,pcieport" {
+			t.Errorf("%s (%s): drivers %q, want nvme,pcieport", d.Name, d.SysPath, got)
+		}
+	}
+	if seen != 2 {
+		t.Fatalf("found %d of nvme0n1 and nvme6n1", seen)
 	}
 }
