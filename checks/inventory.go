@@ -40,6 +40,18 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 	}
 	var out []*Observation
 	for _, d := range devs {
+		if d.PathOnly {
+			// An NVMe per-path disk the run does not judge, read by
+			// name only: nothing else of it is known.
+			o := NewObservation("inventory", KindDevice, d.Name)
+			link := "/sys/block/" + d.Name
+			o.Set("sysfs_path", d.SysPath, Evidence{link, d.SysPath})
+			o.Set("transport", d.Transport, Evidence{link, d.SysPath})
+			o.Set("nvme_path", true, Evidence{link, d.Name})
+			o.Set("judged", false)
+			out = append(out, o)
+			continue
+		}
 		o := newObservationSized("inventory", KindDevice, d.Name, 32)
 		setHypervisor(o, d, vmVendor)
 		setIdentity(env, o, d)

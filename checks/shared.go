@@ -97,7 +97,9 @@ func (env *Env) Devices(ctx context.Context) ([]*block.Device, error) {
 			return nil, inventoryErr(err, n, timeout)
 		}
 		timeout += time.Duration(n) * env.Opts.inventoryPerDevice
-		devs, err := ProbeWithin(run, env, timeout, func(ctx context.Context) ([]*block.Device, error) { return block.Read(ctx, env.Host) })
+		devs, err := ProbeWithin(run, env, timeout, func(ctx context.Context) ([]*block.Device, error) {
+			return block.ReadPathsNamed(ctx, env.Host, env.Opts.Devices)
+		})
 		return devs, inventoryErr(err, n, timeout)
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +27,10 @@ type Device struct {
 	// namespace head, not disks.
 	Virtual  bool
 	NVMePath bool
+	// PathOnly: an NVMe per-path disk of which only the name, the
+	// resolved path and the controller were read (ReadPathsNamed); its
+	// other fields are unknown, not empty.
+	PathOnly bool
 	// Hypervisor names what backs a virtual disk (a guest's disk: VMware,
 	// Hyper-V, Xen, QEMU, virtio, VirtualBox, Amazon EBS, Google Persistent
 	// Disk), and HypervisorWhy the vendor, model, driver or path that said
@@ -126,6 +131,16 @@ func (d *Device) InUse() bool {
 // big machine's disks, and its path override that would skip that panics
 // in v0.27.0.)
 func Read(ctx context.Context, h *machine.Host) ([]*Device, error) {
+	return ReadPathsNamed(ctx, h, nil)
+}
+
+// ReadPathsNamed is Read for a run that judges no NVMe per-path disk
+// but those named in paths (diskdoctor --device): the others are read
+// by name, resolved path and controller only (Device.PathOnly), not their
+// attributes, udev record (they have none) and partitions. A run that
+// does not judge them asks nothing else of them, and a machine of NVMe
+// drives with native multipath has one per controller of each namespace.
+func ReadPathsNamed(ctx context.Context, h *machine.Host, paths []string) ([]*Device, error) {
 	all, err := h.ReadDir(ctx, "/sys/block")
 	if err != nil {
 		return nil, err
@@ -144,7 +159,12 @@ func Read(ctx context.Context, h *machine.Host) ([]*Device, error) {
 	ix := &shared{h: h}
 	parallel.Each(len(ents), runtime.GOMAXPROCS(0), func(i int) {
 		if ctx.Err() == nil {
-			out[i] = readBlockDevice(ctx, h, ix, ents[i].Name())
+			name := ents[i].Name()
+			if ctrl, ok := nvmePathController(name); ok && !slices.Contains(paths, name) && !slices.Contains(paths, "/dev/"+name) {
+				out[i] = readPathOnly(h, name, ctrl)
+				return
+			}
+			out[i] = readBlockDevice(ctx, h, ix, name)
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -154,6 +174,19 @@ func Read(ctx context.Context, h *machine.Host) ([]*Device, error) {
 	markMultipath(ctx, h, out)
 	sort.Slice(out, func(i, j int) bool { return parse.NaturalLess(out[i].Name, out[j].Name) })
 	return out, nil
+}
+
+// readPathOnly is an NVMe per-path disk nvme<s>c<ctrl>n<ns> read by its
+// name: its resolved path and its controller, nvme<ctrl>
+// (drivers/nvme/host/multipath.c nvme_set_disk_name).
+func readPathOnly(h *machine.Host, name, ctrl string) *Device {
+	d := &Device{Name: name, Files: map[string]string{}, NVMePath: true, PathOnly: true, Transport: "nvme", Controllers: []string{"nvme" + ctrl}}
+	link := "/sys/block/" + name
+	d.SysPath, _ = h.Resolve(link)
+	if d.SysPath == "" {
+		d.SysPath = link
+	}
+	return d
 }
 
 func readBlockDevice(ctx context.Context, h *machine.Host, ix *shared, name string) *Device {

@@ -78,3 +78,42 @@ func TestNVMeMultipathHeadDrivers(t *testing.T) {
 		t.Fatalf("found %d of nvme0n1 and nvme6n1", seen)
 	}
 }
+
+// An NVMe per-path disk no one named is read by name, path and
+// controller only; one named (--device) is read whole.
+func TestReadPathsNamed(t *testing.T) {
+	h, err := machine.Recorded("../../fixtures/r630-optane-schedutil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	find := func(devs []*Device, name string) *Device {
+		for _, d := range devs {
+			if d.Name == name {
+				return d
+			}
+		}
+		t.Fatalf("%s not in the inventory", name)
+		return nil
+	}
+	devs, err := ReadPathsNamed(t.Context(), h, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := find(devs, "nvme1c1n1")
+	if !p.PathOnly || !p.NVMePath || p.Transport != "nvme" || strings.Join(p.Controllers, ",") != "nvme1" || p.DevNo != "" || !strings.HasSuffix(p.SysPath, "/nvme/nvme1/nvme1c1n1") {
+		t.Errorf("unnamed path: %+v, want path-only, NVMe path, controller nvme1, resolved under it, no device number read", p)
+	}
+	if head := find(devs, "nvme1n1"); head.PathOnly || head.DevNo == "" {
+		t.Errorf("head nvme1n1: %+v, want read whole", head)
+	}
+	devs, err = ReadPathsNamed(t.Context(), h, []string{"/dev/nvme1c1n1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := find(devs, "nvme1c1n1"); p.PathOnly || !p.NVMePath || p.DevNo == "" || p.SizeBytes == nil {
+		t.Errorf("named path: %+v, want read whole", p)
+	}
+	if p := find(devs, "nvme0c0n1"); !p.PathOnly {
+		t.Errorf("nvme0c0n1, not named: read whole")
+	}
+}
