@@ -72,12 +72,7 @@ func (env *Env) Judged(ctx context.Context) []*block.Device {
 // IsJudged reports whether findings may be made about d.
 func (env *Env) IsJudged(d *block.Device) bool {
 	if len(env.Opts.Devices) > 0 {
-		for _, n := range env.Opts.Devices {
-			if n == d.Name || n == "/dev/"+d.Name {
-				return true
-			}
-		}
-		return false
+		return block.Named(env.Opts.Devices, d.Name)
 	}
 	return !d.Virtual && !d.NVMePath
 }

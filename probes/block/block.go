@@ -5,7 +5,6 @@ import (
 	"math"
 	"path"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -160,7 +159,7 @@ func ReadPathsNamed(ctx context.Context, h *machine.Host, paths []string) ([]*De
 	parallel.Each(len(ents), runtime.GOMAXPROCS(0), func(i int) {
 		if ctx.Err() == nil {
 			name := ents[i].Name()
-			if ctrl, ok := nvmePathController(name); ok && !slices.Contains(paths, name) && !slices.Contains(paths, "/dev/"+name) {
+			if ctrl, ok := nvmePathController(name); ok && !Named(paths, name) {
 				out[i] = readPathOnly(h, name, ctrl)
 				return
 			}
@@ -180,22 +179,33 @@ func ReadPathsNamed(ctx context.Context, h *machine.Host, paths []string) ([]*De
 // name: its resolved path and its controller, nvme<ctrl>
 // (drivers/nvme/host/multipath.c nvme_set_disk_name).
 func readPathOnly(h *machine.Host, name, ctrl string) *Device {
-	d := &Device{Name: name, Files: map[string]string{}, NVMePath: true, PathOnly: true, Transport: "nvme", Controllers: []string{"nvme" + ctrl}}
+	return &Device{Name: name, SysPath: resolvedPath(h, name), Files: map[string]string{}, NVMePath: true, PathOnly: true, Transport: "nvme", Controllers: []string{"nvme" + ctrl}}
+}
+
+// resolvedPath is where /sys/block/<name> leads, the link itself when it
+// cannot be resolved.
+func resolvedPath(h *machine.Host, name string) string {
 	link := "/sys/block/" + name
-	d.SysPath, _ = h.Resolve(link)
-	if d.SysPath == "" {
-		d.SysPath = link
+	if p, _ := h.Resolve(link); p != "" {
+		return p
 	}
-	return d
+	return link
+}
+
+// Named reports whether names (diskdoctor --device) name the device name,
+// as name or as /dev/name.
+func Named(names []string, name string) bool {
+	for _, n := range names {
+		if n == name || n == "/dev/"+name {
+			return true
+		}
+	}
+	return false
 }
 
 func readBlockDevice(ctx context.Context, h *machine.Host, ix *shared, name string) *Device {
-	d := &Device{Name: name, Files: map[string]string{}}
+	d := &Device{Name: name, SysPath: resolvedPath(h, name), Files: map[string]string{}}
 	link := "/sys/block/" + name
-	d.SysPath, _ = h.Resolve(link)
-	if d.SysPath == "" {
-		d.SysPath = link
-	}
 	d.DevNo, _ = h.ReadString(ctx, link+"/dev")
 	if d.DevNo != "" {
 		d.Udev, _ = udev.Read(ctx, h, d.DevNo)

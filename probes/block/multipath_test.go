@@ -56,64 +56,52 @@ func TestMultipathPaths(t *testing.T) {
 // its controller has (the r630 fixture: nvme on the PCI function, then
 // the root port's pcieport).
 func TestNVMeMultipathHeadDrivers(t *testing.T) {
-	h, err := machine.Recorded("../../fixtures/r630-optane-schedutil")
-	if err != nil {
-		t.Fatal(err)
-	}
-	devs, err := Read(t.Context(), h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := 0
-	for _, d := range devs {
-		if d.Name != "nvme0n1" && d.Name != "nvme6n1" {
-			continue
-		}
-		seen++
+	devs := readRoot(t, r630)
+	for _, name := range []string{"nvme0n1", "nvme6n1"} {
+		d := deviceNamed(t, devs, name)
 		if got := strings.Join(d.Drivers, ","); got != "nvme,pcieport" {
 			t.Errorf("%s (%s): drivers %q, want nvme,pcieport", d.Name, d.SysPath, got)
 		}
 	}
-	if seen != 2 {
-		t.Fatalf("found %d of nvme0n1 and nvme6n1", seen)
+}
+
+// r630 is the recording of a machine with NVMe native multipath.
+const r630 = "../../fixtures/r630-optane-schedutil"
+
+func deviceNamed(t *testing.T, devs []*Device, name string) *Device {
+	t.Helper()
+	for _, d := range devs {
+		if d.Name == name {
+			return d
+		}
 	}
+	t.Fatalf("%s not in the inventory", name)
+	return nil
 }
 
 // An NVMe per-path disk no one named is read by name, path and
 // controller only; one named (--device) is read whole.
 func TestReadPathsNamed(t *testing.T) {
-	h, err := machine.Recorded("../../fixtures/r630-optane-schedutil")
-	if err != nil {
-		t.Fatal(err)
-	}
-	find := func(devs []*Device, name string) *Device {
-		for _, d := range devs {
-			if d.Name == name {
-				return d
-			}
-		}
-		t.Fatalf("%s not in the inventory", name)
-		return nil
-	}
-	devs, err := ReadPathsNamed(t.Context(), h, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := find(devs, "nvme1c1n1")
+	devs := readRoot(t, r630)
+	p := deviceNamed(t, devs, "nvme1c1n1")
 	if !p.PathOnly || !p.NVMePath || p.Transport != "nvme" || strings.Join(p.Controllers, ",") != "nvme1" || p.DevNo != "" || !strings.HasSuffix(p.SysPath, "/nvme/nvme1/nvme1c1n1") {
 		t.Errorf("unnamed path: %+v, want path-only, NVMe path, controller nvme1, resolved under it, no device number read", p)
 	}
-	if head := find(devs, "nvme1n1"); head.PathOnly || head.DevNo == "" {
+	if head := deviceNamed(t, devs, "nvme1n1"); head.PathOnly || head.DevNo == "" {
 		t.Errorf("head nvme1n1: %+v, want read whole", head)
+	}
+	h, err := machine.Recorded(r630)
+	if err != nil {
+		t.Fatal(err)
 	}
 	devs, err = ReadPathsNamed(t.Context(), h, []string{"/dev/nvme1c1n1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := find(devs, "nvme1c1n1"); p.PathOnly || !p.NVMePath || p.DevNo == "" || p.SizeBytes == nil {
+	if p := deviceNamed(t, devs, "nvme1c1n1"); p.PathOnly || !p.NVMePath || p.DevNo == "" || p.SizeBytes == nil {
 		t.Errorf("named path: %+v, want read whole", p)
 	}
-	if p := find(devs, "nvme0c0n1"); !p.PathOnly {
+	if p := deviceNamed(t, devs, "nvme0c0n1"); !p.PathOnly {
 		t.Errorf("nvme0c0n1, not named: read whole")
 	}
 }
