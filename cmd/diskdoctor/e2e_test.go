@@ -15,8 +15,13 @@ import (
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 )
 
-// binary is the diskdoctor built once for the end-to-end tests.
+// binary is the diskdoctor built once for the end-to-end tests, linked as
+// make build and the packages link it.
 var binary string
+
+// entryLDFlags is the Makefile's ENTRY_LDFLAGS: the doctor's own entry
+// point (entry_linux_amd64.s).
+const entryLDFlags = "-ldflags=-E main.entry"
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "diskdoctor-e2e")
@@ -24,7 +29,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "diskdoctor")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", entryLDFlags, "-o", binary, ".").CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
 		panic(err)
 	}

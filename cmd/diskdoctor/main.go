@@ -34,11 +34,12 @@ var version string
 func init() { version = buildinfo.Version(version) }
 
 func main() {
-	if err := checkRuntimeEnv(os.Getenv); err != nil {
+	hidden := restoreMemLimit()
+	if err := checkRuntimeEnv(os.Getenv, hidden); err != nil {
 		fmt.Fprintln(os.Stderr, "diskdoctor:", err)
 		os.Exit(rules.ExitUnknown)
 	}
-	limitMemory(os.Getenv)
+	limitMemory(os.Getenv, hidden)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -73,10 +74,17 @@ const memoryPerDevice = 46 << 10
 const gcPercent = 200
 
 // limitMemory sets softMemoryLimit unless GOMEMLIMIT says otherwise, and
-// gcPercent unless GOGC does.
-func limitMemory(getenv func(string) string) {
-	if getenv("GOMEMLIMIT") == "" {
+// gcPercent unless GOGC does. A GOMEMLIMIT hidden from the runtime
+// (restoreMemLimit) is applied here, as the runtime would have; it is one
+// checkRuntimeEnv accepted.
+func limitMemory(getenv func(string) string, hidden bool) {
+	switch v := getenv("GOMEMLIMIT"); {
+	case v == "":
 		debug.SetMemoryLimit(softMemoryLimit)
+	case hidden && v != "off":
+		if n, ok := parseMemLimit(v); ok {
+			debug.SetMemoryLimit(n)
+		}
 	}
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
@@ -88,20 +96,25 @@ func limitMemory(getenv func(string) string) {
 // smallest machine), which looks like a hang, not a verdict.
 const minMemoryLimit = 16 << 20
 
-// checkRuntimeEnv refuses GOGC and GOMEMLIMIT values the runtime took but
-// the doctor cannot use. A GOMEMLIMIT the runtime cannot parse never gets
-// here: it aborts before main with exit status 2, a verdict's (runtime
-// mgcpacer.go readGOMEMLIMIT), which is why the shipped unit unsets both
-// (docs/fleet.md). GOGC that is not a number the runtime silently reads as
-// 100 (runtime mgcpacer.go readGOGC).
-func checkRuntimeEnv(getenv func(string) string) error {
+// checkRuntimeEnv refuses GOGC and GOMEMLIMIT values the doctor cannot
+// use. GOGC that is not a number the runtime silently reads as 100
+// (runtime mgcpacer.go readGOGC). A GOMEMLIMIT the runtime cannot parse
+// aborts it before main with exit status 2, a verdict's (mgcpacer.go
+// readGOMEMLIMIT); hidden from it by the entry point (restoreMemLimit) it
+// is refused here instead. A build without that entry point still aborts,
+// which is one reason the shipped unit unsets both (docs/fleet.md).
+func checkRuntimeEnv(getenv func(string) string, hidden bool) error {
 	if v := getenv("GOGC"); v != "" && v != "off" {
 		if n, err := strconv.Atoi(v); err != nil || n < 0 {
 			return fmt.Errorf("GOGC=%q: not a percentage or off (the Go runtime would ignore it); unset it", v)
 		}
 	}
 	if v := getenv("GOMEMLIMIT"); v != "" && v != "off" {
-		if n, ok := parseMemLimit(v); ok && n < minMemoryLimit {
+		n, ok := parseMemLimit(v)
+		if !ok && hidden {
+			return fmt.Errorf("GOMEMLIMIT=%q: not a size the Go runtime reads (a number of bytes with an optional B, KiB, MiB, GiB or TiB: 64MiB, not 64MB); unset it or set off", v)
+		}
+		if ok && n < minMemoryLimit {
 			return fmt.Errorf("GOMEMLIMIT=%s: %d bytes, less than the %d MiB the doctor needs (the suffixes are B, KiB, MiB, GiB, TiB); unset it or set off", v, n, minMemoryLimit>>20)
 		}
 	}

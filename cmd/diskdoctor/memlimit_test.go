@@ -8,18 +8,24 @@ import (
 
 // TestLimitMemoryLeavesGOMEMLIMITAlone: the soft limit is set when the
 // environment has none, and a GOMEMLIMIT given (a value, or off) is the
-// runtime's, untouched.
+// runtime's, untouched; one the entry point hid from the runtime is
+// applied as the runtime would have.
 func TestLimitMemoryLeavesGOMEMLIMITAlone(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(before)
 	defer debug.SetGCPercent(debug.SetGCPercent(100)) // limitMemory sets it too
 	for _, c := range []struct {
-		env  string
-		want int64
+		env    string
+		hidden bool
+		want   int64
 	}{
-		{"", softMemoryLimit},
-		{"off", math.MaxInt64},
-		{"1GiB", math.MaxInt64},
+		{"", false, softMemoryLimit},
+		{"off", false, math.MaxInt64},
+		{"1GiB", false, math.MaxInt64},
+		{"", true, softMemoryLimit},
+		{"off", true, math.MaxInt64},
+		{"1GiB", true, 1 << 30},
+		{"123456789", true, 123456789},
 	} {
 		debug.SetMemoryLimit(math.MaxInt64)
 		limitMemory(func(k string) string {
@@ -27,9 +33,9 @@ func TestLimitMemoryLeavesGOMEMLIMITAlone(t *testing.T) {
 				return c.env
 			}
 			return ""
-		})
+		}, c.hidden)
 		if got := debug.SetMemoryLimit(-1); got != c.want {
-			t.Errorf("GOMEMLIMIT=%q: limit %d, want %d", c.env, got, c.want)
+			t.Errorf("GOMEMLIMIT=%q hidden %v: limit %d, want %d", c.env, c.hidden, got, c.want)
 		}
 	}
 }
@@ -50,7 +56,7 @@ func TestLimitMemoryLeavesGOGCAlone(t *testing.T) {
 				return c.env
 			}
 			return ""
-		})
+		}, false)
 		if got := debug.SetGCPercent(100); got != c.want {
 			t.Errorf("GOGC=%q: percent %d, want %d", c.env, got, c.want)
 		}

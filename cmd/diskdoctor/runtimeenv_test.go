@@ -11,47 +11,85 @@ import (
 func TestCheckRuntimeEnv(t *testing.T) {
 	for _, c := range []struct {
 		gogc, limit string
+		hidden      bool // by the entry point: the runtime never read it
 		bad         bool
 	}{
-		{"", "", false},
-		{"200", "1GiB", false},
-		{"off", "off", false},
-		{"off", "64MiB", false},
-		{"abc", "", true},  // the runtime reads it as 100
-		{"-5", "", true},   // the runtime reads it as off
-		{"", "64", true},   // 64 bytes: accepted by the runtime, a collector without pause
-		{"", "1KiB", true}, // likewise
-		{"", "16MiB", false},
+		{"", "", false, false},
+		{"200", "1GiB", false, false},
+		{"off", "off", false, false},
+		{"off", "64MiB", false, false},
+		{"abc", "", false, true},  // the runtime reads it as 100
+		{"-5", "", false, true},   // the runtime reads it as off
+		{"", "64", false, true},   // 64 bytes: accepted by the runtime, a collector without pause
+		{"", "1KiB", false, true}, // likewise
+		{"", "16MiB", false, false},
+		{"", "64MB", true, true}, // the runtime would abort on it
+		{"", "1.5GiB", true, true},
+		{"", "-1", true, true},
+		{"", "64MiB", true, false},
+		{"", "off", true, false},
+		{"", "", true, false},
+		{"", "64", true, true},
 	} {
 		env := map[string]string{"GOGC": c.gogc, "GOMEMLIMIT": c.limit}
-		err := checkRuntimeEnv(func(k string) string { return env[k] })
+		err := checkRuntimeEnv(func(k string) string { return env[k] }, c.hidden)
 		if (err != nil) != c.bad {
-			t.Errorf("GOGC=%q GOMEMLIMIT=%q: %v, want refused %v", c.gogc, c.limit, err, c.bad)
+			t.Errorf("GOGC=%q GOMEMLIMIT=%q hidden %v: %v, want refused %v", c.gogc, c.limit, c.hidden, err, c.bad)
 		}
 	}
 }
 
 // Issue 26: GOMEMLIMIT=64MB (a typo) kills the runtime before main with
 // exit status 2, which the unit's SuccessExitStatus=1 2 records as success.
-// The attack, then what the doctor can do about the values it does see.
+// The attack on a build without the doctor's entry point, then the build
+// make and the packages make (binary, linked with entryLDFlags): it says
+// what is wrong and exits 3, and a GOMEMLIMIT it can use still runs.
 func TestRuntimeEnvExitStatus(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "diskdoctor")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	plain := filepath.Join(t.TempDir(), "diskdoctor")
+	if out, err := exec.Command("go", "build", "-o", plain, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	exitOf := func(env ...string) (int, string) {
+	exitOf := func(bin string, env ...string) (int, string) {
 		cmd := exec.Command(bin, "--version")
 		cmd.Env = append(os.Environ(), env...)
 		out, _ := cmd.CombinedOutput()
 		return cmd.ProcessState.ExitCode(), string(out)
 	}
-	// What remains: the runtime's own abort, exit 2, before main.
-	if code, out := exitOf("GOMEMLIMIT=64MB"); code != 2 || !strings.Contains(out, "GOMEMLIMIT") {
-		t.Errorf("GOMEMLIMIT=64MB: exit %d, %s (the runtime's abort changed: revisit docs/fleet.md)", code, out)
+	if code, out := exitOf(plain, "GOMEMLIMIT=64MB"); code != 2 || !strings.Contains(out, "malformed GOMEMLIMIT") {
+		t.Errorf("plain build, GOMEMLIMIT=64MB: exit %d, %s (the runtime's abort changed: revisit entry_linux_amd64.s)", code, out)
 	}
-	for _, env := range []string{"GOMEMLIMIT=64", "GOGC=fast"} {
-		if code, out := exitOf(env); code != 3 || !strings.Contains(out, env[:strings.Index(env, "=")]) {
-			t.Errorf("%s: exit %d, %s; want 3 naming it", env, code, out)
+	for _, env := range []string{"GOMEMLIMIT=64MB", "GOMEMLIMIT=64", "GOGC=fast", "GOMEMLIMIT=\x1b[31m"} {
+		code, out := exitOf(binary, env)
+		if code != 3 || !strings.HasPrefix(out, "diskdoctor: "+env[:strings.Index(env, "=")]) {
+			t.Errorf("%q: exit %d, %q; want 3 naming it", env, code, out)
+		}
+		if strings.Contains(out, "\x1b") {
+			t.Errorf("%q: the message carries the control byte: %q", env, out)
+		}
+	}
+	for _, env := range []string{"GOMEMLIMIT=1GiB", "GOMEMLIMIT=off", "GOMEMLIMITS=64MB"} {
+		if code, out := exitOf(binary, env); code != 0 || !strings.HasPrefix(out, "diskdoctor ") {
+			t.Errorf("%s: exit %d, %q; want the version", env, code, out)
+		}
+	}
+}
+
+// TestShippedBuildsUseTheEntryPoint: make build and the Debian packages
+// link the doctor as the end-to-end tests do.
+func TestShippedBuildsUseTheEntryPoint(t *testing.T) {
+	flag := strings.TrimPrefix(entryLDFlags, "-ldflags=")
+	for file, want := range map[string][]string{
+		"../../Makefile":               {"ENTRY_LDFLAGS := " + flag, `build -ldflags "$(ENTRY_LDFLAGS) `},
+		"../../packaging/build-deb.sh": {`ldflags="-s -w -buildid= ` + flag + " "},
+	} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s does not link with %s: no %q", file, flag, w)
+			}
 		}
 	}
 }
