@@ -82,7 +82,7 @@ func filesystems(ctx context.Context, env *Env) []*Observation {
 		}
 	}
 	for _, d := range judged {
-		o := NewObservation("filesystems", KindDevice, d.Name)
+		o := newObservationSized("filesystems", KindDevice, d.Name, 8)
 		var mine []fsMount
 		for _, f := range fss {
 			if slices.Contains(f.disks, d.Name) {

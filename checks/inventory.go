@@ -52,7 +52,7 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 			out = append(out, o)
 			continue
 		}
-		o := newObservationSized("inventory", KindDevice, d.Name, 32)
+		o := newObservationSized("inventory", KindDevice, d.Name, 36)
 		setHypervisor(o, d, vmVendor)
 		setIdentity(env, o, d)
 		setUsage(o, d, byDevNo)

@@ -2,9 +2,11 @@ package checks
 
 import (
 	"context"
+	"runtime"
 	"strconv"
 	"strings"
 
+	"github.com/diskdoctor/diskdoctor/internal/parallel"
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/kernlog"
 )
@@ -45,9 +47,10 @@ func queueCheck(ctx context.Context, env *Env) []*Observation {
 			}
 		}
 	}
-	out := make([]*Observation, 0, len(judged))
-	for _, d := range judged {
-		o := NewObservation("queue", KindDevice, d.Name)
+	out := make([]*Observation, len(judged))
+	parallel.Each(len(judged), runtime.GOMAXPROCS(0), func(i int) {
+		d := judged[i]
+		o := newObservationSized("queue", KindDevice, d.Name, 16)
 		l, err := Probe(ctx, env, func(ctx context.Context) (block.Limits, error) {
 			return block.ReadLimits(ctx, env.Host, d), nil
 		})
@@ -73,8 +76,8 @@ func queueCheck(ctx context.Context, env *Env) []*Observation {
 		} else {
 			setATAUnknown(o)
 		}
-		out = append(out, o)
-	}
+		out[i] = o
+	})
 	return out
 }
 

@@ -221,6 +221,9 @@ func (r *recordedRunner) wait(ctx context.Context) error {
 }
 
 // output reads a recorded output file once; callers get their own copy.
+// The one kept is of the output's own length: the buffer read into has room
+// for a 4 KiB sysfs attribute, which a short output (hdparm's, a line) would
+// keep alive for the whole run.
 func (r *recordedRunner) output(name string) ([]byte, error) {
 	if v, ok := r.outputs.Load(name); ok {
 		return bytes.Clone(v.([]byte)), nil
@@ -229,8 +232,8 @@ func (r *recordedRunner) output(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.outputs.Store(name, b)
-	return bytes.Clone(b), nil
+	r.outputs.Store(name, bytes.Clone(b))
+	return b, nil
 }
 
 func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {

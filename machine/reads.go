@@ -62,9 +62,12 @@ func (r *rootFS) readFileInto(p string, limit int64, buf []byte) ([]byte, error)
 	if st.Size > limit {
 		return nil, fmt.Errorf("%w: %d bytes, more than the %d a real one has", ErrRefused, st.Size, limit)
 	}
-	// procfs reports size 0; sysfs 4096 whatever the content.
+	// procfs reports size 0; sysfs 4096 whatever the content. A recorded
+	// file's size is exact and within the limit: its buffer is made that
+	// size at once rather than grown by doubling (a kernel log of some
+	// hundred kilobytes would be copied and left behind ten times).
 	size := st.Size
-	if size <= 0 || size > 64<<10 {
+	if size <= 0 || size > 64<<10 && r.fd < 0 {
 		size = 4 << 10
 	}
 	if want := int(min(size+1, limit+1)); cap(buf) < want {

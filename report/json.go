@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/internal/parallel"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -47,7 +49,7 @@ func renderJSON(w io.Writer, rep *rules.Report, run RunInfo) error {
 		j.value(rep.Config, 1)
 	}
 	j.raw(",\n  \"devices\": ")
-	j.value(rep.Devices, 1)
+	j.devices(rep.Devices, 1)
 	if len(rep.Controllers) > 0 { // omitempty
 		j.raw(",\n  \"controllers\": ")
 		j.value(rep.Controllers, 1)
@@ -58,6 +60,59 @@ func renderJSON(w io.Writer, rep *rules.Report, run RunInfo) error {
 	}
 	j.raw("\n}\n")
 	return j.flush()
+}
+
+// devicesChunk is how many devices one worker writes at a time: small
+// enough that a round of chunks held for writing in order stays a few
+// hundred kilobytes, large enough that each worker's key orders (order)
+// are reused for most of its objects.
+const devicesChunk = 64
+
+// devices writes the report's devices as value would, on every core for a
+// large machine: its devices are most of the document, and nothing else
+// runs while it is written. Each round gives every worker a chunk of
+// consecutive devices to write into its own buffer; the chunks are then
+// written in order, so the bytes are value's (TestRenderJSONManyDevices).
+func (j *jsonWriter) devices(devs []map[string]any, depth int) {
+	workers := runtime.GOMAXPROCS(0)
+	if j.err != nil || workers < 2 || len(devs) < 2*devicesChunk {
+		j.value(devs, depth)
+		return
+	}
+	parts := make([]*jsonWriter, workers)
+	for i := range parts {
+		parts[i] = &jsonWriter{keep: true, buf: make([]byte, 0, devicesChunk*8<<10)}
+	}
+	j.raw("[")
+	for start := 0; start < len(devs); start += workers * devicesChunk {
+		end := min(len(devs), start+workers*devicesChunk)
+		n := (end - start + devicesChunk - 1) / devicesChunk
+		parallel.Each(n, workers, func(c int) {
+			p := parts[c]
+			for i := start + c*devicesChunk; i < min(end, start+(c+1)*devicesChunk) && p.err == nil; i++ {
+				if i > 0 {
+					p.raw(",")
+				}
+				p.newline(depth + 1)
+				p.object(devs[i], depth+1)
+			}
+		})
+		if j.flush() != nil {
+			return
+		}
+		for _, p := range parts[:n] {
+			if p.err != nil {
+				j.err = p.err
+				return
+			}
+			if _, j.err = j.w.Write(p.buf); j.err != nil {
+				return
+			}
+			p.buf = p.buf[:0]
+		}
+	}
+	j.newline(depth)
+	j.raw("]")
 }
 
 // provenance writes what program wrote the report, when it started and how
@@ -85,6 +140,7 @@ const jsonFlushAt = 32 << 10
 // construction. The first error is kept and stops the writing.
 type jsonWriter struct {
 	w       io.Writer
+	keep    bool // buf is not written to w: the caller takes it (devices)
 	buf     []byte
 	err     error
 	scratch bytes.Buffer
@@ -94,6 +150,9 @@ type jsonWriter struct {
 func (j *jsonWriter) raw(s string) { j.buf = append(j.buf, s...) }
 
 func (j *jsonWriter) flush() error {
+	if j.keep {
+		return j.err
+	}
 	if j.err == nil && len(j.buf) > 0 {
 		_, j.err = j.w.Write(j.buf)
 	}

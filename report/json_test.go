@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -94,33 +95,52 @@ func TestRenderJSONKeyOrdersAreNotConfused(t *testing.T) {
 
 // A report with many devices, written through more than one flush of
 // the writer's buffer, is the encoder's bytes, and a NaN in a late device the
-// encoder's error.
+// encoder's error, whether its devices are written on one core or in rounds
+// of chunks on several (devices): one short of a parallel round, exactly
+// one, and several with an odd last chunk.
 func TestRenderJSONManyDevices(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	hostile := "a\"b\\c\n<&>\u2028é\xff"
-	rep := &rules.Report{Schema: rules.Schema, Findings: []rules.Finding{}, Skipped: []checks.Skipped{}}
-	for i := range 263 {
-		d := map[string]any{"name": fmt.Sprintf("sd%d", i), "i": i, "f": float64(i) / 3, "s": hostile}
-		if i%3 == 0 {
-			d["extra"] = []any{i, hostile, map[string]any{"k": i}}
+	for _, procs := range []int{1, 2, 3} {
+		runtime.GOMAXPROCS(procs)
+		for _, n := range []int{2*devicesChunk - 1, 2 * devicesChunk, 263} {
+			rep := &rules.Report{Schema: rules.Schema, Findings: []rules.Finding{}, Skipped: []checks.Skipped{}}
+			for i := range n {
+				d := map[string]any{"name": fmt.Sprintf("sd%d", i), "i": i, "f": float64(i) / 3, "s": hostile, "pad": strings.Repeat("p", 200)}
+				if i%3 == 0 {
+					d["extra"] = []any{i, hostile, map[string]any{"k": i}}
+				}
+				rep.Devices = append(rep.Devices, d)
+			}
+			var got bytes.Buffer
+			if err := renderJSON(&got, rep, RunInfo{}); err != nil {
+				t.Fatal(err)
+			}
+			if got.Len() <= jsonFlushAt {
+				t.Fatalf("%d bytes: the test should span a flush", got.Len())
+			}
+			if want := encoderJSON(t, rep); !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("GOMAXPROCS %d: renderJSON of %d devices differs from encoding/json", procs, n)
+			}
+			rep.Devices[n-3]["x"] = math.NaN()
+			var uv *json.UnsupportedValueError
+			if err := renderJSON(&bytes.Buffer{}, rep, RunInfo{}); !errors.As(err, &uv) {
+				t.Errorf("GOMAXPROCS %d, %d devices: NaN in a late device: got %v, want an UnsupportedValueError", procs, n, err)
+			}
+			delete(rep.Devices[n-3], "x")
+			if err := renderJSON(failingWriter{}, rep, RunInfo{}); !errors.Is(err, errWriterFailed) {
+				t.Errorf("GOMAXPROCS %d, %d devices: a failing writer: got %v", procs, n, err)
+			}
 		}
-		rep.Devices = append(rep.Devices, d)
-	}
-	var got bytes.Buffer
-	if err := renderJSON(&got, rep, RunInfo{}); err != nil {
-		t.Fatal(err)
-	}
-	if got.Len() <= jsonFlushAt {
-		t.Fatalf("%d bytes: the test should span a flush", got.Len())
-	}
-	if want := encoderJSON(t, rep); !bytes.Equal(got.Bytes(), want) {
-		t.Errorf("renderJSON of %d devices differs from encoding/json", len(rep.Devices))
-	}
-	rep.Devices[len(rep.Devices)-3]["x"] = math.NaN()
-	var uv *json.UnsupportedValueError
-	if err := renderJSON(&bytes.Buffer{}, rep, RunInfo{}); !errors.As(err, &uv) {
-		t.Errorf("NaN in a late device: got %v, want an UnsupportedValueError", err)
 	}
 }
+
+var errWriterFailed = errors.New("writer failed")
+
+// failingWriter fails every write, as a closed pipe does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errWriterFailed }
 
 // The streaming renderer names the report's fields itself: a field added
 // to rules.Report must be added to renderJSON too.

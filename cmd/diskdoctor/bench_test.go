@@ -360,20 +360,7 @@ func TestBenchThousandDisks(t *testing.T) {
 	if os.Getenv("DISKDOCTOR_BENCH") != "1" {
 		t.Skip("set DISKDOCTOR_BENCH=1 to run (make bench)")
 	}
-	gomod, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		t.Fatalf("go env GOMOD: %v", err)
-	}
-	mod := strings.TrimSpace(string(gomod))
-	if mod == "" || mod == os.DevNull {
-		t.Fatal("go env GOMOD: not inside the module")
-	}
-	bin := filepath.Join(t.TempDir(), "diskdoctor")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/diskdoctor")
-	build.Dir = filepath.Dir(mod)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildDoctor(t)
 
 	machine := filepath.Join(t.TempDir(), "machine")
 	start := time.Now()

@@ -15,8 +15,8 @@ import (
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 )
 
-// binary is the diskdoctor built once for the end-to-end tests, linked as
-// make build and the packages link it.
+// binary is the diskdoctor built once for the end-to-end tests, static and
+// linked as make build and the packages build it.
 var binary string
 
 // entryLDFlags is the Makefile's ENTRY_LDFLAGS: the doctor's own entry
@@ -29,7 +29,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "diskdoctor")
-	if out, err := exec.Command("go", "build", entryLDFlags, "-o", binary, ".").CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", entryLDFlags, "-o", binary, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
 		panic(err)
 	}

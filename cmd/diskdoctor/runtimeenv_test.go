@@ -75,12 +75,13 @@ func TestRuntimeEnvExitStatus(t *testing.T) {
 }
 
 // TestShippedBuildsUseTheEntryPoint: make build and the Debian packages
-// link the doctor as the end-to-end tests do.
+// build the doctor as the end-to-end and benchmark tests do: static, with
+// the doctor's entry point.
 func TestShippedBuildsUseTheEntryPoint(t *testing.T) {
 	flag := strings.TrimPrefix(entryLDFlags, "-ldflags=")
 	for file, want := range map[string][]string{
-		"../../Makefile":               {"ENTRY_LDFLAGS := " + flag, `build -ldflags "$(ENTRY_LDFLAGS) `},
-		"../../packaging/build-deb.sh": {`ldflags="-s -w -buildid= ` + flag + " "},
+		"../../Makefile":               {"ENTRY_LDFLAGS := " + flag, `CGO_ENABLED=0 $(GO) build -ldflags "$(ENTRY_LDFLAGS) `},
+		"../../packaging/build-deb.sh": {"export CGO_ENABLED=0", `ldflags="-s -w -buildid= ` + flag + " "},
 	} {
 		b, err := os.ReadFile(file)
 		if err != nil {

@@ -170,6 +170,9 @@ func TestScaleSlope(t *testing.T) {
 	}
 }
 
+// buildDoctor builds the doctor as the packages build it (static, with its
+// own entry point: packaging/build-deb.sh), so that what is measured is
+// what is shipped.
 func buildDoctor(t *testing.T) string {
 	t.Helper()
 	gomod, err := exec.Command("go", "env", "GOMOD").Output()
@@ -181,8 +184,9 @@ func buildDoctor(t *testing.T) string {
 		t.Fatal("go env GOMOD: not inside the module")
 	}
 	bin := filepath.Join(t.TempDir(), "diskdoctor")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/diskdoctor")
+	build := exec.Command("go", "build", entryLDFlags, "-o", bin, "./cmd/diskdoctor")
 	build.Dir = filepath.Dir(mod)
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
