@@ -1,8 +1,6 @@
 package kernlog
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"regexp"
@@ -57,14 +55,23 @@ func Read(ctx context.Context, h *machine.Host) (*Log, error) {
 // time prefix off each (see splitKernelStamp): raw dmesg, dmesg -T and
 // --time-format iso, syslog files and journalctl -k in its short,
 // short-precise, short-iso and short-monotonic forms.
+//
+// The lines are cut as bufio.Scanner's ScanLines cuts them (a trailing \r
+// dropped, a last line without a newline kept), up to the first line of
+// maxLineBytes or more, where the scanner stopped (TestParseIsTheScanners):
+// but from one copy of the output that every line's Raw and Text share,
+// and into a list made once, rather than a string per line and a list
+// grown by doubling (a large machine's log has thousands of lines).
 func Parse(b []byte) []Line {
-	var out []Line
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		raw := sc.Text()
+	all := string(b)
+	out := make([]Line, 0, strings.Count(all, "\n")+1)
+	for n := 1; len(all) > 0; n++ {
+		raw, rest, found := strings.Cut(all, "\n")
+		if len(raw) >= maxLineBytes || !found && len(raw) > maxLineBytes {
+			break
+		}
+		all = rest
+		raw = strings.TrimSuffix(raw, "\r")
 		mono, wall, text := splitKernelStamp(raw)
 		out = append(out, Line{Num: n, Time: mono, Wall: wall, Text: text, Raw: raw})
 	}
@@ -72,6 +79,10 @@ func Parse(b []byte) []Line {
 	markEarlierBoots(out)
 	return out
 }
+
+// maxLineBytes is the longest line Parse reads: the scanner's buffer it
+// replaced held a line and its newline in 1 MiB.
+const maxLineBytes = 1 << 20
 
 // WriteCacheLine is the SCSI disk driver's boot message about a drive cache.
 type WriteCacheLine struct {
