@@ -147,7 +147,13 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 type recordedRunner struct {
 	fs      *rootFS
 	entries map[string]manifest.Entry
-	outputs sync.Map // file name -> []byte: many commands share one output file
+	// outputs holds the outputs that more than one entry names (shared),
+	// read once: the synthetic machines give many disks one file. An
+	// output one entry names is read when asked, not kept for the run (a
+	// real recording's smartctl output per disk would be megabytes).
+	outputs sync.Map // file name -> []byte
+	shared  map[string]bool
+	reads   sync.Pool // *[]byte: what an output is read into before it is copied out
 	// ready is closed once entries (or err) are set: a manifest parsed in
 	// the background (RecordedAsync) is waited for by the first command.
 	ready chan struct{}
@@ -174,7 +180,7 @@ const metaLimit = 1 << 20
 // newRecordedRunner returns the runner of fs's manifest and the function
 // that loads it, to be called once (now, or in the background).
 func newRecordedRunner(fs *rootFS) (*recordedRunner, func()) {
-	r := &recordedRunner{fs: fs, entries: map[string]manifest.Entry{}, ready: make(chan struct{})}
+	r := &recordedRunner{fs: fs, entries: map[string]manifest.Entry{}, shared: map[string]bool{}, ready: make(chan struct{})}
 	return r, func() {
 		defer close(r.ready)
 		r.err = r.load()
@@ -204,8 +210,12 @@ func (r *recordedRunner) load() error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(r.fs.dir, manifestPath), err)
 	}
+	named := make(map[string]int, len(entries))
 	for _, e := range entries {
 		r.entries[argvKey(e.Argv)] = e
+		if named[e.Stdout]++; named[e.Stdout] == 2 {
+			r.shared[e.Stdout] = true
+		}
 	}
 	return nil
 }
@@ -220,19 +230,32 @@ func (r *recordedRunner) wait(ctx context.Context) error {
 	}
 }
 
-// output reads a recorded output file once; callers get their own copy.
-// The one kept is of the output's own length: the buffer read into has room
-// for a 4 KiB sysfs attribute, which a short output (hdparm's, a line) would
-// keep alive for the whole run.
+// output reads a recorded output file, a shared one once; callers get
+// their own copy, of the output's own length (the buffer it is read into
+// has room for a 4 KiB attribute, and most outputs are a line or two).
 func (r *recordedRunner) output(name string) ([]byte, error) {
 	if v, ok := r.outputs.Load(name); ok {
 		return bytes.Clone(v.([]byte)), nil
 	}
-	b, err := r.fs.readFile("/commands/"+name, CmdOutputLimit)
+	bp, _ := r.reads.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	defer r.reads.Put(bp)
+	b, err := r.fs.readFileInto("/commands/"+name, CmdOutputLimit, *bp)
 	if err != nil {
 		return nil, err
 	}
-	r.outputs.Store(name, bytes.Clone(b))
+	if cap(b) <= maxPooledRead {
+		// The pool's buffer (grown, perhaps): reused, so copied out. A
+		// larger one was made for this output alone.
+		*bp = b
+		b = bytes.Clone(b)
+	}
+	if r.shared[name] {
+		r.outputs.Store(name, b)
+		return bytes.Clone(b), nil
+	}
 	return b, nil
 }
 

@@ -3,6 +3,7 @@ package machine_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -57,5 +58,50 @@ func TestRecordedRunner(t *testing.T) {
 	}
 	if _, err := machine.Recorded(filepath.Join(dir, "commands")); err == nil {
 		t.Error("a directory without sys/ is not a recording")
+	}
+}
+
+// TestRecordedOutputs: an output file that two entries name is read once
+// and kept; one that a single entry names is read each time it is asked
+// for, not kept for the run; every caller gets a copy of its own.
+func TestRecordedOutputs(t *testing.T) {
+	dir := recordedDir(t, map[string]string{
+		"commands/manifest.yaml": "- argv: [smartctl, -x, /dev/sda]\n  stdout: shared.json\n  exit: 0\n- argv: [smartctl, -x, /dev/sdb]\n  stdout: shared.json\n  exit: 0\n- argv: [hdparm, -W, /dev/sda]\n  stdout: own.txt\n  exit: 0\n",
+		"commands/shared.json":   "{\"shared\": 1}\n",
+		"commands/own.txt":       " write-caching =  1 (on)\n",
+	})
+	h, err := machine.Recorded(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	run := func(argv ...string) string {
+		t.Helper()
+		res, err := h.Run(ctx, argv...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := string(res.Stdout)
+		for i := range res.Stdout {
+			res.Stdout[i] = 'X' // the caller's own bytes
+		}
+		return out
+	}
+	if got := run("smartctl", "-x", "/dev/sda"); got != "{\"shared\": 1}\n" {
+		t.Errorf("shared output: %q", got)
+	}
+	if got := run("hdparm", "-W", "/dev/sda"); got != " write-caching =  1 (on)\n" {
+		t.Errorf("own output: %q", got)
+	}
+	for _, f := range []string{"shared.json", "own.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, "commands", f), []byte("changed\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := run("smartctl", "-x", "/dev/sdb"); got != "{\"shared\": 1}\n" {
+		t.Errorf("shared output asked again: %q, want the bytes read the first time", got)
+	}
+	if got := run("hdparm", "-W", "/dev/sda"); got != "changed\n" {
+		t.Errorf("own output asked again: %q, want it read again", got)
 	}
 }
