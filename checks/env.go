@@ -34,6 +34,7 @@ type Env struct {
 	cmdline     shared[string]
 	mounts      shared[[]mount.Mount]
 	mountsByDev shared[map[string][]mount.Mount]
+	devMap      shared[*block.Map]
 	autotrim    shared[map[string]string]
 	zstatus     shared[*zfs.Status]
 	ziostat     shared[[]*zfs.IostatRow]

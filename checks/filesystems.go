@@ -62,8 +62,7 @@ func filesystems(ctx context.Context, env *Env) []*Observation {
 	if len(judged) == 0 {
 		return out
 	}
-	devs, _ := env.Devices(ctx)
-	m := block.NewMap(devs)
+	m := env.DevMap(ctx)
 	mounts, merr := env.Mounts(ctx)
 	fss := judgedMounts(mounts, m)
 	var space map[string]mount.Space // by mount point

@@ -139,14 +139,26 @@ func (env *Env) Mounts(ctx context.Context) ([]mount.Mount, error) {
 	return probeOnce(ctx, env, &env.mounts, "mounts", 0, false, mount.Read)
 }
 
+// DevMap is the inventory's names and device numbers (block.NewMap), made
+// once for the checks that look devices up by either.
+func (env *Env) DevMap(ctx context.Context) *block.Map {
+	m, _ := env.devMap.get(ctx, env.run, func(run context.Context) (*block.Map, error) {
+		devs, _ := env.Devices(run)
+		return block.NewMap(devs), nil
+	})
+	if m == nil {
+		return block.NewMap(nil) // the run ended first: no device is known
+	}
+	return m
+}
+
 // MountsByDevNo is the mount table by "major:minor", for finding what is
 // mounted from a device or partition. A btrfs mount, whose major:minor is
 // anonymous, is filed under the device its source names (mountDevice).
 func (env *Env) MountsByDevNo(ctx context.Context) map[string][]mount.Mount {
 	m, _ := env.mountsByDev.get(ctx, env.run, func(run context.Context) (map[string][]mount.Mount, error) {
 		mounts, _ := env.Mounts(run)
-		devs, _ := env.Devices(run)
-		bm := block.NewMap(devs)
+		bm := env.DevMap(run)
 		by := map[string][]mount.Mount{}
 		for _, m := range mounts {
 			dn := m.DevNo
