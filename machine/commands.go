@@ -150,7 +150,7 @@ type recordedRunner struct {
 	// outputs holds the outputs that more than one entry names (shared),
 	// read once: the synthetic machines give many disks one file. An
 	// output one entry names is read when asked, not kept for the run (a
-	// real recording's smartctl output per disk would be megabytes).
+	// real recording's smartctl outputs, one a disk, add up to megabytes).
 	outputs sync.Map // file name -> []byte
 	shared  map[string]bool
 	reads   sync.Pool // *[]byte: what an output is read into before it is copied out
