@@ -1,5 +1,11 @@
 #include "textflag.h"
 
+// memLimitName is the variable hideMemLimit renames, with its '='.
+#define memLimitNameLen 11
+DATA	memLimitName<>+0(SB)/8, $"GOMEMLIM"
+DATA	memLimitName<>+8(SB)/3, $"IT="
+GLOBL	memLimitName<>(SB), RODATA|NOPTR, $memLimitNameLen
+
 // entry is the program's ELF entry point when it is linked with
 // -ldflags "-E main.entry" (make build, packaging/build-deb.sh): it runs
 // before the Go runtime, whose schedinit aborts with exit status 2 (a
@@ -23,8 +29,8 @@ TEXT ·entry(SB), NOSPLIT|NOFRAME, $0
 //
 // hideMemLimit renames each GOMEMLIMIT= of the null-terminated list envp
 // to gOMEMLIMIT= in place and sets entryShim when it renamed one. Each
-// string is compared a byte at a time, so no byte past its terminating
-// NUL is read.
+// string is compared with memLimitName a byte at a time, so no byte past
+// its terminating NUL is read.
 TEXT ·hideMemLimit(SB), NOSPLIT, $0-8
 	MOVQ	envp+0(FP), BX
 next:
@@ -32,28 +38,15 @@ next:
 	TESTQ	CX, CX
 	JZ	done
 	ADDQ	$8, BX
-	CMPB	0(CX), $'G'
+	LEAQ	memLimitName<>(SB), SI
+	XORQ	DX, DX
+compare:
+	MOVB	(CX)(DX*1), AX
+	CMPB	AL, (SI)(DX*1)
 	JNE	next
-	CMPB	1(CX), $'O'
-	JNE	next
-	CMPB	2(CX), $'M'
-	JNE	next
-	CMPB	3(CX), $'E'
-	JNE	next
-	CMPB	4(CX), $'M'
-	JNE	next
-	CMPB	5(CX), $'L'
-	JNE	next
-	CMPB	6(CX), $'I'
-	JNE	next
-	CMPB	7(CX), $'M'
-	JNE	next
-	CMPB	8(CX), $'I'
-	JNE	next
-	CMPB	9(CX), $'T'
-	JNE	next
-	CMPB	10(CX), $'='
-	JNE	next
+	INCQ	DX
+	CMPQ	DX, $memLimitNameLen
+	JLT	compare
 	MOVB	$'g', 0(CX)
 	MOVB	$1, ·entryShim(SB)
 	JMP	next

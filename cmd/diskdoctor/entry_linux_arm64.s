@@ -1,5 +1,11 @@
 #include "textflag.h"
 
+// memLimitName is the variable hideMemLimit renames, with its '='.
+#define memLimitNameLen 11
+DATA	memLimitName<>+0(SB)/8, $"GOMEMLIM"
+DATA	memLimitName<>+8(SB)/3, $"IT="
+GLOBL	memLimitName<>(SB), RODATA|NOPTR, $memLimitNameLen
+
 // entry is entry_linux_amd64.s's for arm64: GOMEMLIMIT is hidden from the
 // runtime before it starts. The initial stack (the kernel's
 // create_elf_tables, fs/binfmt_elf.c): argc at 0(RSP), then argv and envp,
@@ -23,39 +29,16 @@ next:
 	MOVD	0(R1), R2
 	CBZ	R2, done
 	ADD	$8, R1, R1
-	MOVBU	0(R2), R3
-	CMP	$'G', R3
+	MOVD	$memLimitName<>(SB), R5
+	MOVD	$0, R6
+compare:
+	MOVBU	(R2)(R6), R3
+	MOVBU	(R5)(R6), R4
+	CMP	R4, R3
 	BNE	next
-	MOVBU	1(R2), R3
-	CMP	$'O', R3
-	BNE	next
-	MOVBU	2(R2), R3
-	CMP	$'M', R3
-	BNE	next
-	MOVBU	3(R2), R3
-	CMP	$'E', R3
-	BNE	next
-	MOVBU	4(R2), R3
-	CMP	$'M', R3
-	BNE	next
-	MOVBU	5(R2), R3
-	CMP	$'L', R3
-	BNE	next
-	MOVBU	6(R2), R3
-	CMP	$'I', R3
-	BNE	next
-	MOVBU	7(R2), R3
-	CMP	$'M', R3
-	BNE	next
-	MOVBU	8(R2), R3
-	CMP	$'I', R3
-	BNE	next
-	MOVBU	9(R2), R3
-	CMP	$'T', R3
-	BNE	next
-	MOVBU	10(R2), R3
-	CMP	$'=', R3
-	BNE	next
+	ADD	$1, R6, R6
+	CMP	$memLimitNameLen, R6
+	BLT	compare
 	MOVD	$'g', R3
 	MOVB	R3, 0(R2)
 	MOVD	$1, R3
