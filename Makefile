@@ -19,8 +19,9 @@ GO      ?= go
 BIN     := bin/diskdoctor
 # The doctor's own ELF entry point runs before the Go runtime and hides a
 # GOMEMLIMIT the runtime would abort on (exit 2, a verdict's) so that the
-# doctor refuses it with exit 3 (cmd/diskdoctor/entry_linux_amd64.s).
-ENTRY_LDFLAGS := -E main.entry
+# doctor refuses it with exit 3 (cmd/diskdoctor/entry_linux_amd64.s; amd64
+# and arm64, the packages' architectures, have one).
+ENTRY_LDFLAGS := $(if $(filter amd64 arm64,$(shell $(GO) env GOARCH 2>/dev/null)),-E main.entry)
 # The one version string of the binary, the tarball and the packages: from
 # git describe in a checkout, from the VERSION file in a source tarball
 # (packaging/version.sh); "devel" with neither.
