@@ -24,6 +24,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/internal/buildinfo"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
+	"golang.org/x/sys/unix"
 )
 
 // version is set at build time with -ldflags "-X main.version=..." (make
@@ -34,6 +35,7 @@ var version string
 func init() { version = buildinfo.Version(version) }
 
 func main() {
+	crashBySignal()
 	hidden := restoreMemLimit()
 	if err := checkRuntimeEnv(os.Getenv, hidden); err != nil {
 		fmt.Fprintln(os.Stderr, "diskdoctor:", err)
@@ -44,6 +46,25 @@ func main() {
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// crashBySignal makes a fatal error of the Go runtime (out of memory, an
+// unrecovered panic in a goroutine of a library, a concurrent map write,
+// SIGQUIT) end the process by SIGABRT instead of exit status 2, a
+// critical verdict's (runtime/panic.go fatalpanic and dieFromSignal;
+// GOTRACEBACK=crash in runtime/extern.go): the shipped unit records a
+// signal as a failure (its SuccessExitStatus lists 1 and 2 only), NRPE a
+// CRITICAL with the trace on stderr (nrpe.c my_system). The trace is the
+// runtime's fullest; no core is written (RLIMIT_CORE 0), since it would
+// hold the serials and paths the doctor read, which a snapshot redacts.
+// The doctor's own panics are caught before they get here (run: exit 3).
+func crashBySignal() {
+	var core unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_CORE, &core) == nil && core.Cur != 0 {
+		core.Cur = 0
+		_ = unix.Setrlimit(unix.RLIMIT_CORE, &core)
+	}
+	debug.SetTraceback("crash")
 }
 
 // softMemoryLimit is the memory the Go runtime may hold (the heap and its
