@@ -22,9 +22,9 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/internal/buildinfo"
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
-	"golang.org/x/sys/unix"
 )
 
 // version is set at build time with -ldflags "-X main.version=..." (make
@@ -55,15 +55,10 @@ func main() {
 // GOTRACEBACK=crash in runtime/extern.go): the shipped unit records a
 // signal as a failure (its SuccessExitStatus lists 1 and 2 only), NRPE a
 // CRITICAL with the trace on stderr (nrpe.c my_system). The trace is the
-// runtime's fullest; no core is written (RLIMIT_CORE 0), since it would
-// hold the serials and paths the doctor read, which a snapshot redacts.
-// The doctor's own panics are caught before they get here (run: exit 3).
+// runtime's fullest; no core is written (machine.NoCoreDumps). The
+// doctor's own panics are caught before they get here (run: exit 3).
 func crashBySignal() {
-	var core unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_CORE, &core) == nil && core.Cur != 0 {
-		core.Cur = 0
-		_ = unix.Setrlimit(unix.RLIMIT_CORE, &core)
-	}
+	machine.NoCoreDumps()
 	debug.SetTraceback("crash")
 }
 
