@@ -153,7 +153,7 @@ type recordedRunner struct {
 	// real recording's smartctl outputs, one a disk, add up to megabytes).
 	outputs sync.Map // file name -> []byte
 	shared  map[string]bool
-	reads   sync.Pool // *[]byte: what an output is read into before it is copied out
+	reads   readPool // what an output is read into before it is copied out
 	// ready is closed once entries (or err) are set: a manifest parsed in
 	// the background (RecordedAsync) is waited for by the first command.
 	ready chan struct{}
@@ -237,20 +237,12 @@ func (r *recordedRunner) output(name string) ([]byte, error) {
 	if v, ok := r.outputs.Load(name); ok {
 		return bytes.Clone(v.([]byte)), nil
 	}
-	bp, _ := r.reads.Get().(*[]byte)
-	if bp == nil {
-		bp = new([]byte)
-	}
-	defer r.reads.Put(bp)
-	b, err := r.fs.readFileInto("/commands/"+name, CmdOutputLimit, *bp)
+	var b []byte
+	err := r.reads.read(func(buf []byte) ([]byte, error) {
+		return r.fs.readFileInto("/commands/"+name, CmdOutputLimit, buf)
+	}, func(got []byte) { b = bytes.Clone(got) })
 	if err != nil {
 		return nil, err
-	}
-	if cap(b) <= maxPooledRead {
-		// The pool's buffer (grown, perhaps): reused, so copied out. A
-		// larger one was made for this output alone.
-		*bp = b
-		b = bytes.Clone(b)
 	}
 	if r.shared[name] {
 		r.outputs.Store(name, b)

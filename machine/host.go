@@ -259,15 +259,32 @@ type hostMemo struct {
 	// value: a live sysfs attribute reports a size of a page whatever it
 	// holds (fs/sysfs/file.c), so a buffer of that size for each read would
 	// be garbage for values of a few bytes.
-	reads sync.Pool
+	reads readPool
 }
 
-func (m *hostMemo) readBuffer() *[]byte {
-	if bp, ok := m.reads.Get().(*[]byte); ok {
-		return bp
+// readPool holds the buffers files are read into before what is kept of
+// them is copied out.
+type readPool struct{ pool sync.Pool }
+
+// read calls read with one of the pool's buffers and gives what it read to
+// use, which copies out what it keeps: the buffer is reused after use
+// returns (one grown past maxPooledRead is let go).
+func (rp *readPool) read(read func(buf []byte) ([]byte, error), use func([]byte)) error {
+	bp, ok := rp.pool.Get().(*[]byte)
+	if !ok {
+		b := make([]byte, 0, 4<<10+1)
+		bp = &b
 	}
-	b := make([]byte, 0, 4<<10+1)
-	return &b
+	defer rp.pool.Put(bp)
+	b, err := read(*bp)
+	if err != nil {
+		return err
+	}
+	if cap(b) <= maxPooledRead {
+		*bp = b
+	}
+	use(b)
+	return nil
 }
 
 // ReadLimit is the most a machine file of this kind holds: a sysfs
@@ -297,17 +314,9 @@ func (h *Host) ReadString(ctx context.Context, p string) (string, error) {
 // gives it to use, which copies out what it keeps: the buffer is reused
 // after use returns.
 func (h *Host) ReadPooled(ctx context.Context, p string, use func([]byte)) error {
-	bp := h.memo.readBuffer()
-	defer h.memo.reads.Put(bp)
-	b, err := h.readFileInto(ctx, p, ReadLimit(p), *bp)
-	if err != nil {
-		return err
-	}
-	if cap(b) <= maxPooledRead {
-		*bp = b
-	}
-	use(b)
-	return nil
+	return h.memo.reads.read(func(buf []byte) ([]byte, error) {
+		return h.readFileInto(ctx, p, ReadLimit(p), buf)
+	}, use)
 }
 
 // maxPooledRead is the largest buffer kept for reuse: a sysfs attribute's
