@@ -177,6 +177,7 @@ var factSources = map[string]factSource{
 	"fs_nobarrier":                 {"filesystems: /proc/self/mountinfo, writable disk filesystems on the disk mounted with nobarrier or barrier=0", "nil when the mount table cannot be read (skipped entry mounts): the rule does not apply"},
 	"fs_online_discard":            {"filesystems: /proc/self/mountinfo, writable disk filesystems on the disk mounted with discard (not btrfs discard=async, not f2fs)", "nil when the mount table cannot be read (skipped entry mounts): the rule does not apply"},
 	"fs_":                          {"filesystems: df -P -T -k -l joined with /proc/self/mountinfo, for the writable disk filesystems on the disk (its partitions and what is stacked on them)", "nil when df cannot be run or was not recorded (skipped entry df): the rules do not apply"},
+	"inode_":                       {"inodes: df -P -T -i -l joined with /proc/self/mountinfo, one filesystem subject per writable disk filesystem (its mount point) that reports an inode count (not btrfs or vfat)", "no subject when df cannot be run or was not recorded (skipped entry df): the rule does not apply"},
 	"ds.":                          {"the datasheet: a model entry or the class default", "always set; a figure the vendor does not publish is 0 and the test using it does not apply"},
 	"host.":                        {"the host's facts (platform check)", "nil: treated as unknown (?? 0)"},
 }

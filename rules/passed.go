@@ -43,6 +43,8 @@ var areas = []struct{ prefix, area string }{
 	{"lvm-", "LVM"},
 	{"multipath-", "multipath"},
 	{"filesystem-", "filesystems"},
+	{"nfs-", "filesystems"},
+	{"btrfs-", "btrfs"},
 	{"ssd-nearly-full", "filesystems"},
 	{"ssd-firmware-", "firmware"},
 	{"mount-", "filesystems"},

@@ -226,8 +226,8 @@ func (rc *ruleCompiler) parseRule(b []byte) (*Rule, error) {
 	if r.ID == "" || r.Title == "" || r.When == "" || r.Why == "" || r.Impact == "" || r.Expected == "" {
 		return nil, &fieldError{msg: "id, title, when, why, impact and expected are required"}
 	}
-	if r.Subject != "device" && r.Subject != "host" && r.Subject != "pool" && r.Subject != "controller" {
-		return nil, &fieldError{field: "subject", msg: fmt.Sprintf("subject must be device, host, pool or controller, not %q", r.Subject)}
+	if r.Subject != "device" && r.Subject != "host" && r.Subject != "pool" && r.Subject != "controller" && r.Subject != "filesystem" {
+		return nil, &fieldError{field: "subject", msg: fmt.Sprintf("subject must be device, host, pool, controller or filesystem, not %q", r.Subject)}
 	}
 	if severityRank[r.Severity] == 0 {
 		return nil, &fieldError{field: "severity", msg: fmt.Sprintf("severity must be critical, warning or info, not %q", r.Severity)}
