@@ -34,7 +34,7 @@ var argvHistory = []argvChange{
 		// are then unknown, every other one reads the same.
 		Was:   []string{"lvs", "--reportformat", "json", "--units", "b", "--nosuffix", "-o", "vg_name,lv_name,lv_attr,lv_size,data_percent,metadata_percent,pool_lv"},
 		Now:   []string{"lvs", "--reportformat", "json", "--units", "b", "--nosuffix", "-o", "vg_name,lv_name,lv_attr,lv_size,data_percent,metadata_percent,pool_lv,lv_health_status,segtype,cache_mode,cache_dirty_blocks"},
-		Since: "lvs-health",
+		Since: "91ae78b",
 	},
 }
 
