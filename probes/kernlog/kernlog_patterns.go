@@ -192,6 +192,12 @@ var patterns = []Pattern{
 	pat("ext4-readonly", []string{"read-only"}, FSReadOnly, RefBlock, `^EXT4-fs \((?P<dev>[\w-]+)\): Remounting filesystem read-only`),
 	// xfs_do_force_shutdown (fs/xfs/xfs_fsops.c), 3.x–6.x.
 	pat("xfs-shutdown", []string{"Shutting down filesystem"}, FSReadOnly, RefBlock, `^XFS \((?P<dev>[\w-]+)\): .*Shutting down filesystem`),
+	// btrfs_dev_stat_inc_and_print (fs/btrfs/volumes.c), 3.x–6.x: "BTRFS
+	// error (device sdb3): bdev /dev/sda3 errs: wr 1, …": the error is
+	// the bdev's, not the device in parentheses (the name btrfs gives the
+	// whole filesystem, often the member that survived). The mount-time
+	// "BTRFS info" copy repeats old counters and is no new error.
+	pat("btrfs-dev-errs", []string{" errs: wr "}, FSError, RefBlock, `^BTRFS (?:error|warning|critical) \(device [\w.-]+(?: state \w+)?\): bdev /dev/(?:mapper/)?(?P<dev>[\w.-]+) errs: wr`),
 	// btrfs_handle_fs_error (fs/btrfs/messages.c, super.c in 3.x–6.1).
 	pat("btrfs-readonly", []string{"forced readonly"}, FSReadOnly, RefBlock, `^BTRFS.*\(device (?P<dev>[\w-]+)\).*forced readonly`),
 	// __ext4_error "EXT4-fs error (device dm-1) in …" and
