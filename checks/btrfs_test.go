@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/probes/block"
@@ -29,4 +30,31 @@ func TestBTRFSObservationsFollowTheBdev(t *testing.T) {
 	if ev := obs[1].EvidenceOf("btrfs_dev_errs"); len(ev) != 1 || ev[0].Source != "dmesg line 2" {
 		t.Errorf("evidence %+v", ev)
 	}
+}
+
+// linux-btrfs, 2025-09-05: after "parent transid verify failed" btrfs
+// aborts the transaction and forces the filesystem read-only under the
+// name "device sdb1". That is filesystem corruption, reported on sdb as
+// such and not as a critical I/O error of the disk.
+func TestBTRFSForcedReadonlyIsNotADiskError(t *testing.T) {
+	log := &kernlog.Log{Lines: kernlog.Parse([]byte(`[ 9000.000000] BTRFS error (device sdb1): parent transid verify failed on logical 54114557984768 mirror 2 wanted 1250553 found 1250557
+[ 9000.023579] BTRFS error (device sdb1): parent transid verify failed on logical 54114557984768 mirror 1 wanted 1250553 found 1250557
+[ 9000.023633] BTRFS error (device sdb1 state A): Transaction aborted (error -5)
+[ 9000.023674] BTRFS info (device sdb1 state EA): forced readonly
+`))}
+	sdb := &block.Device{Name: "sdb", DevNo: "8:16", Partitions: []block.Partition{{Name: "sdb1", DevNo: "8:17"}}}
+	topo := kernlog.NewTopology([]*block.Device{sdb}, nil)
+	for _, o := range KernelLogObservations(log, topo, -1, []string{"sdb"}) {
+		if o.Subject != "sdb" {
+			continue
+		}
+		if o.Get("klog_critical_events") != 0 || o.Get("klog_fs_readonly") != false {
+			t.Errorf("critical %v, read-only %v", o.Get("klog_critical_events"), o.Get("klog_fs_readonly"))
+		}
+		if s, _ := o.Get("klog_summary").(string); !strings.Contains(s, "not disk errors") {
+			t.Errorf("summary %q", s)
+		}
+		return
+	}
+	t.Fatal("no observation of sdb")
 }

@@ -23,7 +23,7 @@ func init() {
 var (
 	klogOrder = []string{
 		kernlog.MediumError, kernlog.IOError, kernlog.DeviceFailed, kernlog.FSReadOnly,
-		kernlog.FSError, kernlog.Timeout, kernlog.ControllerReset, kernlog.LinkReset,
+		kernlog.FSError, kernlog.FSCorrupt, kernlog.Timeout, kernlog.ControllerReset, kernlog.LinkReset,
 		kernlog.LinkError, kernlog.LinkLimited, kernlog.NCQDisabled, kernlog.ATAException,
 		kernlog.CommandFailed, kernlog.LinkUp,
 	}
@@ -34,6 +34,7 @@ var (
 		kernlog.DeviceFailed:    {"device failure (not ready, disabled or offline)", "device failures (not ready, disabled or offline)"},
 		kernlog.FSReadOnly:      {"filesystem forced read-only", "filesystem read-only remounts or shutdowns"},
 		kernlog.FSError:         {"filesystem error", "filesystem errors"},
+		kernlog.FSCorrupt:       {"btrfs filesystem corruption (not a disk error)", "btrfs filesystem corruption reports (not disk errors)"},
 		kernlog.Timeout:         {"command timeout", "command timeouts"},
 		kernlog.ControllerReset: {"controller reset", "controller resets"},
 		kernlog.LinkReset:       {"link reset", "link resets"},

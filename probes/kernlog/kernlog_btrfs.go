@@ -21,7 +21,7 @@ type BTRFSDevStats struct {
 	Line                                    Line // the last line that printed them
 }
 
-var btrfsDevStatsMsg = regexp.MustCompile(`^BTRFS (?:info|warning|error|critical) \(device [\w.-]+(?: state \w+)?\): bdev /dev/(?:mapper/)?([\w.-]+) errs: wr (\d+), rd (\d+), flush (\d+), corrupt (\d+), gen (\d+)`)
+var btrfsDevStatsMsg = regexp.MustCompile(`^BTRFS (?:info|warning|error|critical) \(device [\w.-]+(?::? state \w+)?\): bdev /dev/(?:mapper/)?([\w.-]+) errs: wr (\d+), rd (\d+), flush (\d+), corrupt (\d+), gen (\d+)`)
 
 // BTRFSDeviceStats finds each device's last printed counters, in the
 // order the devices first appear.

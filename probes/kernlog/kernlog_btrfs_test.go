@@ -49,3 +49,13 @@ func TestClassifyBTRFSBdevErrors(t *testing.T) {
 		t.Errorf("mount-time counters classified: %+v", ev)
 	}
 }
+
+// Newer kernels print the state after a colon, as in linux-btrfs 2024's
+// "BTRFS critical (device vdc1: state EA): unable to find ref …"; a
+// counters line in that form (built here) is read alike.
+func TestBTRFSDeviceStatsStateColon(t *testing.T) {
+	got := (&Log{Lines: Parse([]byte("BTRFS error (device vdc1: state EA): bdev /dev/vdc1 errs: wr 3, rd 0, flush 0, corrupt 0, gen 0\n"))}).BTRFSDeviceStats()
+	if len(got) != 1 || got[0].Dev != "vdc1" || got[0].Write != 3 {
+		t.Errorf("%+v", got)
+	}
+}

@@ -23,6 +23,7 @@ const (
 	DeviceFailed    = "device-failed"      // Device not ready; aborting reset; disable device; offline
 	FSError         = "fs-error"           // EXT4-fs error, XFS metadata I/O error, BTRFS error
 	FSReadOnly      = "fs-readonly"        // Remounting filesystem read-only, XFS shutting down
+	FSCorrupt       = "fs-corruption"      // BTRFS forced readonly, unable to find ref, parent transid verify failed
 	HungTask        = "hung-task"          // INFO: task … blocked for more than N seconds
 	Thermal         = "thermal-throttle"   // CPU clock throttled by temperature
 	WriteCache      = "write-cache"        // sd … Write cache: disabled
@@ -197,9 +198,19 @@ var patterns = []Pattern{
 	// the bdev's, not the device in parentheses (the name btrfs gives the
 	// whole filesystem, often the member that survived). The mount-time
 	// "BTRFS info" copy repeats old counters and is no new error.
-	pat("btrfs-dev-errs", []string{" errs: wr "}, FSError, RefBlock, `^BTRFS (?:error|warning|critical) \(device [\w.-]+(?: state \w+)?\): bdev /dev/(?:mapper/)?(?P<dev>[\w.-]+) errs: wr`),
-	// btrfs_handle_fs_error (fs/btrfs/messages.c, super.c in 3.x–6.1).
-	pat("btrfs-readonly", []string{"forced readonly"}, FSReadOnly, RefBlock, `^BTRFS.*\(device (?P<dev>[\w-]+)\).*forced readonly`),
+	pat("btrfs-dev-errs", []string{" errs: wr "}, FSError, RefBlock, `^BTRFS (?:error|warning|critical) \(device [\w.-]+(?::? state \w+)?\): bdev /dev/(?:mapper/)?(?P<dev>[\w.-]+) errs: wr`),
+	// btrfs_handle_fs_error (fs/btrfs/messages.c, super.c in 3.x–6.1):
+	// btrfs stops writing after a transaction abort, most often on
+	// metadata it found inconsistent. The device in parentheses is the
+	// name of the filesystem, not a disk that failed a request (those are
+	// the I/O error and "bdev … errs" lines): filesystem corruption, not
+	// an I/O error of that disk.
+	pat("btrfs-readonly", []string{"forced readonly"}, FSCorrupt, RefBlock, `^BTRFS.*\(device (?P<dev>[\w-]+)(?::? state \w+)?\).*forced readonly`),
+	// lookup_inline_extent_backref / __btrfs_free_extent "unable to find
+	// ref byte nr …" and read_block_for_search's "parent transid verify
+	// failed on …" (fs/btrfs), 3.x–6.x: the extent tree or a tree block's
+	// generation is inconsistent, the same corruption.
+	pat("btrfs-corrupt", []string{"unable to find ref", "parent transid verify failed"}, FSCorrupt, RefBlock, `^BTRFS (?:error|critical|warning) \(device (?P<dev>[\w-]+)(?::? state \w+)?\): (?:unable to find ref|parent transid verify failed)`),
 	// __ext4_error "EXT4-fs error (device dm-1) in …" and
 	// ext4_commit_super's "EXT4-fs (dm-1): I/O error while writing
 	// superblock", 3.x–6.x.
