@@ -17,11 +17,6 @@
 export PATH := $(PATH):/usr/local/go/bin
 GO      ?= go
 BIN     := bin/diskdoctor
-# The doctor's own ELF entry point runs before the Go runtime and hides a
-# GOMEMLIMIT the runtime would abort on (exit 2, a verdict's) so that the
-# doctor refuses it with exit 3 (cmd/diskdoctor/entry_linux_amd64.s; amd64
-# and arm64, the packages' architectures, have one).
-ENTRY_LDFLAGS := $(if $(filter amd64 arm64,$(shell $(GO) env GOARCH 2>/dev/null)),-E main.entry)
 # The one version string of the binary, the tarball and the packages: from
 # git describe in a checkout, from the VERSION file in a source tarball
 # (packaging/version.sh); "devel" with neither.
@@ -76,7 +71,7 @@ install-packages:
 # Static, as the packages build it (packaging/build-deb.sh): no C library
 # to load, and the measured binary is the shipped one (docs/performance.md).
 build:
-	CGO_ENABLED=0 $(GO) build -ldflags "$(ENTRY_LDFLAGS) -X main.version=$(VERSION) -X main.commit=$(COMMIT)" -o $(BIN) ./cmd/diskdoctor
+	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION) -X main.commit=$(COMMIT)" -o $(BIN) ./cmd/diskdoctor
 
 run: deps build
 	./$(BIN) $(ARGS)

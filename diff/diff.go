@@ -24,9 +24,9 @@ import (
 	"github.com/diskdoctor/diskdoctor/snapshot"
 )
 
-// Options say how each side is examined: ProbeTimeout, Datasheets,
-// Context and Inventoried as for the doctor itself (Host, Root and
-// Snapshot are ignored: the sides name the machines).
+// Options say how each side is examined: ProbeTimeout, Datasheets and
+// Context as for the doctor itself (Host, Root and Snapshot are ignored:
+// the sides name the machines).
 type Options = doctor.Options
 
 // Schema identifies diff's JSON.

@@ -50,8 +50,6 @@ type RecordOptions struct {
 	ProbeTimeout time.Duration
 	// Progress, when set, is told what is being done.
 	Progress func(string)
-	// Inventoried is checks.Options.Inventoried.
-	Inventoried func(devices int)
 }
 
 // Record runs the doctor (doctor.Run) on src with a recorder attached and
@@ -62,7 +60,7 @@ type RecordOptions struct {
 func Record(ctx context.Context, src *machine.Host, o RecordOptions) (*Recording, error) {
 	rec := NewRecorder()
 	h := rec.Attach(src) // src.WithTracer(rec), counting commands in flight
-	opts := doctor.Options{ProbeTimeout: o.ProbeTimeout, Context: "auto", Inventoried: o.Inventoried}
+	opts := doctor.Options{ProbeTimeout: o.ProbeTimeout, Context: "auto"}
 	if o.Progress != nil {
 		o.Progress("examining the machine")
 	}

@@ -45,9 +45,6 @@ higher severity), 3 a side could not be examined.`,
 			if format != "text" && format != "json" {
 				return fmt.Errorf("unknown --format %q (text, json)", format)
 			}
-			// The first side's report is kept while the second is
-			// examined: room for two machines of that size.
-			o.Inventoried = func(devices int) { sizeMemory(2 * devices) }
 			d, err := diff.Sides(cmd.Context(), args[0], args[1], o)
 			if err != nil {
 				return err

@@ -15,13 +15,9 @@ import (
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 )
 
-// binary is the diskdoctor built once for the end-to-end tests, static and
-// linked as make build and the packages build it.
+// binary is the diskdoctor built once for the end-to-end tests, static as
+// make build and the packages build it.
 var binary string
-
-// entryLDFlags is the Makefile's ENTRY_LDFLAGS: the doctor's own entry
-// point (entry_linux_amd64.s).
-const entryLDFlags = "-ldflags=-E main.entry"
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "diskdoctor-e2e")
@@ -29,7 +25,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "diskdoctor")
-	build := exec.Command("go", "build", entryLDFlags, "-o", binary, ".")
+	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		os.Stderr.Write(out)

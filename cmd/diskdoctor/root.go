@@ -195,7 +195,6 @@ func (o options) doctorOptions() doctor.Options {
 		Root: o.root, Snapshot: o.snapshot, HostRoot: o.hostRoot, Devices: o.devices,
 		ProbeTimeout: o.probeTimeout, Deadline: o.deadline, Datasheets: o.datasheets, Config: o.config,
 		Context: o.context, Disabled: o.disable, Sample: o.sample, LiveWindow: live, Progress: o.progress, Strict: o.strict,
-		Inventoried: sizeMemory,
 	}
 }
 

@@ -170,9 +170,8 @@ func TestScaleSlope(t *testing.T) {
 	}
 }
 
-// buildDoctor builds the doctor as the packages build it (static, with its
-// own entry point: packaging/build-deb.sh), so that what is measured is
-// what is shipped.
+// buildDoctor builds the doctor as the packages build it (static:
+// packaging/build-deb.sh), so that what is measured is what is shipped.
 func buildDoctor(t *testing.T) string {
 	t.Helper()
 	gomod, err := exec.Command("go", "env", "GOMOD").Output()
@@ -184,7 +183,7 @@ func buildDoctor(t *testing.T) string {
 		t.Fatal("go env GOMOD: not inside the module")
 	}
 	bin := filepath.Join(t.TempDir(), "diskdoctor")
-	build := exec.Command("go", "build", entryLDFlags, "-o", bin, "./cmd/diskdoctor")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/diskdoctor")
 	build.Dir = filepath.Dir(mod)
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {

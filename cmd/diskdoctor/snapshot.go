@@ -77,7 +77,7 @@ func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writ
 	if report.IsTerminal(stderr) {
 		progress = func(s string) { fmt.Fprintf(stderr, "\r\x1b[Kdiskdoctor snapshot: %s", s) }
 	}
-	rec, err := snapshot.Record(ctx, src, snapshot.RecordOptions{KeepSerials: o.keepSerials, ProbeTimeout: o.probeTimeout, Progress: progress, Inventoried: sizeMemory})
+	rec, err := snapshot.Record(ctx, src, snapshot.RecordOptions{KeepSerials: o.keepSerials, ProbeTimeout: o.probeTimeout, Progress: progress})
 	if err != nil {
 		return err
 	}
