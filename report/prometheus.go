@@ -23,6 +23,19 @@ const msPerS = 1000
 
 func init() {
 	Register("prometheus", renderPrometheus)
+	registerExit("prometheus", prometheusExit)
+}
+
+// prometheusExit is the exit status of --format prometheus: 0 once the
+// metrics are written, whatever the verdict (it is diskdoctor_verdict), as
+// node_exporter's textfile scripts exit; 3 when the machine could not be
+// examined or the file not written. A scheduled run then fails only when
+// the textfile is stale or says diskdoctor_up 0.
+func prometheusExit(code int) int {
+	if code == rules.ExitWarning || code == rules.ExitCritical {
+		return rules.ExitOK
+	}
+	return code
 }
 
 // promFamily is one metric family: HELP, TYPE and its series, printed in
