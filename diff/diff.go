@@ -6,6 +6,7 @@ package diff
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -495,6 +496,13 @@ func factText(c FactChange, v any) string {
 		return "x" + valueText(v)
 	}
 	return valueText(v)
+}
+
+// WriteJSON writes the diff as the diskdoctor-diff/v1 object, indented.
+func (d *Diff) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(d)
 }
 
 // WriteText renders the diff for people.

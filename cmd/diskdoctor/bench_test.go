@@ -146,7 +146,7 @@ func TestSyntheticMachine(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	code, err := runDoctor(context.Background(), options{root: dir, format: "json", context: "auto", color: "never"}, &out, &errb)
+	code, err := runDoctor(context.Background(), options{Options: doctor.Options{Root: dir, Context: "auto"}, format: "json", color: "never"}, &out, &errb)
 	if err != nil {
 		t.Fatalf("doctor: %v (stderr %s)", err, errb.String())
 	}
@@ -333,7 +333,7 @@ func BenchmarkFullCheck1000Disks(b *testing.B) {
 	if err := writeSyntheticMachine(dir, benchDisks); err != nil {
 		b.Fatal(err)
 	}
-	o := options{root: dir, format: "json", context: "auto", color: "never", probeTimeout: 5 * time.Second}
+	o := options{Options: doctor.Options{Root: dir, Context: "auto", ProbeTimeout: 5 * time.Second}, format: "json", color: "never"}
 	var out bytes.Buffer
 	if code, err := runDoctor(context.Background(), o, &out, io.Discard); err != nil || code == 3 {
 		b.Fatalf("doctor: exit %d, %v", code, err)
@@ -360,7 +360,7 @@ func TestBenchThousandDisks(t *testing.T) {
 	if os.Getenv("DISKDOCTOR_BENCH") != "1" {
 		t.Skip("set DISKDOCTOR_BENCH=1 to run (make bench)")
 	}
-	bin := buildDoctor(t)
+	bin := binary
 
 	machine := filepath.Join(t.TempDir(), "machine")
 	start := time.Now()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -49,16 +48,12 @@ higher severity), 3 a side could not be examined.`,
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
 			if format == "json" {
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				err = enc.Encode(d)
+				if err := d.WriteJSON(cmd.OutOrStdout()); err != nil {
+					return err
+				}
 			} else {
-				d.WriteText(w)
-			}
-			if err != nil {
-				return err
+				d.WriteText(cmd.OutOrStdout())
 			}
 			if d.Worse {
 				return exitStatus(rules.ExitWarning)

@@ -110,19 +110,9 @@ func (e examineError) Unwrap() error { return e.error }
 
 // failure writes the failure form of the --format the arguments ask for
 // (read from them, since a usage error may come before the flags are
-// parsed); nothing for text or a format that is not one. With --output the
-// form replaces the file too, so that a textfile collector's file does not
-// keep the last good report after a run that could not examine the
-// machine; an interrupted run (stopped by its operator or its deadline)
-// leaves the file as it was.
+// parsed), to stdout and to the --output file (report.EmitFailure).
 func failure(stdout io.Writer, args []string, reason, message string) {
-	format := flagArg(args, "format", "f")
-	_ = report.Failure(stdout, format, tool(), reason, message)
-	if out := flagArg(args, "output", "o"); out != "" && out != "-" && format != "" && format != "text" && reason != report.FailInterrupted {
-		_ = report.WriteAtomically(out, 0o644, func(w io.Writer) error {
-			return report.Failure(w, format, tool(), reason, message)
-		})
-	}
+	report.EmitFailure(stdout, flagArg(args, "output", "o"), flagArg(args, "format", "f"), tool(), reason, message)
 }
 
 // flagArg is the value of the last --long/-short in args ("" if none), as

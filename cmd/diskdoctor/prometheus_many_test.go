@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/report"
 )
 
@@ -28,7 +29,7 @@ func TestPrometheusManyDisks(t *testing.T) {
 		t.Fatal(err)
 	}
 	t1 := time.Now()
-	rep, err := examine(t.Context(), options{root: dir, format: "prometheus", probeTimeout: 5 * time.Second, context: "auto"})
+	rep, err := examine(t.Context(), options{Options: doctor.Options{Root: dir, ProbeTimeout: 5 * time.Second, Context: "auto"}, format: "prometheus"})
 	if err != nil {
 		t.Fatal(err)
 	}
