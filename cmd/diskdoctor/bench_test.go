@@ -134,6 +134,7 @@ func benchAbbrev(s []string) string {
 // run: a small one must produce exactly the planned findings, with nothing
 // skipped.
 func TestSyntheticMachine(t *testing.T) {
+	t.Parallel()
 	const n = 30
 	dir := t.TempDir()
 	if err := writeSyntheticMachine(dir, n); err != nil {
@@ -220,6 +221,7 @@ func TestSyntheticMachine(t *testing.T) {
 // its controller and its PCI function's link, and its hidden per-path disk
 // in the inventory, marked an NVMe path, but not among the report's devices.
 func TestSyntheticNVMeMultipath(t *testing.T) {
+	t.Parallel()
 	const n = 40
 	dir := t.TempDir()
 	if err := writeSyntheticMachine(dir, n); err != nil {

@@ -69,8 +69,10 @@ var wantExit = map[string]int{
 var verdictExit = map[string]int{"ok": 0, "warning": 1, "critical": 2}
 
 func TestEndToEndFixtures(t *testing.T) {
+	t.Parallel()
 	for _, name := range fixtures(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			args := []string{"--root", "fixtures/" + name, "--probe-timeout", "1s"}
 			if hasWindow(name) {
 				args = append(args, "--sample", "5s")
@@ -114,6 +116,7 @@ func TestEndToEndFixtures(t *testing.T) {
 }
 
 func TestBadInvocationsExit3(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--root", "fixtures/does-not-exist"},
 		{"--root", "docs"},
@@ -129,6 +132,7 @@ func TestBadInvocationsExit3(t *testing.T) {
 }
 
 func TestRulesAndExplain(t *testing.T) {
+	t.Parallel()
 	out, _, code := runBinary(t, "rules")
 	if code != 0 || !bytes.Contains(out, []byte("write-cache-disabled")) {
 		t.Errorf("rules: exit %d\n%s", code, out)
@@ -242,6 +246,7 @@ func TestLiveMachine(t *testing.T) {
 }
 
 func TestOutputFileIsWrittenWhole(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "report.json")
 	stdout, stderr, code := runBinary(t, "--root", "fixtures/healthy-workstation", "--format", "json", "--output", out)
@@ -258,6 +263,7 @@ func TestOutputFileIsWrittenWhole(t *testing.T) {
 }
 
 func TestNagiosUnknownLine(t *testing.T) {
+	t.Parallel()
 	stdout, _, code := runBinary(t, "--format", "nagios", "--root", "fixtures/does-not-exist")
 	if code != 3 || !bytes.HasPrefix(stdout, []byte("DISKDOCTOR UNKNOWN - ")) {
 		t.Errorf("exit %d, stdout %q; want 3 and a DISKDOCTOR UNKNOWN line", code, stdout)

@@ -16,6 +16,7 @@ import (
 // finding subject, and the textfile parses. 20 disks by default, 1,000
 // with DISKDOCTOR_BENCH=1 (tens of seconds, mostly writing the machine).
 func TestPrometheusManyDisks(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: skipping the synthetic machine")
 	}

@@ -144,7 +144,7 @@ func TestScaleSlope(t *testing.T) {
 	if os.Getenv("DISKDOCTOR_BENCH") != "1" {
 		t.Skip("writes 5,100 synthetic disks (about 2 minutes): set DISKDOCTOR_BENCH=1 to run (make bench)")
 	}
-	bin := buildDoctor(t)
+	bin := binary
 	cpu := map[int]time.Duration{}
 	for _, n := range []int{100, 1000, 4000} {
 		dir := filepath.Join(t.TempDir(), "m")
@@ -168,28 +168,6 @@ func TestScaleSlope(t *testing.T) {
 	if r1 > 16 || r2 > 7 {
 		t.Errorf("cost grows faster than linear: 1000/100 = %.1f (bound 16), 4000/1000 = %.1f (bound 7; quadratic is 16)", r1, r2)
 	}
-}
-
-// buildDoctor builds the doctor as the packages build it (static:
-// packaging/build-deb.sh), so that what is measured is what is shipped.
-func buildDoctor(t *testing.T) string {
-	t.Helper()
-	gomod, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		t.Fatalf("go env GOMOD: %v", err)
-	}
-	mod := strings.TrimSpace(string(gomod))
-	if mod == "" || mod == os.DevNull {
-		t.Fatal("go env GOMOD: not inside the module")
-	}
-	bin := filepath.Join(t.TempDir(), "diskdoctor")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/diskdoctor")
-	build.Dir = filepath.Dir(mod)
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 type runResult struct {
@@ -287,7 +265,7 @@ func TestBenchScale(t *testing.T) {
 			runs = v
 		}
 	}
-	bin := buildDoctor(t)
+	bin := binary
 	var first time.Duration
 	for _, m := range []struct {
 		label   string
