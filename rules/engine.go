@@ -278,7 +278,7 @@ func (e *Engine) env(dst map[string]any, s *subject, host *subject, platform *Pl
 }
 
 func (e *Engine) platformOf(host *subject) *Platform {
-	vendor, product := str(host.facts["vendor"]), str(host.facts["product"])
+	vendor, product := str(host.facts[checks.FactSysVendor]), str(host.facts[checks.FactProduct])
 	for i := range e.Platforms {
 		p := &e.Platforms[i]
 		if matches(p.Vendor, vendor) && matches(p.Product, product) {
