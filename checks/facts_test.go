@@ -99,7 +99,7 @@ var factReaders = []string{"Set", "Get", "Lookup", "AddEvidence", "EvidenceOf"}
 // Every fact a check names by a literal in its code is declared: in
 // checks/, the first argument of an Observation's Set, Get, Lookup,
 // AddEvidence and EvidenceOf; in rules/, an index of a subject's facts
-// (s.facts["…"]). A misspelt name fails here rather than in a rule that
+// (s.facts["…"], facts["…"]). A misspelt name fails here rather than in a rule that
 // never holds.
 func TestFactLiteralsAreDeclared(t *testing.T) {
 	for _, dir := range []string{".", "../rules"} {
@@ -125,6 +125,9 @@ func TestFactLiteralsAreDeclared(t *testing.T) {
 					}
 				case *ast.IndexExpr:
 					if sel, ok := x.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "facts" {
+						lit = x.Index
+					}
+					if id, ok := x.X.(*ast.Ident); ok && id.Name == "facts" {
 						lit = x.Index
 					}
 				}

@@ -75,7 +75,6 @@ func knownNames() []string {
 	return slices.Compact(out)
 }
 
-
 // FactsMarkdown is the fact reference (docs/facts.md), generated from the
 // registry the checks and the rule loader use.
 func FactsMarkdown() string {
