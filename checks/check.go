@@ -13,7 +13,7 @@
 //     kernel name), KindPool (pool or array) or KindHost ("host").
 //   - Facts snake_case with the check's prefix (wc_, zfs_), set in a fixed
 //     order; one a rule reads is nil when unknown, never left out. Each is
-//     declared once in facts.go (type, unit, meaning, this check): the
+//     declared once in facts_table.go (type, unit, meaning, this check): the
 //     corpus and fixture tests fail one that is not, and the rule loader
 //     refuses a condition that reads one (docs/facts.md, go test ./rules
 //     -update).
@@ -41,7 +41,7 @@ type Check struct {
 // --disable-check) and their observations reach rules/. It is not the
 // order of the files' init functions (the file names' order): rules merge a
 // subject's observations in this order (a fact has one check that sets it:
-// facts.go). A check not named here comes after these, in the order it
+// facts_table.go). A check not named here comes after these, in the order it
 // registered (a test's own check).
 var runOrder = []string{
 	"pcie-link", "cpu-power", "pressure", "scheduler", "inventory", "controller", "platform",

@@ -14,7 +14,7 @@ import (
 )
 
 // assertFactsDeclared fails for every fact an observation holds that is
-// not declared in the registry (checks/facts.go), holds a value of another
+// not declared in the registry (checks/facts_table.go), holds a value of another
 // type than its declared one, or is set by another check than its declared
 // one: a fact two checks set would otherwise be the later one's, silently.
 func assertFactsDeclared(t *testing.T, obs []*checks.Observation) {
@@ -27,11 +27,11 @@ func assertFactsDeclared(t *testing.T, obs []*checks.Observation) {
 			switch {
 			case !ok:
 				if !seen[key] {
-					t.Errorf("check %s sets fact %q, which checks/facts.go does not declare", o.Check, f.Name)
+					t.Errorf("check %s sets fact %q, which checks/facts_table.go does not declare", o.Check, f.Name)
 				}
 			case d.SetBy != o.Check:
 				if !seen[key] {
-					t.Errorf("check %s sets fact %q, which checks/facts.go declares set by %s", o.Check, f.Name, d.SetBy)
+					t.Errorf("check %s sets fact %q, which checks/facts_table.go declares set by %s", o.Check, f.Name, d.SetBy)
 				}
 			case !d.Type.Holds(f.Value):
 				t.Errorf("%s %s: fact %q is %T (%v), declared %s", o.Kind, o.Subject, f.Name, f.Value, f.Value, d.Type)
@@ -137,7 +137,7 @@ func TestFactLiteralsAreDeclared(t *testing.T) {
 				}
 				name, _ := strconv.Unquote(bl.Value)
 				if _, ok := checks.LookupFact(name); !ok {
-					t.Errorf("%s: fact %q is not declared in checks/facts.go", fset.Position(bl.Pos()), name)
+					t.Errorf("%s: fact %q is not declared in checks/facts_table.go", fset.Position(bl.Pos()), name)
 				}
 				return true
 			})
