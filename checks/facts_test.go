@@ -4,7 +4,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,6 +143,39 @@ func TestFactLiteralsAreDeclared(t *testing.T) {
 				}
 				return true
 			})
+		}
+	}
+}
+
+// dynamicFact matches the facts a check names by parts: the pressure
+// check's res+"_some_avg10", the sample's res+"_some_window_pct", the
+// stack's "vm_"+sysctl.
+var dynamicFact = regexp.MustCompile(`^(io|cpu|memory)_(some|full)_(avg10|avg60|avg300|window_pct)$|^vm_(dirty_ratio|dirty_background_ratio|dirty_bytes|dirty_background_bytes)$`)
+
+// Every fact declared as a check's is named in the checks' code: a
+// declaration no check sets any more fails here.
+func TestEveryDeclaredFactIsSet(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var code strings.Builder
+	for _, p := range files {
+		if strings.HasSuffix(p, "_test.go") || strings.HasPrefix(p, "facts") {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code.Write(b)
+	}
+	for _, d := range checks.Facts() {
+		if d.SetBy == checks.SetByEngine || dynamicFact.MatchString(d.Name) {
+			continue
+		}
+		if !strings.Contains(code.String(), strconv.Quote(d.Name)) {
+			t.Errorf("fact %q is declared, set by %s, but no check names it", d.Name, d.SetBy)
 		}
 	}
 }
