@@ -56,12 +56,44 @@ func (t FactType) Holds(v any) bool {
 // facts and its tables (datasheets, firmware advisories), not a check.
 const SetByEngine = "engine"
 
+// Kinds are the kinds of subject a fact is set on.
+type Kinds uint8
+
+// The kinds of subject (KindDevice, …) as Kinds.
+const (
+	OnDevice Kinds = 1 << iota
+	OnHost
+	OnPool
+	OnController
+	OnSample
+)
+
+var kindNames = []string{KindDevice, KindHost, KindPool, KindController, KindSample}
+
+// Has says whether kind (KindDevice, …) is one of k.
+func (k Kinds) Has(kind string) bool {
+	i := slices.Index(kindNames, kind)
+	return i >= 0 && k&(1<<i) != 0
+}
+
+func (k Kinds) String() string {
+	var out []string
+	for i, n := range kindNames {
+		if k&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // FactDecl declares one fact: its name, the type of its value, its unit
-// where one applies, the one check that sets it, and what it means.
+// where one applies, the subjects it is set on, the one check that sets
+// it, and what it means.
 type FactDecl struct {
 	Name    string
 	Type    FactType
 	Unit    string // bytes, seconds, %, MB/s, …; "" for none
+	On      Kinds
 	SetBy   string // a check's name, or SetByEngine
 	Meaning string
 }

@@ -35,6 +35,10 @@ func assertFactsDeclared(t *testing.T, obs []*checks.Observation) {
 				if !seen[key] {
 					t.Errorf("check %s sets fact %q, which checks/facts_table.go declares set by %s", o.Check, f.Name, d.SetBy)
 				}
+			case !d.On.Has(o.Kind):
+				if !seen[key] {
+					t.Errorf("check %s sets fact %q on a %s, which checks/facts_table.go declares on a %s", o.Check, f.Name, o.Kind, d.On)
+				}
 			case !d.Type.Holds(f.Value):
 				t.Errorf("%s %s: fact %q is %T (%v), declared %s", o.Kind, o.Subject, f.Name, f.Value, f.Value, d.Type)
 			}
@@ -58,8 +62,8 @@ func TestFactRegistry(t *testing.T) {
 		if i > 0 && facts[i-1].Name == d.Name {
 			t.Errorf("fact %q declared twice", d.Name)
 		}
-		if d.Type == "" || strings.TrimSpace(d.Meaning) == "" {
-			t.Errorf("fact %q: type and meaning are required", d.Name)
+		if d.Type == "" || d.On == 0 || strings.TrimSpace(d.Meaning) == "" {
+			t.Errorf("fact %q: type, subject kinds and meaning are required", d.Name)
 		}
 		if !names[d.SetBy] && d.SetBy != checks.SetByEngine {
 			t.Errorf("fact %q: set by %q, which is no check", d.Name, d.SetBy)

@@ -27,6 +27,8 @@ func TestSiteRuleUndeclaredFact(t *testing.T) {
 		{`host.no_such_fact > 0`, `rule site-x: when reads "host.no_such_fact", which no check gives`},
 		{`ds.no_such_field > 0`, `rule site-x: when reads "ds.no_such_field", which no check gives`},
 		{`wc_onn == true`, `did you mean "wc_on"?`},
+		{`host.vendor == "HPE"`, `rule site-x: when reads "host.vendor", which no check gives (docs/facts.md lists the facts); vendor is a fact of a device, not of the host`},
+		{`host.produkt == "x"`, `did you mean "host.product"?`},
 	} {
 		rule := "id: site-x\ntitle: t\nseverity: info\nsubject: device\nwhen: '" + tt.when + "'\nwhy: w\nimpact: i\nexpected: e\n"
 		_, err := ParseSiteRule("site-x.yaml", []byte(rule), nil)
