@@ -215,6 +215,7 @@ func examineRecorded(t *testing.T, dir string) *rules.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
+	assertFactsDeclared(t, res.Observations)
 	paths := 0
 	for _, d := range res.Devices {
 		if d.NVMePath {
