@@ -211,6 +211,7 @@ func examineRecorded(t *testing.T, dir string) *rules.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
+	assertFactsDeclared(t, res.Observations)
 	rep, err := e.Build(res, dir)
 	if err != nil {
 		t.Fatal(err)
