@@ -129,15 +129,21 @@ fuzz-long:
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_LONG) FUZZ_EXECS=1
 
 # Figures, not pass/fail: a slow shared machine gives slow figures.
-# GNU time measures the doctor's peak RSS in make bench (a child of the Go
-# test process cannot: see measureBinary in cmd/diskdoctor/scale_test.go).
+# GNU time measures the doctor's peak RSS (a child of the Go test process
+# cannot: see measureBinary in cmd/diskdoctor/scale_test.go).
+# BASELINE=<git ref> also builds that commit (its own make build, in a
+# temporary worktree) and measures both side by side in alternating runs.
 BENCH_PACKAGES := time tar
 
 bench:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
-	DISKDOCTOR_BENCH=1 $(GO) test -count=1 -timeout 60m -run '^(TestBenchScale|TestScaleSlope|TestBenchSnapshotThousandDisks|TestListingsGrowWithTheDevices)$$' -v ./cmd/diskdoctor | grep -E '^(bench:|--- FAIL|FAIL|ok)|cpu ratio|per device'
+	@base=""; if [ -n "$(BASELINE)" ]; then \
+		wt=$$(mktemp -d); trap 'git worktree remove --force "$$wt" >/dev/null 2>&1; rm -rf "$$wt"' EXIT; \
+		git worktree add --detach "$$wt" "$(BASELINE)" >/dev/null && $(MAKE) --no-print-directory -C "$$wt" build >/dev/null || exit 1; \
+		base="$$wt/bin/diskdoctor"; echo "baseline: $(BASELINE) ($$(git rev-parse --short "$(BASELINE)"))"; \
+	fi; \
+	DISKDOCTOR_BENCH=1 DISKDOCTOR_BENCH_BASELINE="$$base" $(GO) test -count=1 -timeout 60m -run '^(TestBenchBudget|TestBenchSnapshotThousandDisks|TestListingsGrowWithTheDevices)$$' -v ./cmd/diskdoctor | grep -E '^(bench:|--- FAIL|FAIL|ok)|per device'
 	$(GO) test -run '^$$' -bench FullCheck1000Disks -benchmem ./cmd/diskdoctor
-	$(GO) test -run '^$$' -bench ParseControllers -benchmem ./probes/raidctl
 
 # diskdoctor bench against fio run by hand as --dry-run says (its recipe
 # prepares the test file, then one fio --section per job), in alternating
