@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/machine"
@@ -58,4 +59,27 @@ func RunCommand[T any](ctx context.Context, env *Env, f func(ctx context.Context
 	}
 	defer env.cmdSlots.release()
 	return Probe(ctx, env, f)
+}
+
+// together calls each of fs in a goroutine of its own and waits for them
+// all: on a dying machine each command waits out the probe timeout, and
+// asked at once they wait it out once. A panic of one is raised again in
+// the caller's goroutine, where Run recovers it.
+func together(fs ...func()) {
+	panics := make([]any, len(fs))
+	var wg sync.WaitGroup
+	for i, f := range fs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[i] = recover() }()
+			f()
+		}()
+	}
+	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
 }
