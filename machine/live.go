@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/diskdoctor/diskdoctor/internal/tempname"
+	"github.com/diskdoctor/diskdoctor/machine/tempname"
 	"golang.org/x/sys/unix"
 )
 
@@ -184,7 +184,7 @@ func (h *Host) LiveSGNoData(dev string, cdb []byte) (SGResult, error) {
 	return SGResult{Sense: append([]byte(nil), sense[:n]...), Status: hdr.status, HostStatus: hdr.hostStatus, DriverStatus: hdr.driverStatus}, nil
 }
 
-// stagePrefix names WithStagedFile's directories (internal/tempname).
+// stagePrefix names WithStagedFile's directories (machine/tempname).
 const stagePrefix = "diskdoctor-stage-"
 
 // WithStagedFile writes b as the file name in a private temporary

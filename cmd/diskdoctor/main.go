@@ -236,7 +236,7 @@ func failure(stdout io.Writer, args []string, reason, message string) {
 	format := flagArg(args, "format", "f")
 	_ = report.Failure(stdout, format, tool(), reason, message)
 	if out := flagArg(args, "output", "o"); out != "" && out != "-" && format != "" && format != "text" && reason != report.FailInterrupted {
-		_ = report.WriteAtomically(out, 0o644, func(w io.Writer) error {
+		_ = machine.WriteAtomically(out, 0o644, func(w io.Writer) error {
 			return report.Failure(w, format, tool(), reason, message)
 		})
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/internal/clidoc"
 	"github.com/diskdoctor/diskdoctor/internal/suggest"
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -236,7 +237,7 @@ func runDoctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, e
 		}
 		return rep.ExitCode(), nil
 	}
-	if err := report.WriteAtomically(o.output, 0o644, func(w io.Writer) error { return render(w, rep, run) }); err != nil {
+	if err := machine.WriteAtomically(o.output, 0o644, func(w io.Writer) error { return render(w, rep, run) }); err != nil {
 		return rules.ExitUnknown, examineError{err}
 	}
 	return rep.ExitCode(), nil

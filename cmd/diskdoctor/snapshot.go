@@ -95,7 +95,7 @@ func takeSnapshot(ctx context.Context, o snapshotOptions, stdout, stderr io.Writ
 		err = write(stdout)
 	} else {
 		// A snapshot describes the machine: readable by its owner only.
-		err = report.WriteAtomically(o.output, 0o600, write)
+		err = machine.WriteAtomically(o.output, 0o600, write)
 	}
 	if progress != nil {
 		fmt.Fprint(stderr, "\r\x1b[K")
