@@ -1,10 +1,9 @@
 package machine
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -20,23 +19,20 @@ func (r *rootFS) readFile(p string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer unix.Close(fd)
 	var st unix.Stat_t
-	err = unix.Fstat(fd, &st)
-	if err == nil {
-		err = regular(st)
-	}
-	if err == nil && st.Size > limit {
-		err = fmt.Errorf("%w: %d bytes, more than the %d a real one has", ErrRefused, st.Size, limit)
-	}
-	if err != nil {
-		unix.Close(fd)
+	if err := unix.Fstat(fd, &st); err != nil {
 		return nil, err
 	}
-	f := os.NewFile(uintptr(fd), filepath.Join(r.dir, p))
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err := regular(st); err != nil {
+		return nil, err
+	}
+	if st.Size > limit {
+		return nil, fmt.Errorf("%w: %d bytes, more than the %d a real one has", ErrRefused, st.Size, limit)
+	}
+	b, err := io.ReadAll(io.LimitReader(fdReader(fd), limit+1))
 	if err != nil {
-		return nil, unwrapPath(err)
+		return nil, err
 	}
 	if int64(len(b)) > limit {
 		return nil, fmt.Errorf("%w: more than %d bytes, more than a real one has", ErrRefused, limit)
@@ -64,4 +60,25 @@ func regular(st unix.Stat_t) error {
 		kind = "not a regular file"
 	}
 	return fmt.Errorf("%w: %s where a file belongs", ErrRefused, kind)
+}
+
+// fdReader reads an open descriptor: read(2), again when a signal
+// interrupted it, and io.EOF at the end. (An os.File would also ask
+// whether the descriptor is non-blocking and try to add it to the
+// runtime's poller: two system calls more for every file read.)
+type fdReader int
+
+func (fd fdReader) Read(b []byte) (int, error) {
+	for {
+		n, err := unix.Read(int(fd), b)
+		switch {
+		case errors.Is(err, unix.EINTR):
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0 && len(b) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
 }
