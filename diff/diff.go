@@ -6,6 +6,7 @@ package diff
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"reflect"
@@ -23,9 +24,9 @@ import (
 	"github.com/diskdoctor/diskdoctor/snapshot"
 )
 
-// Options say how each side is examined: ProbeTimeout, Datasheets,
-// Context and Inventoried as for the doctor itself (Host, Root and
-// Snapshot are ignored: the sides name the machines).
+// Options say how each side is examined: ProbeTimeout, Datasheets and
+// Context as for the doctor itself (Host, Root and Snapshot are ignored:
+// the sides name the machines).
 type Options = doctor.Options
 
 // Schema identifies diff's JSON.
@@ -494,6 +495,13 @@ func factText(c FactChange, v any) string {
 		return "x" + valueText(v)
 	}
 	return valueText(v)
+}
+
+// WriteJSON writes the diff as the diskdoctor-diff/v1 object, indented.
+func (d *Diff) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(d)
 }
 
 // WriteText renders the diff for people.

@@ -57,8 +57,6 @@ type Options struct {
 	LiveWindow time.Duration
 	Progress   func(elapsed time.Duration) // told how far the window has come
 	Strict     bool                        // tests: a rule that cannot be evaluated is an error
-	// Inventoried is checks.Options.Inventoried.
-	Inventoried func(devices int)
 }
 
 // Contexts are the values Options.Context may take (a new slice each call).
@@ -266,7 +264,7 @@ func run(ctx context.Context, host *machine.Host, o Options, keepChecks bool) (*
 	}()
 	res, err := checks.Run(checksCtx, host, checks.Options{
 		ProbeTimeout: o.ProbeTimeout, Devices: o.Devices, Disabled: o.Disabled,
-		Context: o.Context, Sample: o.Sample, LiveWindow: o.LiveWindow, Progress: o.Progress, Inventoried: o.Inventoried,
+		Context: o.Context, Sample: o.Sample, LiveWindow: o.LiveWindow, Progress: o.Progress,
 	})
 	l := <-engc
 	if l.panicV != nil {

@@ -151,9 +151,9 @@ func (e *Engine) subjects(res *checks.Result, consume bool) (map[string]*subject
 // classify gives a device subject its class and datasheet; sheets holds
 // the lookups made so far.
 func (e *Engine) classify(s *subject, sheets *sync.Map) {
-	class := DeviceClass(str(s.facts["transport"]), s.facts["rotational"], s.facts["pcie_max_gts"])
-	model := str(s.facts["model"])
-	if s.facts["virtual_disk"] == true {
+	class := DeviceClass(str(s.facts[checks.FactTransport]), s.facts[checks.FactRotational], s.facts[checks.FactPCIeMaxGTs])
+	model := str(s.facts[checks.FactModel])
+	if s.facts[checks.FactVirtualDisk] == true {
 		// A guest's disk performs as the host's storage does: no drive
 		// datasheet applies, whatever it calls itself.
 		class, model = "virtual", ""
@@ -165,12 +165,12 @@ func (e *Engine) classify(s *subject, sheets *sync.Map) {
 		s.ds = e.Datasheets.Lookup(model, class)
 		sheets.Store(key, s.ds)
 	}
-	s.facts["class"] = class
+	s.facts[checks.FactClass] = class
 	if s.ds != nil {
-		s.facts["class"] = s.ds.Class
+		s.facts[checks.FactClass] = s.ds.Class
 	}
-	if models, ok := s.facts["ctl_drive_models"].([]string); ok {
-		s.facts["ctl_drives_plp"] = e.drivesPLP(models, str(s.facts["ctl_media"]))
+	if models, ok := s.facts[checks.FactCtlDriveModels].([]string); ok {
+		s.facts[checks.FactCtlDrivesPLP] = e.drivesPLP(models, str(s.facts[checks.FactCtlMedia]))
 	}
 	e.firmwareFacts(s, model)
 }
@@ -180,31 +180,31 @@ func (e *Engine) classify(s *subject, sheets *sync.Map) {
 // nil unknown), the first advisory's title, fixed version, severity, bug
 // and source (nil where none applies), and the quirks of every entry.
 func (e *Engine) firmwareFacts(s *subject, model string) {
-	fw := parse.FirstNonEmpty(str(s.facts["smart_firmware"]), str(s.facts["firmware"]))
+	fw := parse.FirstNonEmpty(str(s.facts[checks.FactSmartFirmware]), str(s.facts[checks.FactFirmware]))
 	if model == "" {
-		model = str(s.facts["smart_model"])
+		model = str(s.facts[checks.FactSmartModel])
 	}
-	for _, k := range []string{"fw_current", "fw_advisory", "fw_fixed_version", "fw_advisory_severity", "fw_advisory_bug", "fw_advisory_source", "fw_update_tool"} {
+	for _, k := range []string{checks.FactFWCurrent, checks.FactFWAdvisory, checks.FactFWFixedVersion, checks.FactFWAdvisorySeverity, checks.FactFWAdvisoryBug, checks.FactFWAdvisorySource, checks.FactFWUpdateTool} {
 		s.facts[k] = nil
 	}
 	quirks := []string{}
 	if fw != "" {
-		s.facts["fw_current"] = fw
+		s.facts[checks.FactFWCurrent] = fw
 	}
 	for _, a := range e.Datasheets.LookupFirmware(model, fw) {
 		if a.Quirk != "" {
 			quirks = append(quirks, a.Quirk)
 		}
-		if a.Severity != "" && s.facts["fw_advisory"] == nil {
-			s.facts["fw_advisory"] = a.Title
-			s.facts["fw_fixed_version"] = a.Fixed
-			s.facts["fw_advisory_severity"] = a.Severity
-			s.facts["fw_advisory_bug"] = a.Bug
-			s.facts["fw_advisory_source"] = a.Source
-			s.facts["fw_update_tool"] = parse.FirstNonEmpty(a.Update, "the drive vendor's firmware update tool")
+		if a.Severity != "" && s.facts[checks.FactFWAdvisory] == nil {
+			s.facts[checks.FactFWAdvisory] = a.Title
+			s.facts[checks.FactFWFixedVersion] = a.Fixed
+			s.facts[checks.FactFWAdvisorySeverity] = a.Severity
+			s.facts[checks.FactFWAdvisoryBug] = a.Bug
+			s.facts[checks.FactFWAdvisorySource] = a.Source
+			s.facts[checks.FactFWUpdateTool] = parse.FirstNonEmpty(a.Update, "the drive vendor's firmware update tool")
 		}
 	}
-	s.facts["fw_quirks"] = quirks
+	s.facts[checks.FactFWQuirks] = quirks
 }
 
 // controllerSheet gives a controller, or a volume of it, its controller's
@@ -212,15 +212,15 @@ func (e *Engine) firmwareFacts(s *subject, model string) {
 func (e *Engine) controllerSheet(s *subject, model string) {
 	ds := e.Datasheets.LookupController(model)
 	if ds == nil {
-		for _, k := range []string{"ctl_ds_product", "ctl_ds_cache_mb", "ctl_ds_energy_pack", "ctl_ds_source"} {
+		for _, k := range []string{checks.FactCtlDSProduct, checks.FactCtlDSCacheMB, checks.FactCtlDSEnergyPack, checks.FactCtlDSSource} {
 			s.facts[k] = nil
 		}
 		return
 	}
-	s.facts["ctl_ds_product"] = ds.Product
-	s.facts["ctl_ds_cache_mb"] = ds.CacheMB
-	s.facts["ctl_ds_energy_pack"] = ds.EnergyPack
-	s.facts["ctl_ds_source"] = ds.Source
+	s.facts[checks.FactCtlDSProduct] = ds.Product
+	s.facts[checks.FactCtlDSCacheMB] = ds.CacheMB
+	s.facts[checks.FactCtlDSEnergyPack] = ds.EnergyPack
+	s.facts[checks.FactCtlDSSource] = ds.Source
 }
 
 // drivesPLP says whether the drives behind a controller volume protect
@@ -278,7 +278,7 @@ func (e *Engine) env(dst map[string]any, s *subject, host *subject, platform *Pl
 }
 
 func (e *Engine) platformOf(host *subject) *Platform {
-	vendor, product := str(host.facts["vendor"]), str(host.facts["product"])
+	vendor, product := str(host.facts[checks.FactSysVendor]), str(host.facts[checks.FactProduct])
 	for i := range e.Platforms {
 		p := &e.Platforms[i]
 		if matches(p.Vendor, vendor) && matches(p.Product, product) {

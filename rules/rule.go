@@ -494,7 +494,7 @@ func LoadPlatforms() ([]Platform, error) {
 // disk its conditions could not hold, and are not evaluated.
 func (r *Rule) appliesTo(kind string, facts map[string]any) bool {
 	if r.Subject == "controller" {
-		return kind == checks.KindController || kind == checks.KindDevice && facts["controller_volume"] == true
+		return kind == checks.KindController || kind == checks.KindDevice && facts[checks.FactControllerVolume] == true
 	}
 	return kind == r.Subject
 }
