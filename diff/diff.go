@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"sort"
 	"strconv"
@@ -148,9 +147,9 @@ func (s *state) open(ctx context.Context, spec string) (*machine.Host, func(), e
 	o := doctor.Options{Root: spec}
 	if spec == "live" {
 		o.Root = ""
-	} else if st, err := os.Stat(spec); err != nil {
+	} else if dir, err := machine.IsDir(spec); err != nil {
 		return nil, nil, err
-	} else if !st.IsDir() {
+	} else if !dir {
 		o = doctor.Options{Snapshot: spec}
 	}
 	h, _, cleanup, err := doctor.Open(ctx, o)

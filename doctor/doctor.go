@@ -214,11 +214,6 @@ func Examine(ctx context.Context, o Options) (*rules.Report, error) {
 	}
 	res, err := run(ctx, host, o, false)
 	if err != nil {
-		// A snapshot whose command manifest could not be read is named,
-		// as its archive's errors are (Wait keeps the manifest's error).
-		if o.Snapshot != "" && errors.Is(err, host.Wait(ctx)) {
-			return nil, fmt.Errorf("snapshot %s: %w", o.Snapshot, err)
-		}
 		return nil, err
 	}
 	return res.Report, nil
@@ -271,11 +266,6 @@ func run(ctx context.Context, host *machine.Host, o Options, keepChecks bool) (*
 		ProbeTimeout: o.ProbeTimeout, Devices: o.Devices, Disabled: o.Disabled,
 		Context: o.Context, Sample: o.Sample, LiveWindow: o.LiveWindow, Progress: o.Progress,
 	})
-	// A recorded machine's command manifest was parsed while the checks
-	// ran; one that cannot be read ends the run as if it had come first.
-	if werr := host.Wait(ctx); werr != nil && Interrupted(ctx) == nil {
-		return nil, werr
-	}
 	l := <-engc
 	if l.panicV != nil {
 		panic(l.panicV) // in the caller's goroutine
@@ -372,14 +362,14 @@ func Open(ctx context.Context, o Options) (*machine.Host, string, func(), error)
 		if err != nil {
 			return nil, "", nil, err
 		}
-		h, err := machine.RecordedAsync(dir)
+		h, err := machine.Recorded(dir)
 		if err != nil {
 			cleanup()
 			return nil, "", nil, fmt.Errorf("snapshot %s: %w", o.Snapshot, err)
 		}
 		return h, o.Snapshot, cleanup, nil
 	case o.Root != "":
-		h, err := machine.RecordedAsync(o.Root)
+		h, err := machine.Recorded(o.Root)
 		if err != nil {
 			return nil, "", nil, err
 		}

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
 // Emit renders rep in format to w or, with output set, into that file
-// through WriteAtomically, world-readable for node_exporter.
+// through machine.WriteAtomically, world-readable for node_exporter.
 func Emit(w io.Writer, output, format string, rep *rules.Report, run RunInfo) error {
 	render, ok := Lookup(format)
 	if !ok {
@@ -17,7 +18,7 @@ func Emit(w io.Writer, output, format string, rep *rules.Report, run RunInfo) er
 	if output == "" {
 		return render(w, rep, run)
 	}
-	return WriteAtomically(output, 0o644, func(f io.Writer) error { return render(f, rep, run) })
+	return machine.WriteAtomically(output, 0o644, func(f io.Writer) error { return render(f, rep, run) })
 }
 
 // EmitFailure writes Failure to w and, with output set, into that file
@@ -28,7 +29,7 @@ func Emit(w io.Writer, output, format string, rep *rules.Report, run RunInfo) er
 func EmitFailure(w io.Writer, output, format string, tool Tool, reason, message string) {
 	_ = Failure(w, format, tool, reason, message)
 	if output != "" && output != "-" && format != "" && format != "text" && reason != FailInterrupted {
-		_ = WriteAtomically(output, 0o644, func(f io.Writer) error {
+		_ = machine.WriteAtomically(output, 0o644, func(f io.Writer) error {
 			return Failure(f, format, tool, reason, message)
 		})
 	}

@@ -70,12 +70,6 @@ func Record(ctx context.Context, src *machine.Host, o RecordOptions) (*Recording
 	if err != nil {
 		return nil, err
 	}
-	// The recorder's Host runs commands through its own runner, so Run's
-	// wait for a recorded machine's command manifest is src's: one that
-	// could not be read ends the snapshot as if it had come first.
-	if err := src.Wait(ctx); err != nil {
-		return nil, err
-	}
 	// A second pass judges the devices a default run leaves out (virtual
 	// ones, NVMe multipath paths), so that a replay with --device NAME finds
 	// what that reads too. Judging is per device and the host-wide reads
@@ -157,7 +151,7 @@ func Take(ctx context.Context, o TakeOptions, out, errw io.Writer) error {
 	if o.Output == "-" {
 		err = write(out)
 	} else {
-		err = report.WriteAtomically(o.Output, 0o600, write)
+		err = machine.WriteAtomically(o.Output, 0o600, write)
 	}
 	if o.Progress != nil {
 		report.ClearLine(errw)
