@@ -212,7 +212,7 @@ func Examine(ctx context.Context, o Options) (*rules.Report, error) {
 	if o.Label == "" {
 		o.Label = label
 	}
-	res, err := run(ctx, host, o, false)
+	res, err := Run(ctx, host, o)
 	if err != nil {
 		return nil, err
 	}
@@ -226,14 +226,6 @@ func Examine(ctx context.Context, o Options) (*rules.Report, error) {
 // Run, so that a recorded, compared or benchmarked machine is judged as
 // the doctor judges it.
 func Run(ctx context.Context, host *machine.Host, o Options) (*Result, error) {
-	return run(ctx, host, o, true)
-}
-
-// run is Run; without keepChecks the result has no Checks: the rules
-// consume the checks' result (Engine.BuildConsuming), and judge and the
-// report is written in a heap without its observations and inventory
-// (docs/performance.md).
-func run(ctx context.Context, host *machine.Host, o Options, keepChecks bool) (*Result, error) {
 	o = o.withDefaults()
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -284,18 +276,11 @@ func run(ctx context.Context, host *machine.Host, o Options, keepChecks bool) (*
 	if err := namedDevicesExist(o.Devices, res.Devices); err != nil {
 		return nil, err
 	}
-	if keepChecks {
-		rep, err := engine.Build(res, label)
-		if err != nil {
-			return nil, err
-		}
-		return &Result{Report: rep, Checks: res}, nil
-	}
-	rep, err := engine.BuildConsuming(res, label)
+	rep, err := engine.Build(res, label)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Report: rep}, nil
+	return &Result{Report: rep, Checks: res}, nil
 }
 
 // commandsGrace bounds the wait for killed programs at the end of a run:
