@@ -132,7 +132,7 @@ func (r *Rule) known(s, host *subject) bool {
 	if len(facts) == 0 {
 		return false
 	}
-	if s.kind == checks.KindDevice && s.facts["judged"] != true {
+	if s.kind == checks.KindDevice && s.facts[checks.FactJudged] != true {
 		return false
 	}
 	for _, f := range facts {

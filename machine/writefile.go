@@ -1,4 +1,4 @@
-package report
+package machine
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 	"syscall"
 
 	"github.com/diskdoctor/diskdoctor/internal/shellquote"
-	"github.com/diskdoctor/diskdoctor/internal/tempname"
+	"github.com/diskdoctor/diskdoctor/machine/tempname"
 )
 
 // WriteAtomically writes a temporary file beside path and renames it over
@@ -19,7 +19,7 @@ import (
 // write that fails or is interrupted leaves the previous file in place.
 //
 // The temporary file is named .BASE.diskdoctor-PID-RANDOM.tmp
-// (internal/tempname): temporary files of earlier writes of that exact
+// (machine/tempname): temporary files of earlier writes of that exact
 // form whose process is dead (killed mid-write) are removed first, and
 // nothing else. It is
 // synced before the rename, so a crash after the rename cannot leave an

@@ -1,4 +1,4 @@
-package report
+package machine
 
 import (
 	"errors"
@@ -14,8 +14,8 @@ import (
 
 // TestWriteAtomicallyKeepsModeAndCleansStale: an existing report keeps its
 // mode; the temporary file of a killed write (a dead PID) is removed, that
-// of a live process is not; a failed write leaves the old report as it was
-// (issue #16, "smaller" items).
+// of a live process is not; a failed write leaves the old report as it
+// was.
 func TestWriteAtomicallyKeepsModeAndCleansStale(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "k.json")
@@ -33,7 +33,7 @@ func TestWriteAtomicallyKeepsModeAndCleansStale(t *testing.T) {
 	live := filepath.Join(dir, ".k.json.diskdoctor-"+strconv.Itoa(os.Getppid())+"-fedcba9876543210.tmp")
 	other := filepath.Join(dir, ".other.json.diskdoctor-"+strconv.Itoa(dead)+"-0123456789abcdef.tmp")
 	// The user's own files beside the report, whose names the old sweep's
-	// glob (.BASE.*.*) matched (issue #26): the doctor never made them.
+	// glob (.BASE.*.*) matched: the doctor never made them.
 	users := []string{
 		filepath.Join(dir, ".k.json."+strconv.Itoa(dead)+".bak"),
 		filepath.Join(dir, ".k.json."+strconv.Itoa(dead)+".my notes"),
@@ -86,7 +86,7 @@ func TestWriteAtomicallyKeepsModeAndCleansStale(t *testing.T) {
 }
 
 // TestWriteAtomicallyMissingDirectory says which directory is missing and
-// how to make it (issue #11).
+// how to make it.
 func TestWriteAtomicallyMissingDirectory(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "no such dir", "report.json")
 	err := WriteAtomically(path, 0o644, func(io.Writer) error { return nil })
@@ -121,3 +121,5 @@ func TestWriteAtomicallyKeepsOwner(t *testing.T) {
 		t.Errorf("owner %d:%d mode %v; want 65534:65534 0640 kept", sys.Uid, sys.Gid, st.Mode().Perm())
 	}
 }
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }

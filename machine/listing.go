@@ -1,55 +1,64 @@
 package machine
 
 import (
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// readDir lists a directory, sorted by name, from the entries' own types
-// (no lookups by path that could leave the root).
+// readDir lists a directory, sorted by name.
 func (r *rootFS) readDir(p string) ([]fs.DirEntry, error) {
-	fd, err := r.open(p, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, false)
+	f, err := r.openFile(p, unix.O_RDONLY|unix.O_DIRECTORY)
 	if err != nil {
 		return nil, err
 	}
-	defer unix.Close(fd)
-	return r.readDirFD(fd)
+	defer f.Close()
+	return listDir(f)
 }
 
-// readDirFD lists the open directory fd, sorted by name.
-func (r *rootFS) readDirFD(fd int) ([]fs.DirEntry, error) {
+// listDir lists the open directory f, sorted by name. os.File.ReadDir
+// takes each entry's type from getdents(2); an entry of unknown type
+// (DT_UNKNOWN) it looks up relative to the directory's descriptor
+// (fstatat, os/file_unix.go newUnixDirent). The entries keep only their
+// name and type: an os.DirEntry's Info would lstat the host path, which
+// is not resolved inside the root.
+func listDir(f *os.File) ([]fs.DirEntry, error) {
 	var out []fs.DirEntry
-	bp := direntBufs.Get().(*[]byte)
-	defer direntBufs.Put(bp)
-	buf := *bp
 	for {
-		n, err := unix.Getdents(fd, buf)
-		if errors.Is(err, unix.EINTR) {
-			continue
+		ents, err := f.ReadDir(1024)
+		for _, e := range ents {
+			out = append(out, dirEntry{name: e.Name(), mode: e.Type()})
 		}
-		if err != nil {
-			return nil, err
-		}
-		if n <= 0 {
-			break
-		}
-		out = appendDirents(out, buf[:n], r, fd)
 		if len(out) > maxDirEntries {
 			return nil, fmt.Errorf("%w: more than %d entries", ErrRefused, maxDirEntries)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, unwrapPath(err)
 		}
 	}
 	sortDirEntries(out)
 	return out, nil
+}
+
+// unwrapPath is the error of a system call on an os.File without the
+// host path os adds: the caller names the machine path (FileErr).
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // DirLink is a link listed in a directory and its target as written.
@@ -59,15 +68,14 @@ type DirLink struct{ Name, Target string }
 // want accepts, each relative to the listed directory's descriptor: the
 // name is one component from the listing and readlinkat never follows
 // it, so nothing is resolved but the directory itself (inside the root,
-// as every open), and a link costs one system call instead of an open,
-// a read and a close of its own.
+// as every open).
 func (r *rootFS) linksIn(dir string, want func(name string) bool) (ents []fs.DirEntry, links []DirLink, err error) {
-	fd, err := r.open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, false)
+	f, err := r.openFile(dir, unix.O_RDONLY|unix.O_DIRECTORY)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer unix.Close(fd)
-	if ents, err = r.readDirFD(fd); err != nil {
+	defer f.Close()
+	if ents, err = listDir(f); err != nil {
 		return nil, nil, err
 	}
 	buf := make([]byte, unix.PathMax)
@@ -75,9 +83,9 @@ func (r *rootFS) linksIn(dir string, want func(name string) bool) (ents []fs.Dir
 		if e.Type() != fs.ModeSymlink || !want(e.Name()) {
 			continue
 		}
-		n, err := unix.Readlinkat(fd, e.Name(), buf)
+		n, err := unix.Readlinkat(int(f.Fd()), e.Name(), buf)
 		for errors.Is(err, unix.EINTR) {
-			n, err = unix.Readlinkat(fd, e.Name(), buf)
+			n, err = unix.Readlinkat(int(f.Fd()), e.Name(), buf)
 		}
 		if err == nil {
 			links = append(links, DirLink{Name: e.Name(), Target: string(buf[:n])})
@@ -86,80 +94,9 @@ func (r *rootFS) linksIn(dir string, want func(name string) bool) (ents []fs.Dir
 	return ents, links, nil
 }
 
-// direntBufs recycles getdents buffers: an inventory lists thousands of
-// small directories.
-var direntBufs = sync.Pool{New: func() any { b := make([]byte, 16<<10); return &b }}
-
 // maxDirEntries bounds one listing: /proc of a large host has some 10^5
 // entries; a recorded directory with millions is an attack.
 const maxDirEntries = 1 << 20
-
-// appendDirents parses linux_dirent64 records: d_ino u64, d_off s64,
-// d_reclen u16, d_type u8, d_name (NUL-terminated).
-func appendDirents(out []fs.DirEntry, b []byte, r *rootFS, dirfd int) []fs.DirEntry {
-	for len(b) >= 19 {
-		// struct linux_dirent64 (include/linux/dirent.h): d_ino and d_off
-		// (8 bytes each), d_reclen (2), d_type (1), d_name; in the
-		// machine's byte order.
-		reclen := int(binary.NativeEndian.Uint16(b[16:18]))
-		if reclen < 19 || reclen > len(b) {
-			break
-		}
-		typ := b[18]
-		name := b[19:reclen]
-		if i := bytes.IndexByte(name, 0); i >= 0 {
-			name = name[:i]
-		}
-		b = b[reclen:]
-		s := string(name)
-		if s == "." || s == ".." || s == "" {
-			continue
-		}
-		var mode fs.FileMode
-		switch typ {
-		case unix.DT_DIR:
-			mode = fs.ModeDir
-		case unix.DT_LNK:
-			mode = fs.ModeSymlink
-		case unix.DT_FIFO:
-			mode = fs.ModeNamedPipe
-		case unix.DT_SOCK:
-			mode = fs.ModeSocket
-		case unix.DT_CHR:
-			mode = fs.ModeDevice | fs.ModeCharDevice
-		case unix.DT_BLK:
-			mode = fs.ModeDevice
-		case unix.DT_REG:
-		default:
-			// DT_UNKNOWN: look the name up in this directory only.
-			var st unix.Stat_t
-			if unix.Fstatat(dirfd, s, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
-				mode = modeOf(st)
-			}
-		}
-		out = append(out, dirEntry{name: s, mode: mode})
-	}
-	return out
-}
-
-func modeOf(st unix.Stat_t) fs.FileMode {
-	m := fs.FileMode(st.Mode & 0o777)
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFDIR:
-		m |= fs.ModeDir
-	case unix.S_IFLNK:
-		m |= fs.ModeSymlink
-	case unix.S_IFIFO:
-		m |= fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		m |= fs.ModeSocket
-	case unix.S_IFCHR:
-		m |= fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		m |= fs.ModeDevice
-	}
-	return m
-}
 
 // dirEntry is a listed name and its type; Info carries only the type.
 type dirEntry struct {
