@@ -139,7 +139,7 @@ bench:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
 	@base=""; if [ -n "$(BASELINE)" ]; then \
 		wt=$$(mktemp -d); trap 'git worktree remove --force "$$wt" >/dev/null 2>&1; rm -rf "$$wt"' EXIT; \
-		git worktree add --detach "$$wt" "$(BASELINE)" >/dev/null && $(MAKE) --no-print-directory -C "$$wt" build >/dev/null || exit 1; \
+		git worktree add -q --detach "$$wt" "$(BASELINE)" >/dev/null && $(MAKE) --no-print-directory -C "$$wt" build >/dev/null || exit 1; \
 		base="$$wt/bin/diskdoctor"; echo "baseline: $(BASELINE) ($$(git rev-parse --short "$(BASELINE)"))"; \
 	fi; \
 	DISKDOCTOR_BENCH=1 DISKDOCTOR_BENCH_BASELINE="$$base" $(GO) test -count=1 -timeout 60m -run '^(TestBenchBudget|TestBenchSnapshotThousandDisks|TestListingsGrowWithTheDevices)$$' -v ./cmd/diskdoctor | grep -E '^(bench:|--- FAIL|FAIL|ok)|per device'
