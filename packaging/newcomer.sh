@@ -1,0 +1,120 @@
+#!/bin/bash
+# A newcomer's first minutes, on fresh minimal Debian systems: for each
+# suite (default: bookworm trixie, Debian 12 and 13) a debootstrap chroot
+# with nothing added, the committed tree of HEAD copied in (git archive),
+# and the README's Quick start followed literally, as root: each command of
+# its first sh block, in order (the prerequisite line, make run, make
+# test), with /proc, /sys and /dev bind-mounted. Prints a table: system,
+# command, wall time, exit status; each command's output is kept in a log.
+# A command that fails ends that system's trial. Not in CI: it downloads a
+# Debian system, Go and every package the Makefile installs, for minutes.
+#
+# Usage (as root): packaging/newcomer.sh [suite...]
+#   NEWCOMER_DIR   where the chroots and logs go (/var/tmp/diskdoctor-newcomer)
+#   NEWCOMER_FRESH=1  debootstrap anew; by default a suite's debootstrap is
+#                     kept (as a tarball, untouched since) and unpacked afresh
+#   NEWCOMER_MIRROR   the Debian mirror (that of this machine's apt sources,
+#                     else http://deb.debian.org/debian)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+[ "$(id -u)" = 0 ] || { echo "newcomer.sh: needs root (debootstrap, chroot, mounts)" >&2; exit 1; }
+suites=("$@")
+[ ${#suites[@]} -gt 0 ] || suites=(bookworm trixie)
+dir=${NEWCOMER_DIR:-/var/tmp/diskdoctor-newcomer}
+mkdir -p "$dir"
+
+# The mirror this machine's apt uses (deb822 URIs: or a one-line deb entry).
+mirror=${NEWCOMER_MIRROR:-$(
+	{ grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{ print $2 }'
+	  grep -hs '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list | awk '{ print $2 }'; } |
+	grep -v -e security -e '^$' | head -n 1
+)}
+mirror=${mirror:-http://deb.debian.org/debian}
+
+command -v debootstrap >/dev/null || {
+	echo "installing debootstrap"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y debootstrap
+}
+
+# The README's Quick start: the first ```sh block after its heading, one
+# command a line, comments dropped.
+mapfile -t steps < <(awk '/^## Quick start/ { q = 1 } q && /^```sh/ { b = 1; next } b && /^```/ { exit } b' README.md |
+	sed -e 's/[[:space:]]*#.*$//' -e '/^[[:space:]]*$/d')
+[ ${#steps[@]} -gt 0 ] || { echo "newcomer.sh: no sh block under README.md's Quick start" >&2; exit 1; }
+
+root=""
+cleanup() {
+	[ -n "$root" ] || return 0
+	# Processes the trial left behind in the chroot, by their id.
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] && kill -9 "${p#/proc/}" 2>/dev/null
+	done
+	for m in dev/pts dev sys proc; do
+		mountpoint -q "$root/$m" && { umount -R "$root/$m" 2>/dev/null || umount -R -l "$root/$m"; }
+	done
+	root=""
+}
+trap cleanup EXIT
+trap 'echo interrupted; exit 130' INT TERM
+
+results=()
+for suite in "${suites[@]}"; do
+	base=$dir/$suite.tar
+	if [ "${NEWCOMER_FRESH:-}" = 1 ] || [ ! -s "$base" ]; then
+		echo "== $suite: debootstrap from $mirror"
+		rm -rf "$dir/$suite.new"
+		start=$SECONDS
+		debootstrap "$suite" "$dir/$suite.new" "$mirror" >"$dir/$suite-debootstrap.log" 2>&1 ||
+			{ tail -n 20 "$dir/$suite-debootstrap.log"; exit 1; }
+		tar -C "$dir/$suite.new" -cf "$base.tmp" . && mv "$base.tmp" "$base"
+		rm -rf "$dir/$suite.new"
+		echo "   $((SECONDS - start)) s"
+	fi
+	root=$dir/$suite-root
+	rm -rf "$root"
+	mkdir -p "$root"
+	tar -C "$root" -xf "$base"
+	mkdir -p "$root/root/diskdoctor"
+	git archive HEAD | tar -C "$root/root/diskdoctor" -x
+	cp /etc/resolv.conf "$root/etc/resolv.conf"
+	# No daemon a package brings (node_exporter, alertmanager) starts in
+	# the chroot: policy-rc.d(8), 101 "action forbidden".
+	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+	chmod 755 "$root/usr/sbin/policy-rc.d"
+	mount --bind /proc "$root/proc"
+	mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys"
+	mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev"
+	system="$(. "$root/etc/os-release" && echo "Debian $VERSION_ID ($VERSION_CODENAME)")"
+	for cmd in "${steps[@]}"; do
+		log=$dir/$suite-$(echo "$cmd" | tr -c 'a-z0-9\n' '-').log
+		echo "== $system: $cmd (log: $log)"
+		# apt's "Do you want to continue? [Y/n]" gets its yes; nothing
+		# else reads a terminal.
+		input=/dev/null
+		case $cmd in apt*) input=<(yes) ;; esac
+		start=$SECONDS
+		rc=0
+		# A fresh root's login environment.
+		chroot "$root" env -i HOME=/root TERM=dumb \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+			sh -c "cd /root/diskdoctor && $cmd" <"$input" >"$log" 2>&1 || rc=$?
+		wall=$((SECONDS - start))
+		wall=$(printf '%d min %02d s' $((wall / 60)) $((wall % 60)))
+		tail -n 3 "$log" | sed 's/^/   /'
+		results+=("$system|$cmd|$wall|$rc")
+		[ "$rc" = 0 ] || break
+	done
+	cleanup
+done
+
+echo
+printf '| %s | %s | %s | %s |\n' system command "wall time" "exit status"
+printf '|---|---|---|---|\n'
+failed=0
+for r in "${results[@]}"; do
+	IFS='|' read -r s c w e <<<"$r"
+	printf '| %s | `%s` | %s | %s |\n' "$s" "$c" "$w" "$e"
+	[ "$e" = 0 ] || failed=1
+done
+exit "$failed"
