@@ -26,9 +26,9 @@ mkdir -p "$dir"
 
 # The mirror this machine's apt uses (deb822 URIs: or a one-line deb entry).
 mirror=${NEWCOMER_MIRROR:-$(
-	{ grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{ print $2 }'
-	  grep -hs '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list | awk '{ print $2 }'; } |
-	grep -v -e security -e '^$' | head -n 1
+	{ cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || true; } |
+	awk '$1 == "URIs:" || $1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; break } }' |
+	grep -v security | head -n 1
 )}
 mirror=${mirror:-http://deb.debian.org/debian}
 
