@@ -2,6 +2,7 @@ package checks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -38,6 +39,7 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 	if Role(plat, "") == "vm" {
 		vmVendor = strings.TrimSpace(plat.Vendor + " " + plat.Product)
 	}
+	rootUnseen := rootNotMounted(ctx, env)
 	var out []*Observation
 	for _, d := range devs {
 		if d.PathOnly {
@@ -56,9 +58,38 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 		setHypervisor(o, d, vmVendor)
 		setIdentity(env, o, d)
 		setUsage(o, d, byDevNo)
+		if rootUnseen && o.Get("in_use") == false {
+			// Not known to hold nothing: what is mounted outside the
+			// doctor's root is not in its mount table.
+			o.Set("in_use", nil)
+			env.Skip("inventory", d.Name, withHint(errors.New("/ is not in the mount table (/proc/self/mountinfo): the doctor runs in a chroot or a container whose root is not a mount point, so the disk under / and what is mounted outside it are unknown, and no disk is called unused"),
+				"run the doctor on the host, or in a container with the host mounted (--host-root)"))
+		}
 		out = append(out, o)
 	}
 	return out
+}
+
+// rootNotMounted: the live mount table has no mount at /. The kernel leaves
+// out of /proc/PID/mountinfo every mount the process's root does not reach
+// (show_mountinfo in fs/proc_namespace.c skips what seq_path_root cannot
+// name), so in a chroot, or a container whose root is a directory and not a
+// mount, the filesystem under / is not listed. Live only: a recording's
+// mount table is what it holds (the fixtures' are often partial).
+func rootNotMounted(ctx context.Context, env *Env) bool {
+	if !env.Host.IsLive() {
+		return false
+	}
+	mounts, err := env.Mounts(ctx)
+	if err != nil {
+		return false // the mounts' own skipped entry says why
+	}
+	for _, m := range mounts {
+		if m.MountPoint == "/" {
+			return false
+		}
+	}
+	return true
 }
 
 // skipRefusedNames reports the entries of /sys/block the inventory did not
