@@ -15,6 +15,9 @@
 #                     kept (as a tarball, untouched since) and unpacked afresh
 #   NEWCOMER_MIRROR   the Debian mirror (that of this machine's apt sources,
 #                     else http://deb.debian.org/debian)
+#   NEWCOMER_DEB=dist/diskdoctor_<version>_amd64.deb  also, in another fresh
+#                     root of each suite, apt install the package and run
+#                     the example --help shows (no Go, no checkout)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -23,6 +26,7 @@ suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=(bookworm trixie)
 dir=${NEWCOMER_DIR:-/var/tmp/diskdoctor-newcomer}
 mkdir -p "$dir"
+printf 'y\n%.0s' $(seq 100) >"$dir/yes"
 
 # The mirror this machine's apt uses (deb822 URIs: or a one-line deb entry).
 mirror=${NEWCOMER_MIRROR:-$(
@@ -58,6 +62,48 @@ cleanup() {
 trap cleanup EXIT
 trap 'echo interrupted; exit 130' INT TERM
 
+# fresh SUITE TARBALL: a new root unpacked from the suite's debootstrap,
+# the host's resolver, /proc, /sys and /dev mounted, an empty
+# /root/diskdoctor; sets root and system.
+fresh() {
+	root=$dir/$1-root
+	rm -rf "$root"
+	mkdir -p "$root"
+	tar -C "$root" -xf "$2"
+	mkdir -p "$root/root/diskdoctor"
+	cp /etc/resolv.conf "$root/etc/resolv.conf"
+	# No daemon a package brings (node_exporter, alertmanager) starts in
+	# the chroot: policy-rc.d(8), 101 "action forbidden".
+	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+	chmod 755 "$root/usr/sbin/policy-rc.d"
+	mount --bind /proc "$root/proc"
+	mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys"
+	mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev"
+	system="$(. "$root/etc/os-release" && echo "Debian $VERSION_ID ($VERSION_CODENAME)")"
+}
+
+# step SUITE COMMAND: runs the command in the root as a fresh root login
+# would, in /root/diskdoctor, timed; its output goes to a log.
+step() {
+	local cmd=$2 log input start rc wall
+	log=$dir/$1-$(echo "$cmd" | cut -c1-40 | tr -c 'a-z0-9\n' '-').log
+	echo "== $system: $cmd (log: $log)"
+	# apt's "Do you want to continue? [Y/n]" gets its yes; nothing
+	# else reads a terminal.
+	input=/dev/null
+	case $cmd in apt*) input=$dir/yes ;; esac
+	start=$SECONDS
+	rc=0
+	chroot "$root" env -i HOME=/root TERM=dumb \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		sh -c "cd /root/diskdoctor && $cmd" <"$input" >"$log" 2>&1 || rc=$?
+	wall=$((SECONDS - start))
+	wall=$(printf '%d min %02d s' $((wall / 60)) $((wall % 60)))
+	tail -n 3 "$log" | sed 's/^/   /'
+	results+=("$system|$cmd|$wall|$rc")
+	[ "$rc" = 0 ]
+}
+
 results=()
 for suite in "${suites[@]}"; do
 	base=$dir/$suite.tar
@@ -71,41 +117,20 @@ for suite in "${suites[@]}"; do
 		rm -rf "$dir/$suite.new"
 		echo "   $((SECONDS - start)) s"
 	fi
-	root=$dir/$suite-root
-	rm -rf "$root"
-	mkdir -p "$root"
-	tar -C "$root" -xf "$base"
-	mkdir -p "$root/root/diskdoctor"
+	fresh "$suite" "$base"
 	git archive HEAD | tar -C "$root/root/diskdoctor" -x
-	cp /etc/resolv.conf "$root/etc/resolv.conf"
-	# No daemon a package brings (node_exporter, alertmanager) starts in
-	# the chroot: policy-rc.d(8), 101 "action forbidden".
-	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
-	chmod 755 "$root/usr/sbin/policy-rc.d"
-	mount --bind /proc "$root/proc"
-	mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys"
-	mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev"
-	system="$(. "$root/etc/os-release" && echo "Debian $VERSION_ID ($VERSION_CODENAME)")"
 	for cmd in "${steps[@]}"; do
-		log=$dir/$suite-$(echo "$cmd" | tr -c 'a-z0-9\n' '-').log
-		echo "== $system: $cmd (log: $log)"
-		# apt's "Do you want to continue? [Y/n]" gets its yes; nothing
-		# else reads a terminal.
-		input=/dev/null
-		case $cmd in apt*) input=<(yes) ;; esac
-		start=$SECONDS
-		rc=0
-		# A fresh root's login environment.
-		chroot "$root" env -i HOME=/root TERM=dumb \
-			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-			sh -c "cd /root/diskdoctor && $cmd" <"$input" >"$log" 2>&1 || rc=$?
-		wall=$((SECONDS - start))
-		wall=$(printf '%d min %02d s' $((wall / 60)) $((wall % 60)))
-		tail -n 3 "$log" | sed 's/^/   /'
-		results+=("$system|$cmd|$wall|$rc")
-		[ "$rc" = 0 ] || break
+		step "$suite" "$cmd" || break
 	done
 	cleanup
+	if [ -n "${NEWCOMER_DEB:-}" ]; then
+		fresh "$suite" "$base"
+		cp "$NEWCOMER_DEB" "$root/root/diskdoctor/"
+		step "$suite" "apt install ./${NEWCOMER_DEB##*/}" &&
+			step "$suite" "diskdoctor --root /usr/share/diskdoctor/examples/hpe-microserver-writethrough >/dev/null; [ \$? = 2 ]" &&
+			step "$suite" "diskdoctor --root /usr/share/diskdoctor/examples/healthy-workstation" || true
+		cleanup
+	fi
 done
 
 echo
