@@ -72,6 +72,12 @@ fresh() {
 	tar -C "$root" -xf "$2"
 	mkdir -p "$root/root/diskdoctor"
 	cp /etc/resolv.conf "$root/etc/resolv.conf"
+	# The network as this machine sees it: the certificate authorities
+	# added to this machine's trust store (a TLS-intercepting proxy's)
+	# join the chroot's when its ca-certificates package is installed
+	# (update-ca-certificates(8) reads /usr/local/share/ca-certificates).
+	mkdir -p "$root/usr/local/share/ca-certificates"
+	cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/" 2>/dev/null || true
 	# No daemon a package brings (node_exporter, alertmanager) starts in
 	# the chroot: policy-rc.d(8), 101 "action forbidden".
 	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
