@@ -78,8 +78,13 @@ toolchain_go() {
 		arch=$(GOFLAGS= "$1" env GOHOSTARCH) || return 1
 		m=golang.org/toolchain@v0.0.1-$toolchain.linux-$arch
 		say "Go $v is older than 1.21: downloading $m through the module proxy (about 70 MB)"
-		root=$(cd / && GO111MODULE=on GOFLAGS= "$1" mod download -json "$m" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p') || return 1
-		[ -n "$root" ] || return 1
+		json=$(cd / && GO111MODULE=on GOFLAGS= "$1" mod download -json "$m") || true
+		root=$(printf '%s\n' "$json" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+		if [ -z "$root" ]; then
+			# go mod download -json reports a failure in the JSON.
+			say "$(printf '%s\n' "$json" | sed -n 's/^[[:space:]]*"Error": "\(.*\)",*$/\1/p')"
+			return 1
+		fi
 		# The module cache keeps files read-only and not executable; Go's
 		# own switch sets the execute bits of the commands on first use
 		# (cmd/go/internal/toolchain), so does this.
@@ -114,9 +119,12 @@ if [ "$rc" = 2 ]; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 		# ca-certificates: the module proxy is HTTPS, and a minimal
 		# system may have no root certificates for Go to check it with.
+		# No recommends: gcc and g++ serve cgo, and the doctor is built
+		# without it (CGO_ENABLED=0; Go disables cgo by itself when no C
+		# compiler is found).
 		say "no Go found: installing Debian's golang-go"
 		DEBIAN_FRONTEND=noninteractive apt-get update >&2 &&
-			DEBIAN_FRONTEND=noninteractive apt-get install -y golang-go ca-certificates >&2 || exit 1
+			DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends golang-go ca-certificates >&2 || exit 1
 		rc=0
 		go=$(choose) || rc=$?
 	else
