@@ -12,18 +12,25 @@ import (
 	"github.com/diskdoctor/diskdoctor/machine"
 )
 
-// A live machine whose mount table has no / (a chroot, a container whose
-// root is a directory: the kernel lists no mount the root does not reach)
-// does not call a disk without a visible use unused: in_use is unknown,
-// and a skipped entry says why. With / in the table the disk is unused as
-// before.
+// A machine whose own mount table has no / while init's has (a chroot, or
+// a container whose root is a directory: the kernel lists no mount the
+// reader's root does not reach) does not call a disk without a visible use
+// unused: in_use is unknown, and a skipped entry says why. Recorded as the
+// snapshot records it (/proc/self a link to the doctor's pid), so that a
+// replay says what the live run said. Where both tables lack / (a partial
+// recording) or the doctor's has it, the disk is unused as before.
 func TestRootNotAMountPointLeavesUseUnknown(t *testing.T) {
+	const (
+		rootMount = "20 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n"
+		procSys   = "22 1 0:21 / /proc rw,relatime - proc proc rw\n21 1 0:20 / /sys rw,relatime - sysfs sysfs rw\n"
+	)
 	for _, tt := range []struct {
-		name, mountinfo string
-		want            any
+		name, self, init string
+		want             any
 	}{
-		{"chroot", "22 1 0:21 / /proc rw,relatime - proc proc rw\n21 1 0:20 / /sys rw,relatime - sysfs sysfs rw\n", nil},
-		{"root mounted elsewhere", "20 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n22 20 0:21 / /proc rw,relatime - proc proc rw\n", false},
+		{"chroot", procSys, rootMount + procSys, nil},
+		{"partial recording", procSys, procSys, false},
+		{"root mounted", rootMount + procSys, rootMount + procSys, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -33,12 +40,11 @@ func TestRootNotAMountPointLeavesUseUnknown(t *testing.T) {
 			testutil.WriteFile(t, filepath.Join(root, disk, "queue/rotational"), "0\n")
 			testutil.Must(t, os.MkdirAll(filepath.Join(root, "sys/block"), 0o755))
 			testutil.Must(t, os.Symlink("../devices/pci0000:00/0000:00:05.0/virtio2/block/vda", filepath.Join(root, "sys/block/vda")))
-			testutil.WriteFile(t, filepath.Join(root, "proc/1/mountinfo"), tt.mountinfo)
-			h, err := machine.HostRoot(root)
+			testutil.WriteFile(t, filepath.Join(root, "proc/4410/mountinfo"), tt.self)
+			testutil.WriteFile(t, filepath.Join(root, "proc/1/mountinfo"), tt.init)
+			testutil.Must(t, os.Symlink("4410", filepath.Join(root, "proc/self")))
+			h, err := machine.Recorded(root)
 			testutil.Must(t, err)
-			if !h.IsLive() {
-				t.Fatal("a host root is live")
-			}
 			res, err := checks.Run(t.Context(), h, checks.Options{ProbeTimeout: time.Second})
 			testutil.Must(t, err)
 			found := false
@@ -55,7 +61,7 @@ func TestRootNotAMountPointLeavesUseUnknown(t *testing.T) {
 			}
 			said := false
 			for _, s := range res.Skipped {
-				if s.Check == "inventory" && strings.Contains(s.Reason, "/ is not in the mount table") && strings.Join(s.Subjects, ",") == "vda" {
+				if s.Check == "inventory" && strings.Contains(s.Reason, "not in the doctor's (/proc/self/mountinfo)") && strings.Join(s.Subjects, ",") == "vda" {
 					said = true
 				}
 			}

@@ -62,7 +62,7 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 			// Not known to hold nothing: what is mounted outside the
 			// doctor's root is not in its mount table.
 			o.Set("in_use", nil)
-			env.Skip("inventory", d.Name, withHint(errors.New("/ is not in the mount table (/proc/self/mountinfo): the doctor runs in a chroot or a container whose root is not a mount point, so the disk under / and what is mounted outside it are unknown, and no disk is called unused"),
+			env.Skip("inventory", d.Name, withHint(errors.New("/ is in init's mount table (/proc/1/mountinfo) but not in the doctor's (/proc/self/mountinfo): it runs in a chroot or a container whose root is not a mount point, so the disk under / and what is mounted outside it are unknown, and no disk is called unused"),
 				"run the doctor on the host, or in a container with the host mounted (--host-root)"))
 		}
 		out = append(out, o)
@@ -70,16 +70,12 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 	return out
 }
 
-// rootNotMounted: the live mount table has no mount at /. The kernel leaves
-// out of /proc/PID/mountinfo every mount the process's root does not reach
-// (show_mountinfo in fs/proc_namespace.c skips what seq_path_root cannot
-// name), so in a chroot, or a container whose root is a directory and not a
-// mount, the filesystem under / is not listed. Live only: a recording's
-// mount table is what it holds (the fixtures' are often partial).
+// rootNotMounted: the doctor's mount table has no mount at / while init's
+// has (mount.InitHasRoot): the doctor runs in a chroot, or a container
+// whose root is a directory, and the kernel leaves out of its table every
+// mount its root does not reach, the filesystem under / first. Both tables
+// are recorded in a snapshot, so a replay says what the live run said.
 func rootNotMounted(ctx context.Context, env *Env) bool {
-	if !env.Host.IsLive() {
-		return false
-	}
 	mounts, err := env.Mounts(ctx)
 	if err != nil {
 		return false // the mounts' own skipped entry says why
@@ -89,7 +85,8 @@ func rootNotMounted(ctx context.Context, env *Env) bool {
 			return false
 		}
 	}
-	return true
+	initSees, err := mount.InitHasRoot(ctx, env.Host)
+	return err == nil && initSees
 }
 
 // skipRefusedNames reports the entries of /sys/block the inventory did not
