@@ -100,9 +100,12 @@ step() {
 	case $cmd in apt*) input=$dir/yes ;; esac
 	start=$SECONDS
 	rc=0
+	# In the background, waited for: bash runs the INT and TERM trap
+	# (and so cleanup) during a wait, not until a foreground command ends.
 	chroot "$root" env -i HOME=/root TERM=dumb \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		sh -c "cd /root/diskdoctor && $cmd" <"$input" >"$log" 2>&1 || rc=$?
+		sh -c "cd /root/diskdoctor && $cmd" <"$input" >"$log" 2>&1 &
+	wait $! || rc=$?
 	wall=$((SECONDS - start))
 	wall=$(printf '%d min %02d s' $((wall / 60)) $((wall % 60)))
 	tail -n 3 "$log" | sed 's/^/   /'
