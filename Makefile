@@ -2,12 +2,13 @@
 #   make run       install what the doctor uses (Debian packages), build it, examine this machine
 #   make test      install what the tests use, then gofmt and vet, every test (-count=1: the test
 #                  cache hides nothing), and a short fuzz run of every fuzz target (FUZZTIME each);
-#                  4.5 minutes on two cores with a warm Go build cache (the budget is 6)
+#                  the budget is 4 minutes on two cores with a warm Go build cache
 #   make test-all  make test, then deb-test: the Debian package built twice and compared, linted,
 #                  installed, used and purged (about two minutes more, and it installs and removes
 #                  a package on this machine: CI runs it, .ci/run)
-#   make bench     synthetic machines of 1,000 disks and 10,000 block devices against the tar floor,
-#                  and the live check: wall, CPU and peak memory (docs/performance.md)
+#   make bench     synthetic machines of 1,000 and 4,000 disks against the tar floor, the live run
+#                  and the hung machines: wall, CPU and peak memory; BASELINE=<git ref> measures
+#                  that commit side by side (docs/performance.md)
 #   make fuzz-long every fuzz target for FUZZ_LONG executions (10^6 by default)
 #   make deb       dist/diskdoctor_<version>_{amd64,arm64}.deb (packaging/README.md)
 #   make npd-test  build node-problem-detector and run the shipped plugin config through it
