@@ -144,6 +144,8 @@ var factSources = map[string]factSource{
 	"memory_":                      {"/proc/pressure/memory (PSI), and its change over the sampling window", "nil (skipped entry pressure): the rule does not apply"},
 	"klog_":                        {"the kernel log (dmesg, or a recorded one)", "nil or empty when the log cannot be read (skipped entry kernel-log): the rule does not apply"},
 	"smart_smr":                    {"smartctl -x -j: model_family ends in \"(SMR)\" (smartmontools' drive database marks drive-managed SMR families so)", "nil when the family is unmarked or unknown (never false): the datasheet's smr decides"},
+	"smart_load_cycles":            {"smartctl -x -j: ata_smart_attributes id 193 (Load_Cycle_Count) raw value; per hour over power_on_time.hours", "nil when the drive has no attribute 193 (an SSD, NVMe, SCSI) or SMART cannot be read: the rule does not apply"},
+	"smart_apm_":                   {"smartctl -x -j: ata_apm.enabled and ata_apm.level (ATA Advanced Power Management, -g apm)", "nil when smartctl printed no ata_apm: APM is then not judged"},
 	"smart_scterc_state":           {"smartctl -x -j: ata_sct_erc (enabled: both directions limited; disabled: one has no limit) or ata_sct_capabilities.error_recovery_control_supported false (unsupported)", "nil when smartctl reported neither (smartctl -a, no SCT, a bridge): the rule does not apply"},
 	"smart_scterc_read_ds":         {"smartctl -x -j: ata_sct_erc.read.deciseconds", "nil when read recovery has no limit or is unknown"},
 	"smart_scterc_write_ds":        {"smartctl -x -j: ata_sct_erc.write.deciseconds", "nil when write recovery has no limit or is unknown"},

@@ -37,6 +37,7 @@ var areas = []struct{ prefix, area string }{
 	{"smart-", "SMART"},
 	{"scterc-", "SMART"},
 	{"smr-", "SMART"},
+	{"hdd-", "SMART"},
 	{"kernel-", "kernel log"},
 	{"md-", "md"},
 	{"zfs-", "ZFS"},
