@@ -41,7 +41,7 @@ type Check struct {
 // the order it registered (a test's own check).
 var runOrder = []string{
 	"pcie-link", "cpu-power", "pressure", "scheduler", "inventory", "controller", "platform",
-	"kernel-log", "link-power", "usb-link", "nvme-power", "queue", "md", "lvm", "multipath", "filesystems", "sample", "smart", "stack", "trim", "write-cache", "zfs",
+	"kernel-log", "ahci-mode", "link-power", "usb-link", "nvme-power", "queue", "md", "lvm", "multipath", "filesystems", "sample", "smart", "stack", "trim", "write-cache", "zfs",
 }
 
 var registry []Check

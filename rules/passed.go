@@ -33,6 +33,7 @@ var areas = []struct{ prefix, area string }{
 	{"nvme-thermal-", "SMART"},
 	{"nvme-", "NVMe power"},
 	{"sata-", "SATA"},
+	{"intel-rst-", "SATA"},
 	{"usb-", "USB"},
 	{"smart-", "SMART"},
 	{"scterc-", "SMART"},
