@@ -17,11 +17,6 @@
 export PATH := $(PATH):/usr/local/go/bin
 GO      ?= go
 BIN     := bin/diskdoctor
-# The doctor's own ELF entry point runs before the Go runtime and hides a
-# GOMEMLIMIT the runtime would abort on (exit 2, a verdict's) so that the
-# doctor refuses it with exit 3 (cmd/diskdoctor/entry_linux_amd64.s; amd64
-# and arm64, the packages' architectures, have one).
-ENTRY_LDFLAGS := $(if $(filter amd64 arm64,$(shell $(GO) env GOARCH 2>/dev/null)),-E main.entry)
 # The one version string of the binary, the tarball and the packages: from
 # git describe in a checkout, from the VERSION file in a source tarball
 # (packaging/version.sh); "devel" with neither.
@@ -76,7 +71,7 @@ install-packages:
 # Static, as the packages build it (packaging/build-deb.sh): no C library
 # to load, and the measured binary is the shipped one (docs/performance.md).
 build:
-	CGO_ENABLED=0 $(GO) build -ldflags "$(ENTRY_LDFLAGS) -X main.version=$(VERSION) -X main.commit=$(COMMIT)" -o $(BIN) ./cmd/diskdoctor
+	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION) -X main.commit=$(COMMIT)" -o $(BIN) ./cmd/diskdoctor
 
 run: deps build
 	./$(BIN) $(ARGS)
@@ -134,15 +129,21 @@ fuzz-long:
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_LONG) FUZZ_EXECS=1
 
 # Figures, not pass/fail: a slow shared machine gives slow figures.
-# GNU time measures the doctor's peak RSS in make bench (a child of the Go
-# test process cannot: see measureBinary in cmd/diskdoctor/scale_test.go).
+# GNU time measures the doctor's peak RSS (a child of the Go test process
+# cannot: see measureBinary in cmd/diskdoctor/scale_test.go).
+# BASELINE=<git ref> also builds that commit (its own make build, in a
+# temporary worktree) and measures both side by side in alternating runs.
 BENCH_PACKAGES := time tar
 
 bench:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
-	DISKDOCTOR_BENCH=1 $(GO) test -count=1 -timeout 60m -run '^(TestBenchScale|TestScaleSlope|TestBenchSnapshotThousandDisks|TestListingsGrowWithTheDevices)$$' -v ./cmd/diskdoctor | grep -E '^(bench:|--- FAIL|FAIL|ok)|cpu ratio|per device'
+	@base=""; if [ -n "$(BASELINE)" ]; then \
+		wt=$$(mktemp -d); trap 'git worktree remove --force "$$wt" >/dev/null 2>&1; rm -rf "$$wt"' EXIT; \
+		git worktree add --detach "$$wt" "$(BASELINE)" >/dev/null && $(MAKE) --no-print-directory -C "$$wt" build >/dev/null || exit 1; \
+		base="$$wt/bin/diskdoctor"; echo "baseline: $(BASELINE) ($$(git rev-parse --short "$(BASELINE)"))"; \
+	fi; \
+	DISKDOCTOR_BENCH=1 DISKDOCTOR_BENCH_BASELINE="$$base" $(GO) test -count=1 -timeout 60m -run '^(TestBenchBudget|TestBenchSnapshotThousandDisks|TestListingsGrowWithTheDevices)$$' -v ./cmd/diskdoctor | grep -E '^(bench:|--- FAIL|FAIL|ok)|per device'
 	$(GO) test -run '^$$' -bench FullCheck1000Disks -benchmem ./cmd/diskdoctor
-	$(GO) test -run '^$$' -bench ParseControllers -benchmem ./probes/raidctl
 
 # diskdoctor bench against fio run by hand as --dry-run says (its recipe
 # prepares the test file, then one fio --section per job), in alternating

@@ -3,9 +3,11 @@ package bench
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -34,4 +36,62 @@ func NewEnv(ctx context.Context, root string, o Options) (Env, error) {
 		return doctor.Examine(ctx, doctor.Options{Root: root, ProbeTimeout: o.ProbeTimeout, Datasheets: o.Datasheets, Context: "benchmark", Devices: devices})
 	}
 	return Env{Host: host, Runner: runner, Examine: examine, Recording: rec}, nil
+}
+
+// Output is how `diskdoctor bench` shows its result.
+type Output struct {
+	Format string // text or json
+	Color  string // auto, always, never
+	Width  int    // 0: the terminal's
+}
+
+// Main is `diskdoctor bench PATH`: it wires the machine, the runner and the
+// doctor into a run (NewEnv) and renders its result; SIGHUP, SIGINT and
+// SIGTERM stop it cleanly with the signal's exit status (WatchSignals). A
+// recorded machine's bench run replays with its recorded settings where
+// the command line gives none (changed; Recording.Apply).
+func Main(ctx context.Context, root, path string, o Options, out Output, changed func(string) bool, stdout, stderr io.Writer) error {
+	ctx, sig := WatchSignals(ctx)
+	defer sig.Stop()
+	env, err := NewEnv(ctx, root, o)
+	if err != nil {
+		return &ExitError{Code: rules.ExitUnknown, Err: err}
+	}
+	env.Notes = stderr
+	switch {
+	case env.Recording != nil:
+		if path, err = env.Recording.Apply(&o, path, changed); err != nil {
+			return &ExitError{Code: rules.ExitUnknown, Err: err}
+		}
+	case path == "":
+		return &ExitError{Code: rules.ExitUnknown, Err: NoRecording(root)}
+	}
+	o.Width = out.Width
+	if o.Width == 0 {
+		o.Width = report.TerminalWidth(stdout)
+	}
+	if report.IsTerminal(stderr) {
+		o.Progress = stderr
+	}
+	if o.DryRun {
+		text, err := DryRun(ctx, path, o, env)
+		if err != nil {
+			return sig.Exit(err)
+		}
+		sig.Stop()
+		_, err = io.WriteString(stdout, text)
+		return err
+	}
+	res, err := Run(ctx, path, o, env)
+	sig.Stop()
+	if res != nil {
+		if out.Format == "json" {
+			if jerr := WriteJSON(stdout, res); err == nil {
+				err = jerr
+			}
+		} else if err == nil {
+			WriteText(stdout, res, report.ColorWanted(out.Color, stdout), o.Width)
+		}
+	}
+	return sig.Exit(err)
 }

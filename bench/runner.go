@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/diskdoctor/diskdoctor/internal/tempname"
+	"github.com/diskdoctor/diskdoctor/machine/tempname"
 
 	"golang.org/x/sys/unix"
 

@@ -12,7 +12,11 @@
 //   - One NewObservation(name, kind, subject) per subject: KindDevice (the
 //     kernel name), KindPool (pool or array) or KindHost ("host").
 //   - Facts snake_case with the check's prefix (wc_, zfs_), set in a fixed
-//     order; one a rule reads is nil when unknown, never left out.
+//     order; one a rule reads is nil when unknown, never left out. Each is
+//     declared once in facts_table.go (type, unit, meaning, this check): the
+//     corpus and fixture tests fail one that is not, and the rule loader
+//     refuses a condition that reads one (docs/facts.md, go test ./rules
+//     -update).
 //   - Evidence{Source: file, command or "dmesg line N", Value: the raw text}
 //     on the fact read from it; a derived fact has none.
 //   - What cannot be read: env.Skip(probe, subject, err), withHint(err, hint)
@@ -36,12 +40,12 @@ type Check struct {
 // runOrder is the order the checks are listed in (diskdoctor checks,
 // --disable-check) and their observations reach rules/. It is not the
 // order of the files' init functions (the file names' order): rules merge a
-// subject's observations in this order, and where two checks set the same
-// fact the later one wins. A check not named here comes after these, in
-// the order it registered (a test's own check).
+// subject's observations in this order (a fact has one check that sets it:
+// facts_table.go). A check not named here comes after these, in the order it
+// registered (a test's own check).
 var runOrder = []string{
 	"pcie-link", "cpu-power", "pressure", "scheduler", "inventory", "controller", "platform",
-	"kernel-log", "ahci-mode", "link-power", "usb-link", "nvme-power", "queue", "md", "lvm", "multipath", "filesystems", "sample", "smart", "stack", "trim", "write-cache", "zfs",
+	"kernel-log", "ahci-mode", "link-power", "usb-link", "nvme-power", "queue", "md", "lvm", "multipath", "filesystems", "sample", "smart", "stack", "trim", "write-cache", "zfs", "inodes", "nfs", "btrfs",
 }
 
 var registry []Check

@@ -16,7 +16,6 @@ import (
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/kernlog"
-	"github.com/diskdoctor/diskdoctor/probes/md"
 	"github.com/diskdoctor/diskdoctor/probes/smart"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -255,7 +254,7 @@ func replaySmartctl(t *testing.T, b []byte, inv *corpusInventory) *checks.Result
 // replayMDStat: /proc/mdstat through procfs' parser and the md check.
 func replayMDStat(t *testing.T, b []byte) *checks.Result {
 	t.Helper()
-	arrays, err := md.Parse(b)
+	arrays, err := readMDStat(t, b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func init() {
 var (
 	klogOrder = []string{
 		kernlog.MediumError, kernlog.IOError, kernlog.DeviceFailed, kernlog.FSReadOnly,
-		kernlog.FSError, kernlog.Timeout, kernlog.ControllerReset, kernlog.LinkReset,
+		kernlog.FSError, kernlog.FSCorrupt, kernlog.Timeout, kernlog.ControllerReset, kernlog.LinkReset,
 		kernlog.LinkError, kernlog.LinkLimited, kernlog.NCQDisabled, kernlog.ATAException,
 		kernlog.CommandFailed, kernlog.LinkUp,
 	}
@@ -34,6 +34,7 @@ var (
 		kernlog.DeviceFailed:    {"device failure (not ready, disabled or offline)", "device failures (not ready, disabled or offline)"},
 		kernlog.FSReadOnly:      {"filesystem forced read-only", "filesystem read-only remounts or shutdowns"},
 		kernlog.FSError:         {"filesystem error", "filesystem errors"},
+		kernlog.FSCorrupt:       {"btrfs filesystem corruption (not a disk error)", "btrfs filesystem corruption reports (not disk errors)"},
 		kernlog.Timeout:         {"command timeout", "command timeouts"},
 		kernlog.ControllerReset: {"controller reset", "controller resets"},
 		kernlog.LinkReset:       {"link reset", "link resets"},
@@ -170,9 +171,7 @@ func KernelLogObservations(log *kernlog.Log, topo *kernlog.Topology, uptime floa
 		if dev == "" || isJudged[dev] || !gone(topo, dev) {
 			continue
 		}
-		if o := klogGone(dev, byDev[dev], events, uptime, topo.Transport[dev]); o != nil {
-			out = append(out, o)
-		}
+		out = append(out, klogGone(dev, byDev[dev], events, uptime, topo.Transport[dev])...)
 	}
 	host := klogHost(byDev[""], uptime)
 	setKlogPorts(host, kernlog.DisabledDevices(log, events, topo), uptime)
@@ -258,10 +257,12 @@ func gone(topo *kernlog.Topology, dev string) bool {
 // disabling device." (raid1_error, raid10_error, raid5_error).
 var mdFailureLine = regexp.MustCompile(`^md/raid\d*:(md\w+): Disk failure on ([\w-]+),`)
 
-// klogGone is the observation of a disk that left /sys/block: its error
+// klogGone are the observations of a disk that left /sys/block: its error
 // messages, when it was last heard of, and the arrays it was a member of
-// by md's own words. nil when nothing but boot probing named it.
-func klogGone(dev string, groups []kernlog.Group, events []kernlog.Event, uptime float64, transport string) *Observation {
+// by md's own words; and its inventory (not judged, its bus and /dev
+// path), which only the log still tells. None when nothing but boot
+// probing named it.
+func klogGone(dev string, groups []kernlog.Group, events []kernlog.Event, uptime float64, transport string) []*Observation {
 	o := klogDevice(dev, groups, nil, uptime)
 	if n, _ := o.Get("klog_events").(int); n == 0 {
 		return nil
@@ -277,16 +278,17 @@ func klogGone(dev string, groups []kernlog.Group, events []kernlog.Event, uptime
 			members = appendUniq(members, fmt.Sprintf("%s (%s, failed by md)", m[1], m[2]))
 		}
 	}
-	o.Set("judged", false)
 	o.Set("klog_gone", true, Evidence{"dmesg line " + strconv.Itoa(last.Num), last.Raw})
 	o.Set("klog_gone_since", klogWhen(last, uptime))
 	o.Set("klog_member_of", nonNil(members))
 	if transport == "" {
 		transport = goneTransport(dev)
 	}
-	o.Set("transport", transport)
-	o.Set("dev_path", "/dev/"+dev)
-	return o
+	inv := NewObservation("inventory", KindDevice, dev)
+	inv.Set("judged", false)
+	inv.Set("transport", transport)
+	inv.Set("dev_path", "/dev/"+dev)
+	return []*Observation{o, inv}
 }
 
 // klogWhen says when a line was logged, in the terms the log gives: its

@@ -37,16 +37,19 @@ func TestKernelLogGoneDeviceLinkedToMDStat(t *testing.T) {
 	topo := kernlog.NewTopology([]*block.Device{{Name: "nvme7n1", Transport: "nvme", Controllers: []string{"nvme7"}}}, nil)
 	topo.LearnFromLog(log)
 	obs := KernelLogObservations(log, topo, 1933300, []string{"nvme7n1"})
-	var gone *Observation
+	var gone, inv *Observation
 	for _, o := range obs {
-		if o.Subject == "nvme9n1" {
+		if o.Subject == "nvme9n1" && o.Check == "kernel-log" {
 			gone = o
+		}
+		if o.Subject == "nvme9n1" && o.Check == "inventory" {
+			inv = o
 		}
 		if o.Subject == "nvme7n1" && o.Get("klog_events") != 0 {
 			t.Errorf("nvme7n1 has events: %v", factMap(o))
 		}
 	}
-	if gone == nil || factMap(gone)["klog_gone"] != true || factMap(gone)["judged"] != false {
+	if gone == nil || inv == nil || factMap(gone)["klog_gone"] != true || factMap(inv)["judged"] != false || factMap(inv)["dev_path"] != "/dev/nvme9n1" {
 		t.Fatalf("no gone observation for nvme9n1: %v", obs)
 	}
 	if s, _ := factMap(gone)["klog_gone_since"].(string); !strings.Contains(s, "1933237 s after boot, 1 min ago") {

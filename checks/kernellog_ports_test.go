@@ -51,7 +51,7 @@ func TestKernelLogEmptySysBlock(t *testing.T) {
 		obs := KernelLogObservations(log, topo, -1, nil)
 		var gone *Observation
 		for _, o := range obs {
-			if o.Subject == "sdb" {
+			if o.Subject == "sdb" && o.Check == "kernel-log" {
 				gone = o
 			}
 		}

@@ -45,9 +45,13 @@ func lvmCheck(ctx context.Context, env *Env) []*Observation {
 	if !lvmPresent(ctx, env, devs) {
 		return nil
 	}
-	lvs, err := Probe(ctx, env, func(ctx context.Context) ([]*lvm.LV, error) {
-		v, _, err := lvm.Read(ctx, env.Host)
-		return v, err
+	type report struct {
+		lvs []*lvm.LV
+		cmd string
+	}
+	rep, err := Probe(ctx, env, func(ctx context.Context) (report, error) {
+		v, res, err := lvm.Read(ctx, env.Host)
+		return report{v, res.String()}, err
 	})
 	if err != nil {
 		// Missing, hung or unreadable: the pools are unknown, never
@@ -55,7 +59,9 @@ func lvmCheck(ctx context.Context, env *Env) []*Observation {
 		env.Skip("lvs", "", err)
 		return nil
 	}
-	cmd := argvString(lvm.Argv())
+	// The evidence names the argv that answered: a recording made before
+	// the health fields were asked for holds the older one.
+	lvs, cmd := rep.lvs, rep.cmd
 	volumes := map[string][]string{} // "vg/pool" → its thin volumes
 	for _, lv := range lvs {
 		if lv.Pool != "" {
@@ -81,7 +87,7 @@ func lvmCheck(ctx context.Context, env *Env) []*Observation {
 		o.Set("lvm_thin_volumes", nonNil(volumes[lv.FullName()]))
 		out = append(out, o)
 	}
-	return out
+	return append(out, lvHealthObservations(lvs, cmd)...)
 }
 
 // setIf sets a number read from a report, nil when the report had none.

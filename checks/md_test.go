@@ -1,6 +1,7 @@
 package checks_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"sort"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/md"
 	"github.com/diskdoctor/diskdoctor/rules"
@@ -44,7 +46,7 @@ var mdRules = []string{"md-degraded", "md-inactive", "md-background-work", "md-s
 
 func judgeMD(t *testing.T, mdstat string) []rules.Finding {
 	t.Helper()
-	arrays, err := md.Parse([]byte(mdstat))
+	arrays, err := readMDStat(t, []byte(mdstat))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +139,7 @@ func TestMDProcfsFixture(t *testing.T) {
 // md0); the sysfs values are written for the test (md.rst names the
 // files and their meaning), not captured.
 func TestMDMismatchCount(t *testing.T) {
-	arrays, err := md.Parse([]byte("Personalities : [raid1]\nmd0 : active raid1 sda1[0] sdb1[1]\n      124967936 blocks super 1.2 [2/2] [UU]\n      bitmap: 1/1 pages [4KB], 65536KB chunk\n\nunused devices: <none>\n"))
+	arrays, err := readMDStat(t, []byte("Personalities : [raid1]\nmd0 : active raid1 sda1[0] sdb1[1]\n      124967936 blocks super 1.2 [2/2] [UU]\n      bitmap: 1/1 pages [4KB], 65536KB chunk\n\nunused devices: <none>\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,4 +180,23 @@ func TestMDMismatchCount(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readMDStat is md.Read of a recorded machine whose /proc/mdstat is b.
+func readMDStat(t *testing.T, b []byte) ([]md.Array, error) {
+	t.Helper()
+	root := t.TempDir()
+	for _, d := range []string{"sys", "proc"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "proc/mdstat"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := machine.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return md.Read(context.Background(), h)
 }

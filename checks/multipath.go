@@ -56,7 +56,7 @@ func multipathCheck(ctx context.Context, env *Env) []*Observation {
 		}
 		o := newObservationSized("multipath", KindPool, name, 8)
 		out = append(out, o)
-		o.Set("multipath_map", im.Map)
+		o.Set("multipath_dm", im.Map)
 		m := byDM[im.Map]
 		if m == nil {
 			m = byName[name]

@@ -17,6 +17,9 @@ const (
 	// (an empty controller's cache module, a failed unassigned drive),
 	// named as its tool addresses it: slot=0, /c0, a0.
 	KindController = "controller"
+	// KindFilesystem is a mounted filesystem, named by its mount point,
+	// or the server of a network filesystem as the kernel log names it.
+	KindFilesystem = "filesystem"
 )
 
 // Observation is what one check saw about one subject.

@@ -28,7 +28,7 @@ func platform(ctx context.Context, env *Env) []*Observation {
 				o.Set(fact, v)
 			}
 		}
-		dmi("vendor", "sys_vendor", p.Vendor)
+		dmi("sys_vendor", "sys_vendor", p.Vendor)
 		dmi("product", "product_name", p.Product)
 		dmi("bios_version", "bios_version", p.BIOSVersion)
 		dmi("bios_date", "bios_date", p.BIOSDate)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/machine"
@@ -50,12 +51,48 @@ func ProbeWithin[T any](ctx context.Context, env *Env, timeout time.Duration, f 
 }
 
 // RunCommand runs a per-device command under the probe timeout, a few at a
-// time.
+// time. A command still running after slotHold gives its slot to the next
+// one and keeps its own timeout: it is waiting on its device (a drive that
+// stopped answering leaves smartctl in uninterruptible sleep), not using
+// the CPU and memory the slots ration, and the commands behind it must not
+// wait out its timeout before theirs starts.
 func RunCommand[T any](ctx context.Context, env *Env, f func(ctx context.Context) (T, error)) (T, error) {
 	if err := env.cmdSlots.acquire(ctx); err != nil {
 		var zero T
 		return zero, err
 	}
-	defer env.cmdSlots.release()
+	var once sync.Once
+	release := func() { once.Do(env.cmdSlots.release) }
+	hold := time.AfterFunc(slotHold, release)
+	defer func() {
+		hold.Stop()
+		release()
+	}()
 	return Probe(ctx, env, f)
+}
+
+// slotHold is how long a per-device command holds its slot (RunCommand).
+const slotHold = time.Second
+
+// together calls each of fs in a goroutine of its own and waits for them
+// all: on a dying machine each command waits out the probe timeout, and
+// asked at once they wait it out once. A panic of one is raised again in
+// the caller's goroutine, where Run recovers it.
+func together(fs ...func()) {
+	panics := make([]any, len(fs))
+	var wg sync.WaitGroup
+	for i, f := range fs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[i] = recover() }()
+			f()
+		}()
+	}
+	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
 }

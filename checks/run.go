@@ -28,11 +28,6 @@ type Options struct {
 	LiveWindow time.Duration
 	// Progress is told how far the window has come (a terminal's progress line).
 	Progress func(elapsed time.Duration)
-	// Inventoried, when set, is told how many block devices the inventory
-	// found, as soon as it has (the command sizes its memory by it),
-	// without NVMe per-path disks: a namespace's hidden paths are
-	// inventoried but never judged nor reported, a few attributes each.
-	Inventoried func(devices int)
 
 	// inventoryPerDevice is InventoryPerDevice (0), or another in a test
 	// (negative: none).
@@ -86,10 +81,7 @@ func Run(ctx context.Context, h *machine.Host, opts Options) (*Result, error) {
 	// where it needs the devices, and what comes first (the kernel log's
 	// parsing, the CPU's and the platform's files) runs in the time the
 	// inventory's workers leave a core idle.
-	devs, invErr := env.Devices(ctx)
-	if invErr == nil && opts.Inventoried != nil {
-		opts.Inventoried(countWithoutNVMePaths(devs))
-	}
+	_, invErr := env.Devices(ctx)
 	wg.Wait()
 	if invErr != nil {
 		// The inventory is what every device check stands on: without it
@@ -112,14 +104,4 @@ func Run(ctx context.Context, h *machine.Host, opts Options) (*Result, error) {
 	res.Devices, _ = env.Devices(ctx)
 	res.Platform, _ = env.Platform(ctx)
 	return res, nil
-}
-
-func countWithoutNVMePaths(devs []*block.Device) int {
-	n := 0
-	for _, d := range devs {
-		if !d.NVMePath {
-			n++
-		}
-	}
-	return n
 }

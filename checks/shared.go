@@ -192,7 +192,7 @@ const ZpoolIostatInterval = time.Second
 // ZpoolIostat is one interval of `zpool iostat -H -p -P -v -l -y 1 1`. It
 // gets the probe timeout on top of its interval.
 func (env *Env) ZpoolIostat(ctx context.Context) ([]*zfs.IostatRow, error) {
-	return probeOnce(ctx, env, &env.ziostat, "zpool-iostat", env.Opts.ProbeTimeout+2*ZpoolIostatInterval, false, valueOnly(zfs.ReadIostat))
+	return probeOnce(ctx, env, &env.ziostat, "zpool-iostat", env.Opts.ProbeTimeout+ZpoolIostatInterval, false, valueOnly(zfs.ReadIostat))
 }
 
 // ZFSProps is `zfs get` of compression, sync, logbias and recordsize.

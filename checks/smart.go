@@ -47,8 +47,9 @@ var noSMART = map[string]string{
 func smartCheck(ctx context.Context, env *Env) []*Observation {
 	judged := env.Judged(ctx)
 	out := make([]*Observation, len(judged))
-	// As many drives are asked at once as there are command slots.
-	parallel.Each(len(judged), maxCommands, func(i int) { out[i] = smartDevice(ctx, env, judged[i]) })
+	// Every drive is asked in a goroutine of its own: RunCommand's slots
+	// bound how many of their commands run at once.
+	parallel.Each(len(judged), len(judged), func(i int) { out[i] = smartDevice(ctx, env, judged[i]) })
 	var obs []*Observation
 	for _, o := range out {
 		if o != nil {

@@ -79,7 +79,6 @@ func trimDevice(ctx context.Context, env *Env, d *block.Device, sched trimSchedu
 	o.Set("trim_regimes", nonNil(t.regimes), t.regimeEv...)
 	o.Set("trim_uncovered", nonNil(t.uncovered))
 	o.Set("trim_blocked_by", nonNil(t.blocked))
-	o.Set("zfs_pools", nonNil(pools))
 	o.Set("trim_relevant", t.areas > 0)
 	switch {
 	case len(t.uncovered) > 0:

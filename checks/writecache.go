@@ -56,8 +56,9 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 			jobs = append(jobs, job{o, d})
 		}
 	}
-	// As many drives are asked at once as there are command slots.
-	parallel.Each(len(jobs), maxCommands, func(i int) { readDriveCache(ctx, env, jobs[i].o, jobs[i].d) })
+	// Every drive is asked in a goroutine of its own: RunCommand's slots
+	// bound how many of their commands run at once.
+	parallel.Each(len(jobs), len(jobs), func(i int) { readDriveCache(ctx, env, jobs[i].o, jobs[i].d) })
 	setPersistence(ctx, env, persist, out, judged)
 	for _, o := range out {
 		derive(o)

@@ -84,11 +84,15 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 		host.Set("zfs_immediate_write_sz", nil)
 	}
 
-	st, err := env.ZpoolStatus(ctx)
+	// A stalled pool holds each zpool command until the probe timeout:
+	// asked together, they wait it out once, not once each in turn.
+	var st *zfs.Status
+	var err error
+	together(func() { st, err = env.ZpoolStatus(ctx) }, func() { _, _ = env.ZFSAutotrim(ctx) })
 	if err != nil {
 		hangs.note(zfs.StatusArgv(), err)
-		// A pool that hangs `zpool status` hangs `zpool get` too; the
-		// trim check asked already, and the answer is memoised.
+		// A pool that hangs `zpool status` hangs `zpool get` too; its
+		// answer (or its timeout) is memoised.
 		if _, err := env.ZFSAutotrim(ctx); err != nil {
 			hangs.note(zfs.AutotrimArgv(), err)
 		}
@@ -98,15 +102,25 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 	for _, p := range st.Pools {
 		names = append(names, p.Name)
 	}
-	rows, ioErr := env.ZpoolIostat(ctx)
+	// The other commands are asked only once zpool status answered (a
+	// pool that hangs one hangs the others), and all at once.
+	var (
+		rows           []*zfs.IostatRow
+		props          zfs.Props
+		space          []*zfs.ListRow
+		ioErr, propErr error
+		listErr        error
+	)
+	together(
+		func() { rows, ioErr = env.ZpoolIostat(ctx) },
+		func() { props, propErr = env.ZFSProps(ctx) },
+		func() { space, listErr = env.ZpoolList(ctx) },
+		func() { _, _ = env.ZpoolDedup(ctx) },
+	)
 	hangs.note(zfs.IostatArgv(), ioErr)
 	zfs.AssignPools(rows, names)
-	props, propErr := env.ZFSProps(ctx)
 	hangs.note(zfs.GetArgv(), propErr)
 	autotrim, _ := env.ZFSAutotrim(ctx)
-	// Asked only once zpool status answered: a pool that hangs one hangs
-	// the other.
-	space, listErr := env.ZpoolList(ctx)
 	hangs.note(zfs.ListArgv(), listErr)
 	dedup := newZFSDedupRun(ctx, env, &hangs)
 

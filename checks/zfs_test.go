@@ -1,6 +1,8 @@
 package checks_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -79,13 +81,16 @@ func TestZFSResilverAndHang(t *testing.T) {
 		t.Errorf("sdc: %v %v", f["zfs_member_of"], f["zfs_vdev"])
 	}
 
+	// Two zpool commands hang: asked together, the run ends within one
+	// probe timeout plus a second, not one timeout per command.
+	const timeout = time.Second
 	start := time.Now()
-	facts, skipped := observe(t, "zpool-hung", 300*time.Millisecond)
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("a hanging zpool held the doctor for %s", d)
+	facts, skipped := observe(t, "zpool-hung", timeout)
+	if d := time.Since(start); d > timeout+time.Second {
+		t.Errorf("a hanging zpool held the doctor for %s (probe timeout %s)", d, timeout)
 	}
 	hung, _ := facts["host/host"]["zfs_hung_commands"].([]string)
-	if len(hung) == 0 || hung[0] != "zpool status -P -t" {
+	if strings.Join(hung, "; ") != "zpool status -P -t; zpool get -H -o name,value autotrim" {
 		t.Errorf("hung commands = %v", hung)
 	}
 	found := false
@@ -94,6 +99,44 @@ func TestZFSResilverAndHang(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no skipped entry for the hung zpool status: %+v", skipped)
+	}
+}
+
+// A pool whose zpool status answers and whose other commands hang: they
+// are asked together, and the run ends within one probe timeout plus
+// iostat's interval (its command answers only after it) and a second.
+func TestZFSHungAfterStatus(t *testing.T) {
+	root := copyFixture(t, "zfs-resilvering")
+	manifest := filepath.Join(root, "commands/manifest.yaml")
+	b, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := strings.NewReplacer("stdout: zpool-iostat-HpPvly-1-1.txt", "timeout: true", "stdout: zfs-get-write-props.txt", "timeout: true").Replace(string(b))
+	if m == string(b) {
+		t.Fatal("the fixture's manifest changed")
+	}
+	writeFile(t, manifest, m)
+	h, err := machine.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const timeout = time.Second
+	start := time.Now()
+	res, err := checks.Run(t.Context(), h, checks.Options{ProbeTimeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > timeout+checks.ZpoolIostatInterval+time.Second {
+		t.Errorf("hanging zpool iostat and zfs get held the doctor for %s (probe timeout %s)", d, timeout)
+	}
+	for _, o := range res.Observations {
+		if o.Kind == checks.KindHost && o.Check == "zfs" {
+			hung, _ := checks.FactMap(o)["zfs_hung_commands"].([]string)
+			if len(hung) != 2 || !strings.HasPrefix(hung[0], "zpool iostat") || !strings.HasPrefix(hung[1], "zfs get") {
+				t.Errorf("hung commands = %q", hung)
+			}
+		}
 	}
 }
 

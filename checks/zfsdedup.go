@@ -56,7 +56,7 @@ func newZFSDedupRun(ctx context.Context, env *Env, hangs *hangLog) *zfsDedupRun 
 }
 
 // dedupKeys are the pool facts of the dedup table; all nil when unknown.
-var dedupKeys = []string{"zfs_ddt_entries", "zfs_ddt_in_core_bytes", "zfs_ddt_on_disk_bytes", "zfs_ddt_ram_percent", "zfs_ddt_arc_percent", "mem_total_bytes", "zfs_arc_max_bytes"}
+var dedupKeys = []string{"zfs_ddt_entries", "zfs_ddt_in_core_bytes", "zfs_ddt_on_disk_bytes", "zfs_ddt_ram_percent", "zfs_ddt_arc_percent", "zfs_mem_total_bytes", "zfs_arc_max_bytes"}
 
 // poolFacts records a pool's dedup table: its entries and in-core size,
 // and that size as a share of memory and of the ARC's ceiling. The whole
@@ -80,7 +80,7 @@ func (r *zfsDedupRun) poolFacts(env *Env, o *Observation, pool string) {
 	o.Set("zfs_ddt_entries", d.Entries, ev)
 	o.Set("zfs_ddt_in_core_bytes", d.InCore, ev)
 	o.Set("zfs_ddt_on_disk_bytes", d.OnDisk, ev)
-	setShare(o, "mem_total_bytes", "zfs_ddt_ram_percent", d.InCore, r.mem.mem, ev, r.mem.memEv)
+	setShare(o, "zfs_mem_total_bytes", "zfs_ddt_ram_percent", d.InCore, r.mem.mem, ev, r.mem.memEv)
 	setShare(o, "zfs_arc_max_bytes", "zfs_ddt_arc_percent", d.InCore, r.mem.arc, ev, r.mem.arcEv)
 }
 

@@ -6,9 +6,9 @@ package diff
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"sort"
 	"strconv"
@@ -24,9 +24,9 @@ import (
 	"github.com/diskdoctor/diskdoctor/snapshot"
 )
 
-// Options say how each side is examined: ProbeTimeout, Datasheets,
-// Context and Inventoried as for the doctor itself (Host, Root and
-// Snapshot are ignored: the sides name the machines).
+// Options say how each side is examined: ProbeTimeout, Datasheets and
+// Context as for the doctor itself (Host, Root and Snapshot are ignored:
+// the sides name the machines).
 type Options = doctor.Options
 
 // Schema identifies diff's JSON.
@@ -147,9 +147,9 @@ func (s *state) open(ctx context.Context, spec string) (*machine.Host, func(), e
 	o := doctor.Options{Root: spec}
 	if spec == "live" {
 		o.Root = ""
-	} else if st, err := os.Stat(spec); err != nil {
+	} else if dir, err := machine.IsDir(spec); err != nil {
 		return nil, nil, err
-	} else if !st.IsDir() {
+	} else if !dir {
 		o = doctor.Options{Snapshot: spec}
 	}
 	h, _, cleanup, err := doctor.Open(ctx, o)
@@ -495,6 +495,13 @@ func factText(c FactChange, v any) string {
 		return "x" + valueText(v)
 	}
 	return valueText(v)
+}
+
+// WriteJSON writes the diff as the diskdoctor-diff/v1 object, indented.
+func (d *Diff) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(d)
 }
 
 // WriteText renders the diff for people.

@@ -57,8 +57,6 @@ type Options struct {
 	LiveWindow time.Duration
 	Progress   func(elapsed time.Duration) // told how far the window has come
 	Strict     bool                        // tests: a rule that cannot be evaluated is an error
-	// Inventoried is checks.Options.Inventoried.
-	Inventoried func(devices int)
 }
 
 // Contexts are the values Options.Context may take (a new slice each call).
@@ -214,13 +212,8 @@ func Examine(ctx context.Context, o Options) (*rules.Report, error) {
 	if o.Label == "" {
 		o.Label = label
 	}
-	res, err := run(ctx, host, o, false)
+	res, err := Run(ctx, host, o)
 	if err != nil {
-		// A snapshot whose command manifest could not be read is named,
-		// as its archive's errors are (Wait keeps the manifest's error).
-		if o.Snapshot != "" && errors.Is(err, host.Wait(ctx)) {
-			return nil, fmt.Errorf("snapshot %s: %w", o.Snapshot, err)
-		}
 		return nil, err
 	}
 	return res.Report, nil
@@ -233,14 +226,6 @@ func Examine(ctx context.Context, o Options) (*rules.Report, error) {
 // Run, so that a recorded, compared or benchmarked machine is judged as
 // the doctor judges it.
 func Run(ctx context.Context, host *machine.Host, o Options) (*Result, error) {
-	return run(ctx, host, o, true)
-}
-
-// run is Run; without keepChecks the result has no Checks: the rules
-// consume the checks' result (Engine.BuildConsuming), and judge and the
-// report is written in a heap without its observations and inventory
-// (docs/performance.md).
-func run(ctx context.Context, host *machine.Host, o Options, keepChecks bool) (*Result, error) {
 	o = o.withDefaults()
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -271,13 +256,8 @@ func run(ctx context.Context, host *machine.Host, o Options, keepChecks bool) (*
 	}()
 	res, err := checks.Run(checksCtx, host, checks.Options{
 		ProbeTimeout: o.ProbeTimeout, Devices: o.Devices, Disabled: o.Disabled,
-		Context: o.Context, Sample: o.Sample, LiveWindow: o.LiveWindow, Progress: o.Progress, Inventoried: o.Inventoried,
+		Context: o.Context, Sample: o.Sample, LiveWindow: o.LiveWindow, Progress: o.Progress,
 	})
-	// A recorded machine's command manifest was parsed while the checks
-	// ran; one that cannot be read ends the run as if it had come first.
-	if werr := host.Wait(ctx); werr != nil && Interrupted(ctx) == nil {
-		return nil, werr
-	}
 	l := <-engc
 	if l.panicV != nil {
 		panic(l.panicV) // in the caller's goroutine
@@ -296,18 +276,11 @@ func run(ctx context.Context, host *machine.Host, o Options, keepChecks bool) (*
 	if err := namedDevicesExist(o.Devices, res.Devices); err != nil {
 		return nil, err
 	}
-	if keepChecks {
-		rep, err := engine.Build(res, label)
-		if err != nil {
-			return nil, err
-		}
-		return &Result{Report: rep, Checks: res}, nil
-	}
-	rep, err := engine.BuildConsuming(res, label)
+	rep, err := engine.Build(res, label)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Report: rep}, nil
+	return &Result{Report: rep, Checks: res}, nil
 }
 
 // commandsGrace bounds the wait for killed programs at the end of a run:
@@ -374,14 +347,14 @@ func Open(ctx context.Context, o Options) (*machine.Host, string, func(), error)
 		if err != nil {
 			return nil, "", nil, err
 		}
-		h, err := machine.RecordedAsync(dir)
+		h, err := machine.Recorded(dir)
 		if err != nil {
 			cleanup()
 			return nil, "", nil, fmt.Errorf("snapshot %s: %w", o.Snapshot, err)
 		}
 		return h, o.Snapshot, cleanup, nil
 	case o.Root != "":
-		h, err := machine.RecordedAsync(o.Root)
+		h, err := machine.Recorded(o.Root)
 		if err != nil {
 			return nil, "", nil, err
 		}

@@ -28,6 +28,14 @@ var argvHistory = []argvChange{
 		Now:   []string{"smartctl", "-x", "-n", "standby", "-j", devWord},
 		Since: "803169c",
 	},
+	{
+		// lvs prints the same report with fields left out: the new ones
+		// (lv_health_status, segtype, cache_mode, cache_dirty_blocks)
+		// are then unknown, every other one reads the same.
+		Was:   []string{"lvs", "--reportformat", "json", "--units", "b", "--nosuffix", "-o", "vg_name,lv_name,lv_attr,lv_size,data_percent,metadata_percent,pool_lv"},
+		Now:   []string{"lvs", "--reportformat", "json", "--units", "b", "--nosuffix", "-o", "vg_name,lv_name,lv_attr,lv_size,data_percent,metadata_percent,pool_lv,lv_health_status,segtype,cache_mode,cache_dirty_blocks"},
+		Since: "91ae78b",
+	},
 }
 
 // predecessors lists the argvs older recordings hold for argv, nearest

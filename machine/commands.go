@@ -153,11 +153,6 @@ type recordedRunner struct {
 	// real recording's smartctl outputs, one a disk, add up to megabytes).
 	outputs sync.Map // file name -> []byte
 	shared  map[string]bool
-	reads   readPool // what an output is read into before it is copied out
-	// ready is closed once entries (or err) are set: a manifest parsed in
-	// the background (RecordedAsync) is waited for by the first command.
-	ready chan struct{}
-	err   error
 	// missingUnrecorded: a v1 snapshot of a recorded machine, whose
 	// "missing: true" may mean only "not recorded" (manifest.Meta).
 	missingUnrecorded bool
@@ -177,14 +172,10 @@ const manifestLimit = 16 << 20
 // list of the paths that could not be read.
 const metaLimit = 1 << 20
 
-// newRecordedRunner returns the runner of fs's manifest and the function
-// that loads it, to be called once (now, or in the background).
-func newRecordedRunner(fs *rootFS) (*recordedRunner, func()) {
-	r := &recordedRunner{fs: fs, entries: map[string]manifest.Entry{}, shared: map[string]bool{}, ready: make(chan struct{})}
-	return r, func() {
-		defer close(r.ready)
-		r.err = r.load()
-	}
+// newRecordedRunner returns the runner of fs's manifest.
+func newRecordedRunner(fs *rootFS) (*recordedRunner, error) {
+	r := &recordedRunner{fs: fs, entries: map[string]manifest.Entry{}, shared: map[string]bool{}}
+	return r, r.load()
 }
 
 func (r *recordedRunner) load() error {
@@ -220,27 +211,13 @@ func (r *recordedRunner) load() error {
 	return nil
 }
 
-// wait is the manifest's error, once it is loaded.
-func (r *recordedRunner) wait(ctx context.Context) error {
-	select {
-	case <-r.ready:
-		return r.err
-	case <-ctx.Done():
-		return CtxErr(ctx.Err())
-	}
-}
-
 // output reads a recorded output file, a shared one once; callers get
-// their own copy, of the output's own length (the buffer it is read into
-// has room for a 4 KiB attribute, and most outputs are a line or two).
+// their own copy.
 func (r *recordedRunner) output(name string) ([]byte, error) {
 	if v, ok := r.outputs.Load(name); ok {
 		return bytes.Clone(v.([]byte)), nil
 	}
-	var b []byte
-	err := r.reads.read(func(buf []byte) ([]byte, error) {
-		return r.fs.readFileInto("/commands/"+name, CmdOutputLimit, buf)
-	}, func(got []byte) { b = bytes.Clone(got) })
+	b, err := r.fs.readFile("/commands/"+name, CmdOutputLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -253,9 +230,6 @@ func (r *recordedRunner) output(name string) ([]byte, error) {
 
 func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
 	res := CmdResult{Argv: argv}
-	if err := r.wait(ctx); err != nil {
-		return res, err
-	}
 	e, ok := r.entries[argvKey(argv)]
 	for _, old := range predecessors(argv) {
 		if ok {

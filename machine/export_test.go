@@ -17,13 +17,6 @@ func WalkVariants(h *Host) map[string]*Host {
 	return out
 }
 
-// KeptDir says whether h keeps a descriptor of directory p, and whether it
-// resolves in user space (where it keeps none).
-func KeptDir(h *Host, p string) (kept, walk bool) {
-	_, kept = h.fs.dirs.fds.Load(p)
-	return kept, h.fs.walk
-}
-
 // LiveAt is the live machine with its files under dir: ReadTrusted's
 // checks run on dir's real files, which a test may plant.
 func LiveAt(dir string) *Host {

@@ -71,8 +71,7 @@ type Tracer interface {
 type ContentTracer interface {
 	Tracer
 	// File: the whole content of a regular file (ReadFile, ReadFileLimit,
-	// ReadString). b is the reader's, and ReadString's is reused after the
-	// call: a tracer that keeps it keeps a copy.
+	// ReadString). b is the reader's: a tracer that keeps it keeps a copy.
 	File(p string, b []byte)
 	// Dir: a directory's listing (ReadDir), sorted by name.
 	Dir(p string, ents []fs.DirEntry)
@@ -134,61 +133,29 @@ func Live() *Host {
 // Recorded returns a recorded machine rooted at dir, with the commands of
 // dir/commands/manifest.yaml.
 func Recorded(dir string) (*Host, error) {
-	h, load, err := recorded(dir)
-	if err != nil {
-		return nil, err
-	}
-	load()
-	if err := h.Wait(context.Background()); err != nil {
-		return nil, err
-	}
-	return h, nil
-}
-
-// RecordedAsync is Recorded with the command manifest parsed while the
-// caller goes on: nothing before the first command needs it, and a big
-// machine's manifest takes a while to parse. A command waits for it.
-// The caller must call Wait before it trusts what it read: a manifest
-// Recorded would have refused is refused there.
-func RecordedAsync(dir string) (*Host, error) {
-	h, load, err := recorded(dir)
-	if err != nil {
-		return nil, err
-	}
-	go load()
-	return h, nil
-}
-
-// Wait returns, once the command manifest of a recorded machine is loaded,
-// why it could not be (nil on the live machine).
-func (h *Host) Wait(ctx context.Context) error {
-	if r, ok := h.runner.(*recordedRunner); ok {
-		return r.wait(ctx)
-	}
-	return nil
-}
-
-func recorded(dir string) (*Host, func(), error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return nil, nil, fmt.Errorf("recorded machine %s: %w", dir, err)
+		return nil, fmt.Errorf("recorded machine %s: %w", dir, err)
 	}
 	if !st.IsDir() {
-		return nil, nil, fmt.Errorf("recorded machine %s: not a directory", dir)
+		return nil, fmt.Errorf("recorded machine %s: not a directory", dir)
 	}
 	fs, err := newRootFS(abs)
 	if err != nil {
-		return nil, nil, fmt.Errorf("recorded machine %s: %w", dir, err)
+		return nil, fmt.Errorf("recorded machine %s: %w", dir, err)
 	}
 	if st, err := fs.stat("/sys", false); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
-		return nil, nil, fmt.Errorf("recorded machine %s: no sys/ directory, not a diskdoctor recording", dir)
+		return nil, fmt.Errorf("recorded machine %s: no sys/ directory, not a diskdoctor recording", dir)
 	}
-	r, load := newRecordedRunner(fs)
-	return &Host{root: abs, fs: fs, memo: &hostMemo{}, runner: r}, load, nil
+	r, err := newRecordedRunner(fs)
+	if err != nil {
+		return nil, err
+	}
+	return &Host{root: abs, fs: fs, memo: &hostMemo{}, runner: r}, nil
 }
 
 // Root is the directory that stands for "/" (what ghw and procfs are given).
@@ -227,15 +194,11 @@ func (h *Host) ReadFile(ctx context.Context, p string) ([]byte, error) {
 
 // ReadFileLimit is ReadFile with an explicit size limit in bytes.
 func (h *Host) ReadFileLimit(ctx context.Context, p string, limit int64) ([]byte, error) {
-	return h.readFileInto(ctx, p, limit, nil)
-}
-
-func (h *Host) readFileInto(ctx context.Context, p string, limit int64, buf []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, CtxErr(err)
 	}
 	h.trace(p)
-	b, err := h.fs.readFileInto(p, limit, buf)
+	b, err := h.fs.readFile(p, limit)
 	if err != nil {
 		return nil, FileErr(p, err)
 	}
@@ -248,43 +211,11 @@ func (h *Host) readFileInto(ctx context.Context, p string, limit int64, buf []by
 // hostMemo holds what one run reads more than once and what does not
 // change during it: links (every disk below one controller asks for the
 // same driver links) and resolved device paths. Copies of a Host share it.
-// (Udev records are not kept: one per device, most read once, they would
-// hold far more than the repeated reads they would save.)
 type hostMemo struct {
 	links, resolved sync.Map
 	// pciIDs holds vendor:device per PCI function directory: a controller
 	// is above every disk on it, and each disk would read it again.
 	pciIDs sync.Map
-	// reads hold what ReadString reads before it copies out the trimmed
-	// value: a live sysfs attribute reports a size of a page whatever it
-	// holds (fs/sysfs/file.c), so a buffer of that size for each read would
-	// be garbage for values of a few bytes.
-	reads readPool
-}
-
-// readPool holds the buffers files are read into before what is kept of
-// them is copied out.
-type readPool struct{ pool sync.Pool }
-
-// read calls read with one of the pool's buffers and gives what it read to
-// use, which copies out what it keeps: the buffer is reused after use
-// returns (one grown past maxPooledRead is let go).
-func (rp *readPool) read(read func(buf []byte) ([]byte, error), use func([]byte)) error {
-	bp, ok := rp.pool.Get().(*[]byte)
-	if !ok {
-		b := make([]byte, 0, 4<<10+1)
-		bp = &b
-	}
-	defer rp.pool.Put(bp)
-	b, err := read(*bp)
-	if err != nil {
-		return err
-	}
-	if cap(b) <= maxPooledRead {
-		*bp = b
-	}
-	use(b)
-	return nil
 }
 
 // ReadLimit is the most a machine file of this kind holds: a sysfs
@@ -305,23 +236,9 @@ func ReadLimit(p string) int64 {
 
 // ReadString reads a one-value sysfs or procfs file and trims it.
 func (h *Host) ReadString(ctx context.Context, p string) (string, error) {
-	var s string
-	err := h.ReadPooled(ctx, p, func(b []byte) { s = string(bytes.TrimSpace(b)) })
-	return s, err
+	b, err := h.ReadFile(ctx, p)
+	return string(bytes.TrimSpace(b)), err
 }
-
-// ReadPooled reads the machine file p into a buffer of the run's pool and
-// gives it to use, which copies out what it keeps: the buffer is reused
-// after use returns.
-func (h *Host) ReadPooled(ctx context.Context, p string, use func([]byte)) error {
-	return h.memo.reads.read(func(buf []byte) ([]byte, error) {
-		return h.readFileInto(ctx, p, ReadLimit(p), buf)
-	}, use)
-}
-
-// maxPooledRead is the largest buffer kept for reuse: a sysfs attribute's
-// page on the largest-page kernels. A longer one-value file is rare.
-const maxPooledRead = 64<<10 + 1
 
 // ReadDir lists a machine directory, sorted by name.
 func (h *Host) ReadDir(ctx context.Context, p string) ([]fs.DirEntry, error) {
@@ -399,25 +316,14 @@ func (h *Host) LinksIn(ctx context.Context, dir string, want func(name string) b
 
 // Resolve follows every link in p and returns the machine path it ends at.
 // In a recorded machine every link resolves inside the root (an absolute
-// target starts at the root), as the machine itself would see it.
+// target starts at the root), as the machine itself would see it. A path
+// is resolved once per run.
 func (h *Host) Resolve(p string) (string, error) {
-	return h.resolveWith(p, h.fs.resolve)
-}
-
-// ResolveDir is Resolve for a directory whose files are read next: they
-// are opened from the directory's descriptor (see rootFS.resolveDir).
-func (h *Host) ResolveDir(p string) (string, error) {
-	return h.resolveWith(p, h.fs.resolveDir)
-}
-
-// resolveWith resolves p with resolve once per run (both ways give the
-// same machine path; they share the memo).
-func (h *Host) resolveWith(p string, resolve func(string) (string, error)) (string, error) {
 	h.trace(p)
 	if v, ok := h.memo.resolved.Load(p); ok {
 		return v.(string), nil
 	}
-	r, err := resolve(p)
+	r, err := h.fs.resolve(p)
 	if err != nil {
 		return "", FileErr(p, err)
 	}

@@ -3,13 +3,10 @@ package machine
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
-	"strings"
 	"unsafe"
 
-	"github.com/diskdoctor/diskdoctor/internal/tempname"
 	"golang.org/x/sys/unix"
 )
 
@@ -182,29 +179,4 @@ func (h *Host) LiveSGNoData(dev string, cdb []byte) (SGResult, error) {
 	}
 	n := min(int(hdr.sbLenWr), len(sense))
 	return SGResult{Sense: append([]byte(nil), sense[:n]...), Status: hdr.status, HostStatus: hdr.hostStatus, DriverStatus: hdr.driverStatus}, nil
-}
-
-// stagePrefix names WithStagedFile's directories (internal/tempname).
-const stagePrefix = "diskdoctor-stage-"
-
-// WithStagedFile writes b as the file name in a private temporary
-// directory (mode 0700, removed afterwards) and calls fn with that
-// directory: for a library parser that reads only a file it opens itself
-// (procfs's MDStat reads <mount point>/mdstat), fed the bytes the Host read,
-// contained and bounded, from a live or a recorded machine alike. name is
-// a single path element chosen by the caller, never by the machine.
-func WithStagedFile(name string, b []byte, fn func(dir string) error) error {
-	if name == "" || strings.ContainsRune(name, '/') || name == "." || name == ".." {
-		return fmt.Errorf("staged file %q: not a file name", name)
-	}
-	// Named so that a later run removes it after a SIGKILL here.
-	dir, err := tempname.Mkdir(stagePrefix)
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
-		return err
-	}
-	return fn(dir)
 }

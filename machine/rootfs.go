@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -26,196 +24,20 @@ var ErrRefused = errors.New("refused")
 // at it): with openat2(RESOLVE_IN_ROOT), one system call per open, or, on
 // kernels before 5.6, with the same walk done in user space.
 type rootFS struct {
-	dir  string    // canonical absolute root; "/" when live
-	fd   int       // O_PATH descriptor of dir; -1 when live
-	walk bool      // no openat2: resolve in user space
-	dirs *dirCache // resolved /sys/block/<name> directories, and those resolveDir kept
+	dir  string // canonical absolute root; "/" when live
+	fd   int    // O_PATH descriptor of dir; -1 when live
+	walk bool   // no openat2: resolve in user space
 	// hostProc: a live host's root mounted at dir (HostRoot), where
 	// /proc/self is the doctor's own process, not the host's (hostproc.go).
 	hostProc bool
 }
 
-// dirCache keeps an O_PATH descriptor of each /sys/block/<name> directory
-// (and of its device/) a run reads from, resolved once: the inventory and
-// the checks read a few dozen attributes below each, and resolving from the
-// cached directory spares the kernel the device link and the PCI path
-// behind it on every open (docs/performance.md). It
-// also keeps the directories resolveDir resolved, by machine path. The
-// descriptors live as long as the rootFS.
-type dirCache struct {
-	// fds is read without a lock: every attribute read looks its
-	// directory up, and the workers would contend for one mutex.
-	fds sync.Map // prefix -> descriptor
-	// absent are the prefixes a recorded root does not have (a dm or
-	// loop device has no device/): a recording does not change during
-	// the run, so a path beneath one fails as its prefix did, without a
-	// lookup. A live machine's are not kept (a device may appear).
-	absent sync.Map // prefix -> struct{}
-	n      atomic.Int64
-	max    int
-}
-
-func newDirCache() *dirCache {
-	c := &dirCache{max: 4096}
-	var lim unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) == nil {
-		c.max = int(min(uint64(c.max), lim.Cur/4))
-	}
-	go reserveDescriptors(c.max + descriptorHeadroom)
-	return c
-}
-
-// descriptorHeadroom is room in the descriptor table beyond a full
-// dirCache: the files the workers have open at one time, the runtime's own.
-const descriptorHeadroom = 256
-
-// reserveDescriptors grows the process's descriptor table to n entries in
-// one step. The kernel grows it by doubling as descriptors are opened, and
-// in a process of several threads each growth waits for an RCU grace period
-// (expand_fdtable calls synchronize_rcu), stopping every thread that opens
-// a descriptor meanwhile; the directories a machine of many disks caches
-// grow it several times (docs/performance.md). Run
-// in its own goroutine when the root is opened, the one wait left overlaps
-// the run's first work. The table never shrinks; a later call costs nothing.
-func reserveDescriptors(n int) {
-	fd, err := unix.Open("/", unix.O_PATH|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return
-	}
-	defer unix.Close(fd)
-	// F_DUPFD takes the lowest free descriptor from n on (dup3 to n would
-	// close one that is in use); past RLIMIT_NOFILE it fails, and the
-	// table grows by doubling as it would without this call.
-	if high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, n); err == nil {
-		unix.Close(high)
-	}
-}
-
-func (c *dirCache) close() {
-	c.fds.Range(func(k, fd any) bool {
-		unix.Close(fd.(int))
-		c.fds.Delete(k)
-		return true
-	})
-}
-
-// cachedDir splits a clean /sys/block/<name>/<rest> path into the
-// descriptor of its device directory and rest, and a clean path in a
-// device directory resolveDir kept into that directory's descriptor and
-// the name; ok is false for any other path.
-func (r *rootFS) cachedDir(p string) (fd int, rest string, ok, absent bool) {
-	if r.dirs == nil || r.walk {
-		return -1, "", false, false
-	}
-	name, ok := strings.CutPrefix(p, "/sys/block/")
-	if !ok {
-		fd, rest, ok = r.keptDir(p)
-		return fd, rest, ok, false
-	}
-	name, rest, ok = strings.Cut(name, "/")
-	if !ok || name == "" || rest == "" || path.Clean(p) != p {
-		return -1, "", false, false
-	}
-	// p's own bytes, not a new string: p is /sys/block/<name>/<rest>.
-	prefix := p[:len(p)-len(rest)-1]
-	// The device's own attributes (model, vendor, rev, scsi_disk/...) sit
-	// behind the "device" link, which climbs out of the block directory.
-	if after, ok := strings.CutPrefix(rest, "device/"); ok && after != "" {
-		prefix, rest = p[:len(prefix)+len("/device")], after
-	}
-	fd, ok, absent = r.dirFD(prefix)
-	return fd, rest, ok, absent
-}
-
-// dirFD is the cached descriptor of a /sys/block/<name> directory or of its
-// device/, opened on first use; ok is false when the cache is full or the
-// directory cannot be opened, and absent says that a recorded root has no
-// such directory (dirCache.absent).
-func (r *rootFS) dirFD(prefix string) (fd int, ok, absent bool) {
-	c := r.dirs
-	if v, ok := c.fds.Load(prefix); ok {
-		return v.(int), true, false
-	}
-	if _, gone := c.absent.Load(prefix); gone {
-		return -1, false, true
-	}
-	// Workers racing for one directory may pass this together: the cache
-	// holds at most max plus that many.
-	if c.n.Load() >= int64(c.max) {
-		return -1, false, false
-	}
-	var err error
-	if r.fd < 0 {
-		fd, err = unix.Open(prefix, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	} else {
-		fd, err = r.openat2(prefix, unix.O_PATH|unix.O_DIRECTORY, 0)
-	}
-	if err != nil {
-		if r.fd >= 0 && errors.Is(err, unix.ENOENT) {
-			c.absent.Store(prefix, struct{}{})
-			return -1, false, true
-		}
-		return -1, false, false
-	}
-	if old, loaded := c.fds.LoadOrStore(prefix, fd); loaded {
-		unix.Close(fd)
-		return old.(int), true, false
-	}
-	c.n.Add(1)
-	return fd, true, false
-}
-
-// keptDir is the kept descriptor of p's directory when p is a clean path
-// below /sys/devices/ (where resolveDir keeps them).
-func (r *rootFS) keptDir(p string) (int, string, bool) {
-	if !strings.HasPrefix(p, "/sys/devices/") {
-		return -1, "", false
-	}
-	dir, name := path.Split(p)
-	dir = strings.TrimSuffix(dir, "/")
-	if name == "" || name == "." || name == ".." || path.Clean(p) != p {
-		return -1, "", false
-	}
-	v, ok := r.dirs.fds.Load(dir)
-	if !ok {
-		return -1, "", false
-	}
-	return v.(int), name, true
-}
-
-// keep caches fd as the descriptor of the machine directory dir; false
-// when the cache is full or dir is there already (the caller closes fd).
-func (c *dirCache) keep(dir string, fd int) bool {
-	if c.n.Load() >= int64(c.max) {
-		return false
-	}
-	if _, loaded := c.fds.LoadOrStore(dir, fd); loaded {
-		return false
-	}
-	c.n.Add(1)
-	return true
-}
-
-// cachedDirFD is the cached descriptor of p when p is a clean
-// /sys/block/<name> path.
-func (r *rootFS) cachedDirFD(p string) (int, bool) {
-	name, ok := strings.CutPrefix(p, "/sys/block/")
-	if !ok || r.dirs == nil || r.walk || name == "" || strings.Contains(name, "/") || path.Clean(p) != p {
-		return -1, false
-	}
-	fd, ok, _ := r.dirFD(p)
-	return fd, ok
-}
-
+// maxLinks is the kernel's MAXSYMLINKS (include/linux/namei.h).
 const maxLinks = 40
-
-// the kernel's MAXSYMLINKS
 
 func newRootFS(dir string) (*rootFS, error) {
 	if dir == "/" {
-		r := &rootFS{dir: "/", fd: -1, dirs: newDirCache()}
-		runtime.AddCleanup(r, func(c *dirCache) { c.close() }, r.dirs)
-		return r, nil
+		return &rootFS{dir: "/", fd: -1}, nil
 	}
 	canon, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -225,7 +47,7 @@ func newRootFS(dir string) (*rootFS, error) {
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: canon, Err: err}
 	}
-	r := &rootFS{dir: canon, fd: fd, dirs: newDirCache()}
+	r := &rootFS{dir: canon, fd: fd}
 	if probe, err := r.openat2(".", unix.O_PATH, 0); err == nil {
 		unix.Close(probe)
 	} else {
@@ -233,8 +55,7 @@ func newRootFS(dir string) (*rootFS, error) {
 	}
 	// Copies of a Host share r; the descriptor is closed when the last
 	// one is gone.
-	dirs := r.dirs
-	runtime.AddCleanup(r, func(fd int) { dirs.close(); unix.Close(fd) }, fd)
+	runtime.AddCleanup(r, func(fd int) { unix.Close(fd) }, fd)
 	return r, nil
 }
 
@@ -253,13 +74,15 @@ func rootRel(p string) string {
 
 func (r *rootFS) openat2(p string, flags int, resolve uint64) (int, error) {
 	how := &unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: resolve | unix.RESOLVE_IN_ROOT | unix.RESOLVE_NO_MAGICLINKS}
+	return openat2Retry(r.fd, rootRel(p), how)
+}
+
+// openat2Retry is unix.Openat2, again when a signal interrupted it or a
+// concurrent rename made ".." resolution unsafe (EAGAIN, openat2(2)).
+func openat2Retry(dirfd int, p string, how *unix.OpenHow) (int, error) {
 	for i := 0; ; i++ {
-		fd, err := openat2(r.fd, rootRel(p), how)
-		// EAGAIN: a concurrent rename made ".." resolution unsafe; retry.
-		if errors.Is(err, unix.EAGAIN) && i < 8 {
-			continue
-		}
-		if errors.Is(err, unix.EINTR) {
+		fd, err := unix.Openat2(dirfd, p, how)
+		if errors.Is(err, unix.EINTR) || errors.Is(err, unix.EAGAIN) && i < 8 {
 			continue
 		}
 		return fd, err
@@ -270,58 +93,35 @@ func (r *rootFS) openat2(p string, flags int, resolve uint64) (int, error) {
 // leaves a final symlink unresolved (with O_PATH: to read or stat the link).
 func (r *rootFS) open(p string, flags int, nofollow bool) (int, error) {
 	p = r.mapProc(p)
+	flags |= unix.O_CLOEXEC
 	if nofollow {
 		flags |= unix.O_NOFOLLOW
 	}
-	dfd, rest, ok, absent := r.cachedDir(p)
-	if absent {
-		return -1, unix.ENOENT
-	}
-	if !ok && flags&unix.O_DIRECTORY != 0 {
-		// The device directory itself (listing its partitions): from
-		// its descriptor, not through the link and its 14 components.
-		dfd, ok = r.cachedDirFD(p)
-		rest = "."
-	}
-	if ok {
-		var fd int
-		var err error
+	switch {
+	case r.fd < 0:
 		for {
-			if r.fd < 0 {
-				// Live: relative to the resolved directory is what the
-				// kernel does with the full path.
-				fd, err = openat(dfd, rest, flags|unix.O_CLOEXEC, 0)
-			} else {
-				// Recorded: beneath the device directory (itself inside the
-				// root); a link that climbs above it (device -> ../../..)
-				// or is absolute is resolved again from the root below.
-				fd, err = openat2(dfd, rest, &unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS})
-			}
-			if !errors.Is(err, unix.EINTR) && !errors.Is(err, unix.EAGAIN) {
-				break
+			fd, err := unix.Open(p, flags, 0)
+			if !errors.Is(err, unix.EINTR) {
+				return fd, err
 			}
 		}
-		if r.fd < 0 || !errors.Is(err, unix.EXDEV) {
-			return fd, err
-		}
-	}
-	if r.fd < 0 {
-		for {
-			fd, err := unix.Open(p, flags|unix.O_CLOEXEC, 0)
-			if errors.Is(err, unix.EINTR) {
-				continue
-			}
-			return fd, err
-		}
-	}
-	if !r.walk {
+	case !r.walk:
 		return r.openat2(p, flags, 0)
 	}
 	resolved, err := r.resolveWalk(p, !nofollow)
 	if err != nil {
 		return -1, err
 	}
-	return unix.Openat(r.fd, rootRel(resolved), flags|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+	return unix.Openat(r.fd, rootRel(resolved), flags|unix.O_NOFOLLOW, 0)
+}
+
+// openFile is open as an *os.File named by its host path.
+func (r *rootFS) openFile(p string, flags int) (*os.File, error) {
+	fd, err := r.open(p, flags, false)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), filepath.Join(r.dir, p)), nil
 }
 
 // resolveWalk resolves p inside the root in user space: each component is
@@ -388,18 +188,11 @@ func (r *rootFS) resolve(p string) (string, error) {
 	if r.fd >= 0 && r.walk {
 		return r.resolveWalk(p, true)
 	}
-	var fd int
-	if dfd, ok := r.cachedDirFD(p); ok {
-		// The directory the inventory reads below anyway: its descriptor
-		// says where it is (one open per disk instead of two).
-		fd = dfd
-	} else {
-		var err error
-		if fd, err = r.open(p, unix.O_PATH, false); err != nil {
-			return "", err
-		}
-		defer unix.Close(fd)
+	fd, err := r.open(p, unix.O_PATH, false)
+	if err != nil {
+		return "", err
 	}
+	defer unix.Close(fd)
 	return r.machinePath(fd, p)
 }
 
@@ -424,25 +217,6 @@ func (r *rootFS) machinePath(fd int, p string) (string, error) {
 		return "", fmt.Errorf("resolved outside the recorded root: %w", ErrRefused)
 	}
 	return strings.TrimPrefix(host, r.dir), nil
-}
-
-// resolveDir is resolve for a directory whose attributes are read next
-// (an NVMe controller's PCI function): a directory below /sys/devices/
-// keeps its descriptor, and each of those reads resolves one name from it
-// instead of the whole path again.
-func (r *rootFS) resolveDir(p string) (string, error) {
-	if r.dirs == nil || r.fd >= 0 && r.walk {
-		return r.resolve(p)
-	}
-	fd, err := r.open(p, unix.O_PATH|unix.O_DIRECTORY, false)
-	if err != nil {
-		return "", err
-	}
-	dir, err := r.machinePath(fd, p)
-	if err != nil || !strings.HasPrefix(dir, "/sys/devices/") || !r.dirs.keep(dir, fd) {
-		unix.Close(fd)
-	}
-	return dir, err
 }
 
 // fdPath is the path the kernel reports for an open descriptor.
@@ -476,12 +250,7 @@ func (r *rootFS) beneath(p string, limit int64) error {
 		}
 	} else {
 		how := &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS}
-		for {
-			fd, err = openat2(r.fd, rootRel(p), how)
-			if !errors.Is(err, unix.EINTR) && !errors.Is(err, unix.EAGAIN) {
-				break
-			}
-		}
+		fd, err = openat2Retry(r.fd, rootRel(p), how)
 	}
 	if err != nil {
 		return err

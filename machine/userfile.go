@@ -25,3 +25,14 @@ func readRegular(f *os.File, path string, limit int64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// IsDir reports whether a path a person named on the command line (not
+// one of the examined machine) is a directory, following links: diff's
+// side is a recorded directory or a snapshot archive.
+func IsDir(p string) (bool, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return false, err
+	}
+	return st.IsDir(), nil
+}

@@ -25,9 +25,7 @@ export SOURCE_DATE_EPOCH
 # The toolchain must not differ between two builds either.
 export GOFLAGS="-trimpath -buildvcs=false -mod=readonly"
 export CGO_ENABLED=0
-# -E main.entry: the doctor's entry point hides a GOMEMLIMIT the runtime
-# would abort on, as make build's (cmd/diskdoctor/entry_linux_amd64.s).
-ldflags="-s -w -buildid= -E main.entry -X main.version=$version -X main.commit=$commit"
+ldflags="-s -w -buildid= -X main.version=$version -X main.commit=$commit"
 # A maintainer from the environment would make two machines' builds differ:
 # it is set here, overridable on purpose only.
 maintainer=${DEB_MAINTAINER:-"diskdoctor maintainers <maintainers@diskdoctor.invalid>"}

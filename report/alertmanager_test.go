@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -142,7 +143,9 @@ func TestAlertmanagerInhibition(t *testing.T) {
 		for _, a := range list {
 			got[a.Labels["instance"]+"/"+a.Labels["alertname"]+"/"+a.Labels["rule"]] = a.Status.State
 		}
-		if len(got) == len(want) {
+		// Alertmanager lists an alert before its inhibitor has muted it:
+		// wait for the states, not only for the alerts.
+		if maps.Equal(got, want) {
 			break
 		}
 	}

@@ -23,7 +23,7 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 	plain := lipgloss.NewStyle()
 	sev := strings.ToUpper(r.Severity)
 	t.wrapped(t.p.Severity(r.Severity).Render(sev)+" ", width(sev)+1, 2, r.Title+" ("+r.ID+")", t.p.Bold)
-	about := map[string]string{"device": "Judged for each device.", "host": "Judged once for the machine.", "pool": "Judged for each ZFS pool, md array, LVM thin pool or multipath map.", "controller": "Judged for each RAID controller and its volumes."}[r.Subject]
+	about := map[string]string{"device": "Judged for each device.", "host": "Judged once for the machine.", "pool": "Judged for each ZFS pool, md array, LVM thin pool or multipath map.", "controller": "Judged for each RAID controller and its volumes.", "filesystem": "Judged for each mounted filesystem (or NFS server)."}[r.Subject]
 	about += " Severity: " + r.SeverityProse() + "."
 	if about != "" {
 		t.wrapped("", 0, 0, strings.TrimSpace(about), plain)

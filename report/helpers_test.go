@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"os"
@@ -28,21 +29,38 @@ func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 func hasWindow(name string) bool { return fixturetest.HasWindow(fixturesDir, name) }
 
 // fixtureReport examines a fixture in-process, strictly: a rule that
-// cannot be evaluated on the fixture's facts fails the test.
+// cannot be evaluated on the fixture's facts fails the test. Each fixture is
+// examined once for the whole package (the renderers only read a report), so
+// that the tests over every fixture do not each run the doctor again.
 func fixtureReport(t *testing.T, name string) *rules.Report {
 	t.Helper()
-	o := doctor.Options{Root: filepath.Join(fixturesDir, name), ProbeTimeout: time.Second, Context: "auto", Strict: true}
-	if hasWindow(name) {
-		o.Sample = 5 * time.Second // replayed from the recording, whatever its length
+	e, _ := fixtureReports.LoadOrStore(name, &examined{})
+	r := e.(*examined)
+	r.once.Do(func() {
+		o := doctor.Options{Root: filepath.Join(fixturesDir, name), ProbeTimeout: time.Second, Context: "auto", Strict: true}
+		if hasWindow(name) {
+			o.Sample = 5 * time.Second // replayed from the recording, whatever its length
+		}
+		r.rep, r.err = doctor.Examine(context.Background(), o)
+		if r.err == nil {
+			// The golden files name the fixture as the README does, from
+			// the repository root.
+			r.rep.Host.Root = "fixtures/" + name
+		}
+	})
+	if r.err != nil {
+		t.Fatal(r.err)
 	}
-	rep, err := doctor.Examine(t.Context(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The golden files name the fixture as the README does, from the
-	// repository root.
-	rep.Host.Root = "fixtures/" + name
-	return rep
+	return r.rep
+}
+
+// fixtureReports holds each fixture's report, examined once (fixtureReport).
+var fixtureReports sync.Map
+
+type examined struct {
+	once sync.Once
+	rep  *rules.Report
+	err  error
 }
 
 func golden(t *testing.T, path string, got []byte) {

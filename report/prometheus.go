@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/internal/parse"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -23,6 +24,19 @@ const msPerS = 1000
 
 func init() {
 	Register("prometheus", renderPrometheus)
+	registerExit("prometheus", prometheusExit)
+}
+
+// prometheusExit is the exit status of --format prometheus: 0 once the
+// metrics are written, whatever the verdict (it is diskdoctor_verdict), as
+// node_exporter's textfile scripts exit; 3 when the machine could not be
+// examined or the file not written. A scheduled run then fails only when
+// the textfile is stale or says diskdoctor_up 0.
+func prometheusExit(code int) int {
+	if code == rules.ExitWarning || code == rules.ExitCritical {
+		return rules.ExitOK
+	}
+	return code
 }
 
 // promFamily is one metric family: HELP, TYPE and its series, printed in
@@ -48,14 +62,14 @@ func (f *promFamily) add(v float64, labels ...string) {
 var deviceGauges = []struct {
 	name, fact, help string
 }{
-	{"diskdoctor_device_write_cache_enabled", "wc_on", "Whether the device's volatile write cache is enabled (1) or not (0), as the kernel and the drive report it."},
-	{"diskdoctor_device_write_cache_supported", "wc_supported", "Whether the device has a volatile write cache that can be switched (1) or not (0)."},
-	{"diskdoctor_device_pcie_link_speed_gts", "pcie_cur_gts", "Current PCIe link speed of the device's controller, in GT/s per lane."},
-	{"diskdoctor_device_pcie_link_max_speed_gts", "pcie_max_gts", "Maximum PCIe link speed the device's controller supports, in GT/s per lane."},
-	{"diskdoctor_device_pcie_link_width", "pcie_cur_width", "Current PCIe link width of the device's controller, in lanes."},
-	{"diskdoctor_device_pcie_link_max_width", "pcie_max_width", "Maximum PCIe link width the device's controller supports, in lanes."},
-	{"diskdoctor_device_trim_scheduled", "trim_covered", "Whether a trim regime (fstrim timer or cron, discard mount option, ZFS autotrim or scheduled trim) covers all the data on the device (1) or not (0)."},
-	{"diskdoctor_device_smart_healthy", "smart_passed", "Whether the device's SMART overall health self-assessment passed (1) or failed (0)."},
+	{"diskdoctor_device_write_cache_enabled", checks.FactWCOn, "Whether the device's volatile write cache is enabled (1) or not (0), as the kernel and the drive report it."},
+	{"diskdoctor_device_write_cache_supported", checks.FactWCSupported, "Whether the device has a volatile write cache that can be switched (1) or not (0)."},
+	{"diskdoctor_device_pcie_link_speed_gts", checks.FactPCIeCurGTs, "Current PCIe link speed of the device's controller, in GT/s per lane."},
+	{"diskdoctor_device_pcie_link_max_speed_gts", checks.FactPCIeMaxGTs, "Maximum PCIe link speed the device's controller supports, in GT/s per lane."},
+	{"diskdoctor_device_pcie_link_width", checks.FactPCIeCurWidth, "Current PCIe link width of the device's controller, in lanes."},
+	{"diskdoctor_device_pcie_link_max_width", checks.FactPCIeMaxWidth, "Maximum PCIe link width the device's controller supports, in lanes."},
+	{"diskdoctor_device_trim_scheduled", checks.FactTrimCovered, "Whether a trim regime (fstrim timer or cron, discard mount option, ZFS autotrim or scheduled trim) covers all the data on the device (1) or not (0)."},
+	{"diskdoctor_device_smart_healthy", checks.FactSmartPassed, "Whether the device's SMART overall health self-assessment passed (1) or failed (0)."},
 }
 
 // renderPrometheus writes the report as node_exporter textfile metrics.
@@ -141,11 +155,11 @@ func (d *promDoc) devices(rep *rules.Report) {
 	}
 	for _, dev := range rep.Devices {
 		name, _ := dev["name"].(string)
-		if name == "" || dev["judged"] != true {
+		if name == "" || dev[checks.FactJudged] != true {
 			continue // virtual devices (loop, zram, dm-*) are not judged: no series, bounded cardinality
 		}
-		transport, _ := dev["transport"].(string)
-		class, _ := dev["class"].(string)
+		transport, _ := dev[checks.FactTransport].(string)
+		class, _ := dev[checks.FactClass].(string)
 		info.add(1, "device", name, "transport", transport, "class", class)
 		for i, g := range deviceGauges {
 			if v, ok := promNumber(dev[g.fact]); ok {

@@ -482,14 +482,15 @@ func lookTool(t *testing.T, name, pkg string) string {
 }
 
 // TestPrometheusOutputFile writes the textfile with --output through the
-// built binary: the exit status is still the verdict, the file is whole
-// and alone in its directory, and world-readable for node_exporter.
+// built binary: the exit status is 0 with a critical verdict (it is in the
+// metrics), the file is whole and alone in its directory, and
+// world-readable for node_exporter.
 func TestPrometheusOutputFile(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "diskdoctor.prom")
 	stdout, stderr, code := runBinary(t, "--root", "fixtures/hpe-microserver-writethrough", "--format", "prometheus", "--output", out)
-	if code != 2 || len(stdout) != 0 {
-		t.Fatalf("exit %d (want 2), stdout %q, stderr %s", code, stdout, stderr)
+	if code != 0 || len(stdout) != 0 {
+		t.Fatalf("exit %d (want 0), stdout %q, stderr %s", code, stdout, stderr)
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {
@@ -505,4 +506,14 @@ func TestPrometheusOutputFile(t *testing.T) {
 		t.Errorf("temporary files left beside the textfile: %v", ents)
 	}
 	t.Logf("HPE MicroServer textfile: %d bytes, %d lines", len(b), bytes.Count(b, []byte("\n")))
+}
+
+// A textfile run exits 0 once its metrics are written, whatever the
+// verdict; only a run that wrote diskdoctor_up 0 exits 3.
+func TestPrometheusExit(t *testing.T) {
+	for code, want := range map[int]int{rules.ExitOK: 0, rules.ExitWarning: 0, rules.ExitCritical: 0, rules.ExitUnknown: 3} {
+		if got := ExitStatus("prometheus", code); got != want {
+			t.Errorf("ExitStatus(prometheus, %d) = %d, want %d", code, got, want)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -28,7 +29,7 @@ func deviceTable(t *textWriter, rep *rules.Report) {
 	judged := 0
 	for _, d := range rep.Devices {
 		name, _ := d["name"].(string)
-		if j, _ := d["judged"].(bool); !j {
+		if j, _ := d[checks.FactJudged].(bool); !j {
 			skipped = append(skipped, clean(name))
 			continue
 		}
@@ -36,7 +37,7 @@ func deviceTable(t *textWriter, rep *rules.Report) {
 		if judged > maxDeviceRows {
 			continue
 		}
-		rows = append(rows, []string{clean(name), clean(s(d["model"])), clean(s(d["transport"])), size(d["size_bytes"]), clean(s(d["class"])), cache(d), trimCell(d), clean(s(d["scheduler"])), clean(usage(d))})
+		rows = append(rows, []string{clean(name), clean(s(d[checks.FactModel])), clean(s(d[checks.FactTransport])), size(d[checks.FactSizeBytes]), clean(s(d[checks.FactClass])), cache(d), trimCell(d), clean(s(d[checks.FactScheduler])), clean(usage(d))})
 	}
 	if judged > 0 {
 		t.table(cols, rows, func() {
@@ -54,10 +55,10 @@ func deviceTable(t *textWriter, rep *rules.Report) {
 const maxDeviceRows = 50
 
 func cache(d map[string]any) string {
-	if d["controller_volume"] == true {
+	if d[checks.FactControllerVolume] == true {
 		// A controller volume's kernel write-cache state says nothing
 		// about its caches: the controller's verdict is what counts.
-		switch d["ctl_cache_state"] {
+		switch d[checks.FactCtlCacheState] {
 		case "ok":
 			return "ctl on"
 		case "disabled":
@@ -69,12 +70,12 @@ func cache(d map[string]any) string {
 		}
 		return "ctl ?"
 	}
-	if d["wc_no_cache_page"] == true && d["wc_on"] != true {
+	if d[checks.FactWCNoCachePage] == true && d[checks.FactWCOn] != true {
 		// sd found no Caching mode page (drivers/scsi/sd.c): there is no
 		// cache to be off.
 		return "none"
 	}
-	if d["wc_on"] == false {
+	if d[checks.FactWCOn] == false {
 		// A cache that is not on is OFF only where the drive has one to
 		// lose: a drive whose datasheet gives it power-loss protection, or
 		// an NVMe drive without a volatile write cache (Identify
@@ -83,28 +84,28 @@ func cache(d map[string]any) string {
 		if ds, _ := d["datasheet"].(map[string]any); ds["plp"] == true {
 			return "PLP"
 		}
-		if d["wc_nvme_vwc"] == false {
+		if d[checks.FactWCNVMeVWC] == false {
 			return "none"
 		}
 		return "OFF"
 	}
-	if d["wc_on"] == true {
+	if d[checks.FactWCOn] == true {
 		return "on"
 	}
 	return "-"
 }
 
 func trimCell(d map[string]any) string {
-	if d["trim_supported"] == false {
+	if d[checks.FactTrimSupported] == false {
 		return "no"
 	}
-	switch d["trim_covered"] {
+	switch d[checks.FactTrimCovered] {
 	case true:
 		return "scheduled"
 	case false:
 		return "NEVER"
 	}
-	if d["trim_supported"] == true {
+	if d[checks.FactTrimSupported] == true {
 		return "yes"
 	}
 	return "-"
@@ -112,15 +113,15 @@ func trimCell(d map[string]any) string {
 
 func usage(d map[string]any) string {
 	var parts []string
-	if mps, ok := d["mountpoints"].([]string); ok {
+	if mps, ok := d[checks.FactMountpoints].([]string); ok {
 		parts = append(parts, mps...)
 	}
-	if pools, ok := d["zfs_pools"].([]string); ok {
+	if pools, ok := d[checks.FactZFSPools].([]string); ok {
 		for _, pl := range pools {
 			parts = append(parts, "zfs:"+pl)
 		}
 	}
-	if m, _ := d["multipath_name"].(string); m != "" {
+	if m, _ := d[checks.FactMultipathName].(string); m != "" {
 		// A path of a multipath map: what lives on the drive is the map's.
 		parts = append(parts, "mpath:"+m)
 	}
@@ -174,27 +175,27 @@ func controllerTable(t *textWriter, rep *rules.Report) {
 		id := txt(c["name"])
 		var vols []string
 		for _, d := range rep.Devices {
-			if d["controller_volume"] != true || txt(d["ctl_controller"]) != id {
+			if d[checks.FactControllerVolume] != true || txt(d[checks.FactCtlController]) != id {
 				continue
 			}
 			v := clean(txt(d["name"]))
-			if p := txt(d["ctl_policy_current"]); p != "" {
+			if p := txt(d[checks.FactCtlPolicyCurrent]); p != "" {
 				v += " " + p
-				if conf := txt(d["ctl_policy_configured"]); conf != "" && conf != p {
+				if conf := txt(d[checks.FactCtlPolicyConfigured]); conf != "" && conf != p {
 					v += " (set " + conf + ")"
 				}
 			}
 			vols = append(vols, v)
 		}
-		cacheCell := joinNonEmpty(" ", txt(c["ctl_cache_size"]), txt(c["ctl_cache_status"]))
+		cacheCell := joinNonEmpty(" ", txt(c[checks.FactCtlCacheSize]), txt(c[checks.FactCtlCacheStatus]))
 		if cacheCell == "" {
-			cacheCell = txt(c["ctl_cache_state"])
+			cacheCell = txt(c[checks.FactCtlCacheState])
 		}
-		if r := txt(c["ctl_cache_reason"]); r != "" {
+		if r := txt(c[checks.FactCtlCacheReason]); r != "" {
 			cacheCell = joinNonEmpty(": ", cacheCell, r)
 		}
-		battery := joinNonEmpty(" ", txt(c["ctl_energy_pack"]), txt(c["ctl_energy_status"]))
-		rows = append(rows, []string{clean(id), clean(txt(c["ctl_controller_model"])), clean(cacheCell), clean(battery), clean(strings.Join(vols, ", "))})
+		battery := joinNonEmpty(" ", txt(c[checks.FactCtlEnergyPack]), txt(c[checks.FactCtlEnergyStatus]))
+		rows = append(rows, []string{clean(id), clean(txt(c[checks.FactCtlControllerModel])), clean(cacheCell), clean(battery), clean(strings.Join(vols, ", "))})
 	}
 	t.blank()
 	t.line(t.p.Heading.Render("Controllers"))

@@ -166,7 +166,7 @@ func causeOf(rep *rules.Report, dev string) (int, rules.Finding, bool) {
 func isJudged(rep *rules.Report, dev string) bool {
 	for _, d := range rep.Devices {
 		if d["name"] == dev {
-			j, _ := d["judged"].(bool)
+			j, _ := d[checks.FactJudged].(bool)
 			return j
 		}
 	}
@@ -201,8 +201,8 @@ func datasheetOf(rep *rules.Report, dev string) *rules.Datasheet {
 		}
 		named, _ := d["datasheet"].(map[string]any)
 		product, _ := named["product"].(string)
-		model, _ := d["model"].(string)
-		class, _ := d["class"].(string)
+		model, _ := d[checks.FactModel].(string)
+		class, _ := d[checks.FactClass].(string)
 		if product == "" || model == "" {
 			return nil
 		}
@@ -304,7 +304,7 @@ func beneath(rep *rules.Report, dev string) []string {
 	var out []string
 	for _, d := range rep.Devices {
 		name, _ := d["name"].(string)
-		holders, _ := d["holders"].([]string)
+		holders, _ := d[checks.FactHolders].([]string)
 		if slices.Contains(holders, dev) {
 			out = append(out, name)
 		}

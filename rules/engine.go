@@ -4,16 +4,12 @@ import (
 	"fmt"
 	"maps"
 	"regexp"
-	"runtime"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/expr-lang/expr"
-	"github.com/expr-lang/expr/vm"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/internal/parallel"
 	"github.com/diskdoctor/diskdoctor/internal/parse"
 )
 
@@ -64,73 +60,39 @@ type subject struct {
 	ds       *Datasheet
 }
 
-// Subjects merges observations per subject and attaches datasheets to
-// devices; the host's facts are visible to device rules as host.<fact>.
-// consume takes each observation out of res as it is grouped; each
-// group's are let go once merged (BuildConsuming).
-func (e *Engine) subjects(res *checks.Result, consume bool) (map[string]*subject, []string) {
-	// Each subject's observations, in the order the checks gave them (a
-	// later fact of the same name wins, as one map filled in that order
-	// would have it), and the size of its maps: grown one insertion at a
-	// time they were rehashed several times each.
-	type group struct {
-		obs   []*checks.Observation
-		facts int
-	}
-	index := map[string]int{}
+// subjects merges observations per subject (a later fact of the same name
+// wins) and attaches datasheets to devices; order is the subjects' keys by
+// kind and then name. The host's facts are visible to device rules as
+// host.<fact>.
+func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
+	subs := map[string]*subject{}
 	var order []string
-	var groups []group
-	for n, o := range res.Observations {
-		if consume {
-			res.Observations[n] = nil
-		}
+	for _, o := range res.Observations {
 		k := o.Kind + "/" + o.Subject
-		i, ok := index[k]
-		if !ok {
-			i = len(groups)
-			index[k] = i
+		s := subs[k]
+		if s == nil {
+			s = &subject{name: o.Subject, kind: o.Kind, facts: map[string]any{}}
+			subs[k] = s
 			order = append(order, k)
-			groups = append(groups, group{})
 		}
-		g := &groups[i]
-		g.obs = append(g.obs, o)
-		g.facts += len(o.Facts())
+		for _, f := range o.Facts() {
+			s.facts[f.Name] = f.Value
+		}
+		if o.HasEvidence() {
+			s.evidence = append(s.evidence, o.Evidence())
+		}
 	}
-	// Subjects are merged independently of each other, on as many
-	// workers as there are cores: on a large machine their maps are most
-	// of the engine's work.
-	built := make([]*subject, len(groups))
 	// A large machine's disks are a few models: each model's datasheet is
 	// looked up once (a lookup tries every model's expression).
-	var sheets sync.Map // model + "\x00" + class -> *Datasheet
-	parallel.Each(len(groups), runtime.GOMAXPROCS(0), func(i int) {
-		g := groups[i]
-		// Once merged, a consumed subject's observations are garbage:
-		// they need not live beside every subject's map.
-		groups[i].obs = nil
-		first := g.obs[0]
-		// Room for the class classify adds, and the name and datasheet
-		// Build adds to a device's entry.
-		s := &subject{name: first.Subject, kind: first.Kind, facts: make(map[string]any, g.facts+3)}
-		for _, o := range g.obs {
-			for _, f := range o.Facts() {
-				s.facts[f.Name] = f.Value
-			}
-			if o.HasEvidence() {
-				s.evidence = append(s.evidence, o.Evidence())
-			}
-		}
+	sheets := map[string]*Datasheet{} // model + "\x00" + class
+	for _, k := range order {
+		s := subs[k]
 		if s.kind == checks.KindDevice {
-			e.classify(s, &sheets)
+			e.classify(s, sheets)
 		}
 		if m, ok := s.facts["ctl_controller_model"].(string); ok {
 			e.controllerSheet(s, m)
 		}
-		built[i] = s
-	})
-	subs := make(map[string]*subject, len(order)+1)
-	for i, k := range order {
-		subs[k] = built[i]
 	}
 	host := subs[checks.KindHost+"/host"]
 	if host == nil {
@@ -150,27 +112,27 @@ func (e *Engine) subjects(res *checks.Result, consume bool) (map[string]*subject
 
 // classify gives a device subject its class and datasheet; sheets holds
 // the lookups made so far.
-func (e *Engine) classify(s *subject, sheets *sync.Map) {
-	class := DeviceClass(str(s.facts["transport"]), s.facts["rotational"], s.facts["pcie_max_gts"])
-	model := str(s.facts["model"])
-	if s.facts["virtual_disk"] == true {
+func (e *Engine) classify(s *subject, sheets map[string]*Datasheet) {
+	class := DeviceClass(str(s.facts[checks.FactTransport]), s.facts[checks.FactRotational], s.facts[checks.FactPCIeMaxGTs])
+	model := str(s.facts[checks.FactModel])
+	if s.facts[checks.FactVirtualDisk] == true {
 		// A guest's disk performs as the host's storage does: no drive
 		// datasheet applies, whatever it calls itself.
 		class, model = "virtual", ""
 	}
 	key := model + "\x00" + class
-	if ds, ok := sheets.Load(key); ok {
-		s.ds = ds.(*Datasheet)
-	} else {
-		s.ds = e.Datasheets.Lookup(model, class)
-		sheets.Store(key, s.ds)
+	ds, ok := sheets[key]
+	if !ok {
+		ds = e.Datasheets.Lookup(model, class)
+		sheets[key] = ds
 	}
-	s.facts["class"] = class
+	s.ds = ds
+	s.facts[checks.FactClass] = class
 	if s.ds != nil {
-		s.facts["class"] = s.ds.Class
+		s.facts[checks.FactClass] = s.ds.Class
 	}
-	if models, ok := s.facts["ctl_drive_models"].([]string); ok {
-		s.facts["ctl_drives_plp"] = e.drivesPLP(models, str(s.facts["ctl_media"]))
+	if models, ok := s.facts[checks.FactCtlDriveModels].([]string); ok {
+		s.facts[checks.FactCtlDrivesPLP] = e.drivesPLP(models, str(s.facts[checks.FactCtlMedia]))
 	}
 	e.firmwareFacts(s, model)
 }
@@ -180,31 +142,31 @@ func (e *Engine) classify(s *subject, sheets *sync.Map) {
 // nil unknown), the first advisory's title, fixed version, severity, bug
 // and source (nil where none applies), and the quirks of every entry.
 func (e *Engine) firmwareFacts(s *subject, model string) {
-	fw := parse.FirstNonEmpty(str(s.facts["smart_firmware"]), str(s.facts["firmware"]))
+	fw := parse.FirstNonEmpty(str(s.facts[checks.FactSmartFirmware]), str(s.facts[checks.FactFirmware]))
 	if model == "" {
-		model = str(s.facts["smart_model"])
+		model = str(s.facts[checks.FactSmartModel])
 	}
-	for _, k := range []string{"fw_current", "fw_advisory", "fw_fixed_version", "fw_advisory_severity", "fw_advisory_bug", "fw_advisory_source", "fw_update_tool"} {
+	for _, k := range []string{checks.FactFWCurrent, checks.FactFWAdvisory, checks.FactFWFixedVersion, checks.FactFWAdvisorySeverity, checks.FactFWAdvisoryBug, checks.FactFWAdvisorySource, checks.FactFWUpdateTool} {
 		s.facts[k] = nil
 	}
 	quirks := []string{}
 	if fw != "" {
-		s.facts["fw_current"] = fw
+		s.facts[checks.FactFWCurrent] = fw
 	}
 	for _, a := range e.Datasheets.LookupFirmware(model, fw) {
 		if a.Quirk != "" {
 			quirks = append(quirks, a.Quirk)
 		}
-		if a.Severity != "" && s.facts["fw_advisory"] == nil {
-			s.facts["fw_advisory"] = a.Title
-			s.facts["fw_fixed_version"] = a.Fixed
-			s.facts["fw_advisory_severity"] = a.Severity
-			s.facts["fw_advisory_bug"] = a.Bug
-			s.facts["fw_advisory_source"] = a.Source
-			s.facts["fw_update_tool"] = parse.FirstNonEmpty(a.Update, "the drive vendor's firmware update tool")
+		if a.Severity != "" && s.facts[checks.FactFWAdvisory] == nil {
+			s.facts[checks.FactFWAdvisory] = a.Title
+			s.facts[checks.FactFWFixedVersion] = a.Fixed
+			s.facts[checks.FactFWAdvisorySeverity] = a.Severity
+			s.facts[checks.FactFWAdvisoryBug] = a.Bug
+			s.facts[checks.FactFWAdvisorySource] = a.Source
+			s.facts[checks.FactFWUpdateTool] = parse.FirstNonEmpty(a.Update, "the drive vendor's firmware update tool")
 		}
 	}
-	s.facts["fw_quirks"] = quirks
+	s.facts[checks.FactFWQuirks] = quirks
 }
 
 // controllerSheet gives a controller, or a volume of it, its controller's
@@ -212,15 +174,15 @@ func (e *Engine) firmwareFacts(s *subject, model string) {
 func (e *Engine) controllerSheet(s *subject, model string) {
 	ds := e.Datasheets.LookupController(model)
 	if ds == nil {
-		for _, k := range []string{"ctl_ds_product", "ctl_ds_cache_mb", "ctl_ds_energy_pack", "ctl_ds_source"} {
+		for _, k := range []string{checks.FactCtlDSProduct, checks.FactCtlDSCacheMB, checks.FactCtlDSEnergyPack, checks.FactCtlDSSource} {
 			s.facts[k] = nil
 		}
 		return
 	}
-	s.facts["ctl_ds_product"] = ds.Product
-	s.facts["ctl_ds_cache_mb"] = ds.CacheMB
-	s.facts["ctl_ds_energy_pack"] = ds.EnergyPack
-	s.facts["ctl_ds_source"] = ds.Source
+	s.facts[checks.FactCtlDSProduct] = ds.Product
+	s.facts[checks.FactCtlDSCacheMB] = ds.CacheMB
+	s.facts[checks.FactCtlDSEnergyPack] = ds.EnergyPack
+	s.facts[checks.FactCtlDSSource] = ds.Source
 }
 
 // drivesPLP says whether the drives behind a controller volume protect
@@ -252,22 +214,14 @@ func (e *Engine) drivesPLP(models []string, media string) any {
 // rules.
 var envKeys = [...]string{"subject", "host", "ds", "platform", "platform_quirks"}
 
-// env fills dst with the environment a subject's rules see: a copy of
-// its facts with subject, host, ds, platform and platform_quirks set (over
-// a fact of the same name), and returns it. dsMaps holds each datasheet as
-// the rules see it, built once per datasheet rather than once per subject.
-func (e *Engine) env(dst map[string]any, s *subject, host *subject, platform *Platform, dsMaps map[*Datasheet]map[string]any) map[string]any {
-	env := dst
-	clear(env)
-	maps.Copy(env, s.facts)
-	ds, ok := dsMaps[s.ds]
-	if !ok {
-		ds = s.ds.asMap()
-		dsMaps[s.ds] = ds
-	}
+// env is the environment a subject's rules see: a copy of its facts with
+// subject, host, ds, platform and platform_quirks set (over a fact of the
+// same name), so that the subject's facts stay its device entry.
+func (e *Engine) env(s *subject, host *subject, platform *Platform) map[string]any {
+	env := maps.Clone(s.facts)
 	env["subject"] = s.name
 	env["host"] = host.facts
-	env["ds"] = ds
+	env["ds"] = s.ds.asMap()
 	env["platform"] = ""
 	env["platform_quirks"] = []string{}
 	if platform != nil {
@@ -278,7 +232,7 @@ func (e *Engine) env(dst map[string]any, s *subject, host *subject, platform *Pl
 }
 
 func (e *Engine) platformOf(host *subject) *Platform {
-	vendor, product := str(host.facts["vendor"]), str(host.facts["product"])
+	vendor, product := str(host.facts[checks.FactSysVendor]), str(host.facts[checks.FactProduct])
 	for i := range e.Platforms {
 		p := &e.Platforms[i]
 		if matches(p.Vendor, vendor) && matches(p.Product, product) {
@@ -308,7 +262,7 @@ type hit struct {
 // Judge evaluates every rule on every subject, groups each rule's hits of
 // one severity into one finding, and ranks the findings.
 func (e *Engine) Judge(res *checks.Result) ([]Finding, error) {
-	subs, order := e.subjects(res, false)
+	subs, order := e.subjects(res)
 	j, err := e.judge(subs, order)
 	if err != nil {
 		return nil, err
@@ -366,21 +320,7 @@ func (x *evalErrors) list() []checks.Skipped {
 func (e *Engine) judge(subs map[string]*subject, order []string) (*judged, error) {
 	host := subs[checks.KindHost+"/host"]
 	platform := e.platformOf(host)
-	// Subject by subject, each subject's environment built once for every
-	// rule and kept only when a rule holds for it, so that the
-	// environments of subjects no rule holds for are not alive at once.
-	// The subjects are judged in contiguous parts,
-	// one per core; what each rule found, and what failed, is kept per
-	// part and per rule and assembled in the rules' order and then the
-	// parts' order afterwards, so the findings, the skipped entries and
-	// the first error of a strict run are those of one pass over the
-	// subjects in order.
-	parts := min(runtime.GOMAXPROCS(0), max(1, len(order)/64))
-	states := make([][]ruleState, parts)
-	parallel.Each(parts, parts, func(p int) {
-		lo, hi := p*len(order)/parts, (p+1)*len(order)/parts
-		states[p] = e.judgePart(subs, order[lo:hi], host, platform)
-	})
+	states := e.judgeSubjects(subs, order, host, platform)
 	var findings, waived []Finding
 	var errs evalErrors
 	passed := make([][]string, len(e.Rules))
@@ -389,23 +329,17 @@ func (e *Engine) judge(subs map[string]*subject, order []string) (*judged, error
 		now = e.Now()
 	}
 	policy := newSitePolicy(e.Site, now)
+	// What each rule found is assembled in the rules' order: the findings
+	// before ranking, the skipped entries and a strict run's error are
+	// those of judging rule by rule.
 	for ri, r := range e.Rules {
-		var groups map[string][]hit
-		for p := range states {
-			st := &states[p][ri]
-			if st.strict != nil {
-				return nil, st.strict
-			}
-			errs.merge(&st.errs)
-			passed[ri] = append(passed[ri], st.passed...)
-			for sev, hits := range st.groups {
-				if groups == nil {
-					groups = map[string][]hit{}
-				}
-				groups[sev] = append(groups[sev], hits...)
-			}
+		st := &states[ri]
+		if st.strict != nil {
+			return nil, st.strict
 		}
-		groups, setBy := policy.regrade(r.ID, groups)
+		errs.merge(&st.errs)
+		passed[ri] = st.passed
+		groups, setBy := policy.regrade(r.ID, st.groups)
 		for _, sev := range []string{Critical, Warning, Info} {
 			hits, accepted := policy.waive(r.ID, groups[sev])
 			if len(hits) > 0 {
@@ -443,9 +377,8 @@ type judged struct {
 	waivers          []WaiverState
 }
 
-// ruleState is what one rule found on a part of the subjects: its hits by
-// severity, its failed expressions, and, in a strict run, its first
-// failure.
+// ruleState is what one rule found on the subjects: its hits by severity,
+// its failed expressions, and, in a strict run, its first failure.
 type ruleState struct {
 	groups map[string][]hit
 	passed []string // the subjects it was judged on, with known facts, and did not hold for
@@ -453,40 +386,24 @@ type ruleState struct {
 	strict error
 }
 
-// judgePart evaluates every rule on the subjects named in order, in that
-// order, and returns one state per rule.
-func (e *Engine) judgePart(subs map[string]*subject, order []string, host *subject, platform *Platform) []ruleState {
+// judgeSubjects evaluates every rule on the subjects named in order, in
+// that order, and returns one state per rule. Each subject's environment
+// is built once for all its rules; a hit keeps it for its texts and
+// remediation.
+func (e *Engine) judgeSubjects(subs map[string]*subject, order []string, host *subject, platform *Platform) []ruleState {
 	states := make([]ruleState, len(e.Rules))
-	dsMaps := map[*Datasheet]map[string]any{}
-	// One machine runs every condition of the part (rules times
-	// subjects); expr.Run would make a new one, and its stack, per run.
-	var machine vm.VM
-	run := runFunc(func(p *vm.Program, env map[string]any) (any, error) {
-		if p == nil {
-			return expr.Run(p, env) // its error, not the machine's panic
-		}
-		return machine.Run(p, env)
-	})
-	// Each subject is judged in one environment, refilled for the next
-	// subject; a subject a rule holds for keeps a copy of it, which its
-	// hits' texts and remediation use after the judging. Most subjects
-	// hold no rule, and a copy of every subject's facts would be
-	// allocated for nothing in the middle of the run, when its heap is at
-	// its largest.
-	scratch := map[string]any{}
 	for _, k := range order {
 		s := subs[k]
 		var env map[string]any
-		kept := false
 		for ri, r := range e.Rules {
 			st := &states[ri]
 			if !r.appliesTo(s.kind, s.facts) || st.strict != nil {
 				continue
 			}
 			if env == nil {
-				env = e.env(scratch, s, host, platform, dsMaps)
+				env = e.env(s, host, platform)
 			}
-			sev, score, holds, failed := e.judgeRule(run, r, s, env, st)
+			sev, score, holds, failed := e.judgeRule(r, s, env, st)
 			if !holds {
 				if !failed && r.known(s, host) {
 					st.passed = append(st.passed, s.name)
@@ -496,25 +413,19 @@ func (e *Engine) judgePart(subs map[string]*subject, order []string, host *subje
 			if st.groups == nil {
 				st.groups = map[string][]hit{}
 			}
-			if !kept {
-				env, kept = maps.Clone(env), true
-			}
 			st.groups[sev] = append(st.groups[sev], hit{s, host, env, sev, score})
 		}
 	}
 	return states
 }
 
-// runFunc runs one of a rule's expressions in an environment.
-type runFunc func(p *vm.Program, env map[string]any) (any, error)
-
 // judgeRule evaluates rule r on subject s: whether it holds, and with
 // which severity and impact score, and whether an expression failed (then
 // it neither holds nor passes). A failed expression is recorded in st,
 // as the strict run's error or a skipped entry; a failed severity_when or
 // impact_score makes the rule not hold only in a strict run.
-func (e *Engine) judgeRule(run runFunc, r *Rule, s *subject, env map[string]any, st *ruleState) (string, float64, bool, bool) {
-	ok, err := run(r.when, env)
+func (e *Engine) judgeRule(r *Rule, s *subject, env map[string]any, st *ruleState) (string, float64, bool, bool) {
+	ok, err := expr.Run(r.when, env)
 	if err != nil {
 		if e.Strict {
 			st.strict = fmt.Errorf("rule %s on %s: %w", r.ID, s.name, err)
@@ -528,7 +439,7 @@ func (e *Engine) judgeRule(run runFunc, r *Rule, s *subject, env map[string]any,
 	}
 	sev := r.Severity
 	for i, c := range r.SeverityWhen {
-		v, err := run(c.prog, env)
+		v, err := expr.Run(c.prog, env)
 		if err != nil {
 			if e.Strict {
 				st.strict = fmt.Errorf("rule %s on %s: severity_when %d: %w", r.ID, s.name, i+1, err)
@@ -543,7 +454,7 @@ func (e *Engine) judgeRule(run runFunc, r *Rule, s *subject, env map[string]any,
 		}
 	}
 	score := 50.0
-	if v, err := run(r.score, env); err == nil {
+	if v, err := expr.Run(r.score, env); err == nil {
 		score, _ = toFloat(v)
 	} else if e.Strict {
 		st.strict = fmt.Errorf("rule %s on %s: impact_score: %w", r.ID, s.name, err)

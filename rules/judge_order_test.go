@@ -1,9 +1,7 @@
 package rules
 
 import (
-	"encoding/json"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -108,67 +106,6 @@ func TestDeviceEntryIsItsOwnFacts(t *testing.T) {
 	}
 }
 
-// On a large machine the subjects are merged and judged in parts, one per
-// core; the report must be the one a single pass gives: the same findings
-// with their subjects in order, the same skipped entries, the same device
-// entries, and a strict run's error the first rule's on its first subject
-// even when an earlier part fails only a later rule.
-func TestJudgeInPartsIsOnePass(t *testing.T) {
-	ds, _ := LoadDatasheets("")
-	build := func(procs int, strict bool) (*Report, error) {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		e, err := NewEngine(ds)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, src := range []string{
-			"id: early\ntitle: t\nsubject: device\nseverity: warning\nwhen: 'size_bytes > 1'\nwhy: w\nimpact: i\nexpected: e\n",
-			"id: late\ntitle: t\nsubject: device\nseverity: warning\nwhen: 'wear > 1'\nwhy: w\nimpact: i\nexpected: e\n",
-		} {
-			r, err := parseRule([]byte(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			e.Rules = append(e.Rules, r)
-		}
-		e.Strict = strict
-		var obs []*checks.Observation
-		for i := range 600 {
-			n := fmt.Sprintf("sd%03d", i)
-			facts := map[string]any{"size_bytes": 4 << 40, "wear": i % 7, "write_cache": "write through"}
-			switch {
-			case i == 450:
-				facts["size_bytes"] = "not a number" // the first rule fails only in a later part
-			case i%97 == 5:
-				facts["wear"] = "not a number" // the second rule fails from the first part on
-			}
-			obs = append(obs, device(n, facts))
-		}
-		return e.Build(&checks.Result{Observations: obs}, "/")
-	}
-	one, err := build(1, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parts, err := build(4, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, _ := json.Marshal(one)
-	b, _ := json.Marshal(parts)
-	if string(a) != string(b) {
-		t.Errorf("the report judged in parts differs from one pass:\n one: %.600s\nparts: %.600s", a, b)
-	}
-	if len(one.Findings) == 0 || len(one.Skipped) < 2 {
-		t.Fatalf("the machine should give findings and two failing rules: %d findings, %d skipped", len(one.Findings), len(one.Skipped))
-	}
-	_, err1 := build(1, true)
-	_, err4 := build(4, true)
-	if err1 == nil || err4 == nil || err1.Error() != err4.Error() || !strings.Contains(err1.Error(), "rule early on sd450") {
-		t.Errorf("strict: one pass %v, in parts %v; want both the first rule's error on sd450", err1, err4)
-	}
-}
-
 // A finding's joined texts are its per-subject texts: identical texts
 // once, differing ones after their subjects, empty ones left out.
 func TestFindingTextsJoinPerSubject(t *testing.T) {
@@ -188,8 +125,8 @@ func TestFindingTextsJoinPerSubject(t *testing.T) {
 	}
 }
 
-// Each hit keeps its own subject's environment: the one a part refills
-// for the next subject never shows through a hit judged before.
+// Each hit keeps its own subject's environment: the next subject's never
+// shows through a hit judged before.
 func TestHitsKeepTheirOwnEnvironment(t *testing.T) {
 	ds, _ := LoadDatasheets("")
 	e, err := NewEngine(ds)

@@ -46,6 +46,8 @@ var areas = []struct{ prefix, area string }{
 	{"lvm-", "LVM"},
 	{"multipath-", "multipath"},
 	{"filesystem-", "filesystems"},
+	{"nfs-", "filesystems"},
+	{"btrfs-", "btrfs"},
 	{"ssd-nearly-full", "filesystems"},
 	{"ssd-firmware-", "firmware"},
 	{"mount-", "filesystems"},
@@ -133,7 +135,7 @@ func (r *Rule) known(s, host *subject) bool {
 	if len(facts) == 0 {
 		return false
 	}
-	if s.kind == checks.KindDevice && s.facts["judged"] != true {
+	if s.kind == checks.KindDevice && s.facts[checks.FactJudged] != true {
 		return false
 	}
 	for _, f := range facts {

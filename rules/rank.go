@@ -77,11 +77,11 @@ func (e *Engine) linkCauses(fs []Finding) {
 // measuredContribution: the subject did I/O in a measuring window (the
 // --sample window, or zpool iostat's interval).
 func measuredContribution(env map[string]any) bool {
-	util, _ := toFloat(env["sample_util_pct"])
-	r, _ := toFloat(env["sample_r_mbs"])
-	w, _ := toFloat(env["sample_w_mbs"])
-	zw, _ := toFloat(env["zfs_write_iops"])
-	zr, _ := toFloat(env["zfs_read_iops"])
+	util, _ := toFloat(env[checks.FactSampleUtilPct])
+	r, _ := toFloat(env[checks.FactSampleRMBs])
+	w, _ := toFloat(env[checks.FactSampleWMBs])
+	zw, _ := toFloat(env[checks.FactZFSWriteIOPS])
+	zr, _ := toFloat(env[checks.FactZFSReadIOPS])
 	return util >= 10 || r+w >= 1 || zw+zr >= 1
 }
 

@@ -63,24 +63,8 @@ const (
 
 // Build judges a run and assembles the report; res is left as it was.
 func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
-	return e.build(res, root, false)
-}
-
-// BuildConsuming is Build for a caller that has no more use for res
-// (doctor's Examine): its inventory is dropped and each observation is
-// taken out of it as it is merged, so that none outlives its subject's
-// merge whoever still holds res, and the rules judge in a heap without
-// them. The report is the same.
-func (e *Engine) BuildConsuming(res *checks.Result, root string) (*Report, error) {
-	return e.build(res, root, true)
-}
-
-func (e *Engine) build(res *checks.Result, root string, consume bool) (*Report, error) {
 	skipped, sample := append([]checks.Skipped(nil), res.Skipped...), res.Sample
-	if consume {
-		res.Devices, res.Platform = nil, nil
-	}
-	subs, order := e.subjects(res, consume)
+	subs, order := e.subjects(res)
 	j, err := e.judge(subs, order)
 	if err != nil {
 		return nil, err

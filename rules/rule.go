@@ -11,13 +11,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"runtime"
 	"sort"
 	"strings"
 	"text/template"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/internal/parallel"
 	"github.com/diskdoctor/diskdoctor/internal/shellquote"
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
@@ -172,35 +170,24 @@ type Platform struct {
 	Source string   `yaml:"source"`
 }
 
-// Load parses and compiles every embedded rule.
+// Load parses and compiles every embedded rule, in the files' order.
 func Load() ([]*Rule, error) {
 	files, err := fs.Glob(defsFS, "defs/*.yaml")
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(files)
-	// The files are parsed and compiled on every core, each worker with a
-	// compiler of its own (a ruleCompiler is one goroutine's): on a small
-	// machine the rules are what the run waits for.
-	rs := make([]*Rule, len(files))
-	errs := make([]error, len(files))
-	workers := min(runtime.GOMAXPROCS(0), len(files))
-	parallel.Each(workers, workers, func(w int) {
-		rc := newRuleCompiler()
-		for i := w; i < len(files); i += workers {
-			b, err := defsFS.ReadFile(files[i])
-			if err == nil {
-				rs[i], err = rc.parseRule(b)
-			}
-			errs[i] = err
-		}
-	})
+	var rs []*Rule
 	seen := map[string]bool{}
-	for i, f := range files {
-		if errs[i] != nil {
-			return nil, fmt.Errorf("%s: %w", f, errs[i])
+	for _, f := range files {
+		b, err := defsFS.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
 		}
-		r := rs[i]
+		r, err := parseRule(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
 		if r.ID+".yaml" != path.Base(f) {
 			return nil, fmt.Errorf("%s: id %q must match the file name", f, r.ID)
 		}
@@ -209,14 +196,13 @@ func Load() ([]*Rule, error) {
 		}
 		seen[r.ID] = true
 		r.Origin = BuiltIn
+		rs = append(rs, r)
 	}
 	return rs, nil
 }
 
-// parseRule parses and compiles one rule on its own.
-func parseRule(b []byte) (*Rule, error) { return newRuleCompiler().parseRule(b) }
-
-func (rc *ruleCompiler) parseRule(b []byte) (*Rule, error) {
+// parseRule parses and compiles one rule.
+func parseRule(b []byte) (*Rule, error) {
 	var r Rule
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
@@ -226,20 +212,20 @@ func (rc *ruleCompiler) parseRule(b []byte) (*Rule, error) {
 	if r.ID == "" || r.Title == "" || r.When == "" || r.Why == "" || r.Impact == "" || r.Expected == "" {
 		return nil, &fieldError{msg: "id, title, when, why, impact and expected are required"}
 	}
-	if r.Subject != "device" && r.Subject != "host" && r.Subject != "pool" && r.Subject != "controller" {
-		return nil, &fieldError{field: "subject", msg: fmt.Sprintf("subject must be device, host, pool or controller, not %q", r.Subject)}
+	if r.Subject != "device" && r.Subject != "host" && r.Subject != "pool" && r.Subject != "controller" && r.Subject != "filesystem" {
+		return nil, &fieldError{field: "subject", msg: fmt.Sprintf("subject must be device, host, pool, controller or filesystem, not %q", r.Subject)}
 	}
 	if severityRank[r.Severity] == 0 {
 		return nil, &fieldError{field: "severity", msg: fmt.Sprintf("severity must be critical, warning or info, not %q", r.Severity)}
 	}
 	var err error
-	if r.when, err = rc.compileCond(r.When); err != nil {
+	if r.when, err = compileCond(r.When); err != nil {
 		return nil, fieldErr("when", 0, err)
 	}
 	if r.ImpactScore == "" {
 		r.ImpactScore = "50"
 	}
-	if r.score, err = rc.compileScore(r.ImpactScore); err != nil {
+	if r.score, err = compileScore(r.ImpactScore); err != nil {
 		return nil, fieldErr("impact_score", 0, err)
 	}
 	for i := range r.SeverityWhen {
@@ -247,25 +233,25 @@ func (rc *ruleCompiler) parseRule(b []byte) (*Rule, error) {
 		if severityRank[c.Severity] == 0 {
 			return nil, fieldErr("severity_when", i+1, fmt.Errorf("bad severity %q", c.Severity))
 		}
-		if c.prog, err = rc.compileCond(c.When); err != nil {
+		if c.prog, err = compileCond(c.When); err != nil {
 			return nil, fieldErr("severity_when", i+1, err)
 		}
 	}
-	if r.impact, err = rc.compileTemplate("impact", r.Impact); err != nil {
+	if r.impact, err = compileTemplate("impact", r.Impact); err != nil {
 		return nil, fieldErr("impact", 0, err)
 	}
-	if r.observed, err = rc.compileTemplate("observed", r.Observed); err != nil {
+	if r.observed, err = compileTemplate("observed", r.Observed); err != nil {
 		return nil, fieldErr("observed", 0, err)
 	}
-	if r.expected, err = rc.compileTemplate("expected", r.Expected); err != nil {
+	if r.expected, err = compileTemplate("expected", r.Expected); err != nil {
 		return nil, fieldErr("expected", 0, err)
 	}
 	for i := range r.Notes {
 		n := &r.Notes[i]
-		if n.prog, err = rc.compileCond(orTrue(n.When)); err != nil {
+		if n.prog, err = compileCond(orTrue(n.When)); err != nil {
 			return nil, fieldErr("notes", i+1, err)
 		}
-		if n.tmpl, err = rc.compileTemplate("note", n.Text); err != nil {
+		if n.tmpl, err = compileTemplate("note", n.Text); err != nil {
 			return nil, fieldErr("notes", i+1, err)
 		}
 	}
@@ -283,13 +269,13 @@ func (rc *ruleCompiler) parseRule(b []byte) (*Rule, error) {
 		if m.ForEach != "" && m.All {
 			return nil, fieldErr("remediation", i+1, errors.New("foreach and all exclude each other"))
 		}
-		if m.prog, err = rc.compileCond(orTrue(m.When)); err != nil {
+		if m.prog, err = compileCond(orTrue(m.When)); err != nil {
 			return nil, fieldErr("remediation", i+1, err)
 		}
-		if m.cmd, err = rc.compileTemplate("command", m.Command); err != nil {
+		if m.cmd, err = compileTemplate("command", m.Command); err != nil {
 			return nil, fieldErr("remediation", i+1, err)
 		}
-		if m.note, err = rc.compileTemplate("note", m.Note); err != nil {
+		if m.note, err = compileTemplate("note", m.Note); err != nil {
 			return nil, fieldErr("remediation", i+1, err)
 		}
 	}
@@ -337,10 +323,33 @@ func orTrue(s string) string {
 	return s
 }
 
+// compileCond compiles a condition: an expression over a subject's facts
+// that must give a bool. Names no check set are allowed (they are nil, and
+// rules handle them with ??).
+func compileCond(s string) (*vm.Program, error) {
+	return expr.Compile(s, factsEnv, expr.AllowUndefinedVariables(), expr.AsBool())
+}
+
+// compileScore compiles an impact score: an expression over a subject's
+// facts that gives a number.
+func compileScore(s string) (*vm.Program, error) {
+	return expr.Compile(s, factsEnv, expr.AllowUndefinedVariables())
+}
+
+// compileTemplate parses one of a rule's texts; a fact the subject lacks
+// renders as "unknown" (render).
+func compileTemplate(name, s string) (*template.Template, error) {
+	t, err := template.New(name).Funcs(templateFuncs).Option("missingkey=zero").Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s template: %w", name, err)
+	}
+	return t, nil
+}
+
 // factsEnv tells the compiler what a rule runs on, a subject's facts: a
-// map[string]any, whose names it then loads straight from the map. Without
-// it each name is fetched through reflection (expr's checker, without a
-// type, falls back to it), for every condition of every subject.
+// map[string]any, whose names it then loads straight from the map rather
+// than through reflection (expr's checker, without a type, falls back to
+// it).
 var factsEnv = expr.Env(map[string]any{})
 
 var templateFuncs = template.FuncMap{
@@ -494,7 +503,7 @@ func LoadPlatforms() ([]Platform, error) {
 // disk its conditions could not hold, and are not evaluated.
 func (r *Rule) appliesTo(kind string, facts map[string]any) bool {
 	if r.Subject == "controller" {
-		return kind == checks.KindController || kind == checks.KindDevice && facts["controller_volume"] == true
+		return kind == checks.KindController || kind == checks.KindDevice && facts[checks.FactControllerVolume] == true
 	}
 	return kind == r.Subject
 }

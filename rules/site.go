@@ -105,17 +105,17 @@ func subjectNamed(s *subject, name string) bool {
 	if s.name == name {
 		return true
 	}
-	if links, ok := s.facts["by_id"].([]string); ok {
+	if links, ok := s.facts[checks.FactByID].([]string); ok {
 		for _, l := range links {
 			if path.Base(l) == path.Base(name) {
 				return true
 			}
 		}
 	}
-	if serial := str(s.facts["serial"]); serial != "" && strings.EqualFold(serial, name) {
+	if serial := str(s.facts[checks.FactSerial]); serial != "" && strings.EqualFold(serial, name) {
 		return true
 	}
-	if wwn := normalWWN(str(s.facts["wwn"])); wwn != "" && wwn == normalWWN(name) {
+	if wwn := normalWWN(str(s.facts[checks.FactWWN])); wwn != "" && wwn == normalWWN(name) {
 		return true
 	}
 	return false

@@ -167,7 +167,7 @@ func TestSiteRuleMistakes(t *testing.T) {
 		t.Fatalf("a good rule: %v, %v", r, err)
 	}
 	for _, tt := range []struct{ file, text, want string }{
-		{"site-x.yaml", strings.Replace(good, `transport == "usb"`, `transprt == "usb"`, 1), `site-x.yaml:5:7: when reads "transprt", which no check gives`},
+		{"site-x.yaml", strings.Replace(good, `transport == "usb"`, `transprt == "usb"`, 1), `site-x.yaml:5:7: rule site-x: when reads "transprt", which no check gives`},
 		{"site-x.yaml", strings.Replace(good, `transport == "usb"`, `host.cpu_governr == "x"`, 1), `when reads "host.cpu_governr"`},
 		{"site-x.yaml", strings.Replace(good, `transport == "usb"`, `transport ==`, 1), "site-x.yaml:5:7: when: "},
 		{"site-x.yaml", strings.Replace(good, "severity: warning", "severity: loud", 1), "site-x.yaml:4:11: severity must be"},

@@ -1,16 +1,12 @@
 package rules
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	_ "embed"
 	"errors"
 	"fmt"
-	"maps"
 	"path"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 
@@ -19,7 +15,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/internal/suggest"
 	"github.com/diskdoctor/diskdoctor/machine"
 )
 
@@ -37,40 +32,6 @@ const maxRuleFileBytes = 256 << 10
 // ruleID is the form of a rule id: lowercase words joined by dashes, as
 // every built-in's is (a file name and a Prometheus label value).
 var ruleID = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-
-//go:embed facts.txt
-var factsCatalog []byte
-
-// knownFacts is every fact name a check gives a subject or the engine adds
-// (facts.txt, written by the checks package's corpus test from every
-// recorded machine and the rules' own conditions): a site rule's condition
-// may read only these, so that a misspelt fact is an error at load time
-// rather than a rule that never holds.
-var knownFacts = func() map[string]bool {
-	m := map[string]bool{}
-	sc := bufio.NewScanner(bytes.NewReader(factsCatalog))
-	for sc.Scan() {
-		if f := strings.TrimSpace(sc.Text()); f != "" && !strings.HasPrefix(f, "#") {
-			m[f] = true
-		}
-	}
-	for k := range (&Datasheet{}).asMap() {
-		m["ds."+k] = true
-	}
-	return m
-}()
-
-// factKnown says whether a condition may read fact f (host.X is the host's
-// fact X; ds.X a datasheet field).
-func factKnown(f string) bool {
-	if knownFacts[f] {
-		return true
-	}
-	if h, ok := strings.CutPrefix(f, "host."); ok {
-		return knownFacts[h]
-	}
-	return false
-}
 
 // LoadSiteRules reads the examined machine's SiteRulesDir, in name order:
 // each file one rule, checked as the built-ins are and more strictly (every
@@ -144,17 +105,8 @@ func ParseSiteRule(file string, b []byte, seen map[string]string) (*Rule, error)
 	if origin, dup := seen[r.ID]; dup {
 		return nil, at(file, idNode, "rule %q is already defined (%s): choose another id, or waive or re-grade the existing rule in %s", r.ID, origin, SiteFile)
 	}
-	for _, c := range siteConditions(r) {
-		for _, f := range exprFacts(c.expr) {
-			if factKnown(f) {
-				continue
-			}
-			msg := fmt.Sprintf("%s reads %q, which no check gives ('diskdoctor explain RULE-ID' shows the facts a built-in rule reads)", c.field, f)
-			if s := suggest.Closest(f, slices.Sorted(maps.Keys(knownFacts))); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			}
-			return nil, at(file, fieldNode(root, c.name, c.index), "%s", msg)
-		}
+	if c, f := r.undeclaredFact(); f != "" {
+		return nil, at(file, fieldNode(root, c.name, c.index), "%s", undeclaredMessage(r.ID, c, f))
 	}
 	r.Origin = file
 	return r, nil

@@ -156,7 +156,7 @@ func TestZFSLogDeviceSlowerThanPool(t *testing.T) {
 func TestZFSDedupTableExceedsRAM(t *testing.T) {
 	ddt := func(entries, ram, arc any) *checks.Observation {
 		return pool("my pool", map[string]any{"zfs_ddt_entries": entries, "zfs_ddt_in_core_bytes": 18636502654.0,
-			"zfs_ddt_on_disk_bytes": 143702709394.0, "mem_total_bytes": 33383407616.0, "zfs_arc_max_bytes": nil,
+			"zfs_ddt_on_disk_bytes": 143702709394.0, "zfs_mem_total_bytes": 33383407616.0, "zfs_arc_max_bytes": nil,
 			"zfs_ddt_ram_percent": ram, "zfs_ddt_arc_percent": arc})
 	}
 	for _, tt := range []struct {

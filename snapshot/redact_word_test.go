@@ -20,3 +20,11 @@ func TestReplaceWordHostName(t *testing.T) {
 		}
 	}
 }
+
+func TestIsHex(t *testing.T) {
+	for v, want := range map[string]bool{"0a1B": true, "": false, "0x1f": false, "\x10\x11": false, "g": false} {
+		if got := isHex(v); got != want {
+			t.Errorf("isHex(%q) = %v, want %v", v, got, want)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 func TestSnapshotRoundTripFixtures(t *testing.T) {
 	for _, name := range fixtures(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dir := filepath.Join(fixturesDir, name)
 			want := reportJSON(t, examineDir(t, dir, true))
 			file, _ := snapshotOf(t, dir, true)
@@ -40,14 +41,17 @@ func TestSnapshotRoundTripFixtures(t *testing.T) {
 }
 
 // TestSnapshotRedactsFixtures: with redaction (the default) no serial
-// number or WWN of the fixture is left anywhere in the archive, links still
-// resolve, and the findings are the same.
+// number, WWN, host name or MAC address of the fixture is left anywhere in
+// the archive (leavesNoIdentity), links still resolve, and the findings are
+// the same.
 func TestSnapshotRedactsFixtures(t *testing.T) {
 	for _, name := range fixtures(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dir := filepath.Join(fixturesDir, name)
 			rep := examineDir(t, dir, false)
 			file, _ := snapshotOf(t, dir, false)
+			leavesNoIdentity(t, dir, file)
 			red := examineArchive(t, file, false)
 			if a, b := findingKeys(rep), findingKeys(red); !equalStrings(a, b) {
 				t.Errorf("findings differ after redaction:\n  fixture:  %v\n  redacted: %v", a, b)

@@ -169,12 +169,7 @@ func (rec *Recording) findSecrets() *secrets {
 }
 
 func isHex(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i] | 0x20; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return v != ""
+	return v != "" && strings.Trim(v, "0123456789abcdefABCDEF") == ""
 }
 
 // addHost takes the host name, its short form and its domain-less parts,

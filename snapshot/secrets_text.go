@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -29,66 +28,30 @@ func (s *secrets) fromText(b []byte) {
 	if len(b) == 0 {
 		return
 	}
-	// The regular expressions only where their words are: most contents
-	// are sysfs values and udev records without any.
-	if bytes.Contains(b, []byte("erial")) || bytes.Contains(b, []byte("ERIAL")) {
-		// Each expression only where its literal part is (a udev record
-		// has ID_SERIAL in it, and neither): without a literal prefix (a
-		// case-folded one has none) a regexp search steps its automaton
-		// over every byte, where bytes.Contains is a vectorised scan.
-		if hasNumberColon(b) {
-			for _, m := range serialNumberLine.FindAllSubmatch(b, -1) {
-				s.add(strings.TrimRight(string(m[1]), `",`), "serial")
-			}
-		}
-		if bytes.Contains(b, []byte(`"serial_number"`)) {
-			for _, m := range jsonSerial.FindAllSubmatch(b, -1) {
-				s.add(string(m[1]), "serial")
-			}
-		}
+	for _, m := range serialNumberLine.FindAllSubmatch(b, -1) {
+		s.add(strings.TrimRight(string(m[1]), `",`), "serial")
 	}
-	if bytes.Contains(b, []byte(`"logical_unit_id"`)) {
-		for _, m := range jsonLUID.FindAllSubmatch(b, -1) {
-			s.add(string(m[1]), "wwn")
-		}
+	for _, m := range jsonSerial.FindAllSubmatch(b, -1) {
+		s.add(string(m[1]), "serial")
 	}
-	if bytes.Contains(b, []byte(`"wwn"`)) || bytes.Contains(b, []byte(`"eui64"`)) {
-		for _, m := range jsonWWN.FindAll(b, -1) {
-			hex, id, idHex := jsonWWNHex(string(m))
-			if hex == "" {
-				continue
-			}
-			s.add(hex, "wwn")
-			s.jsonIDs[id] = hex
-			// smartctl -x text splits it: "LU WWN Device Id: 5 002538 e40a1b2c3".
-			if len(idHex) >= 8 {
-				s.alias[idHex] = hex
-				s.alias[strings.ToUpper(idHex)] = hex
-			}
+	for _, m := range jsonLUID.FindAllSubmatch(b, -1) {
+		s.add(string(m[1]), "wwn")
+	}
+	for _, m := range jsonWWN.FindAll(b, -1) {
+		hex, id, idHex := jsonWWNHex(string(m))
+		if hex == "" {
+			continue
+		}
+		s.add(hex, "wwn")
+		s.jsonIDs[id] = hex
+		// smartctl -x text splits it: "LU WWN Device Id: 5 002538 e40a1b2c3".
+		if len(idHex) >= 8 {
+			s.alias[idHex] = hex
+			s.alias[strings.ToUpper(idHex)] = hex
 		}
 	}
 	s.macs(b)
 	s.logHosts(b)
-}
-
-// hasNumberColon reports whether b holds "number:" in any case, as
-// serialNumberLine needs ((?i) folds these six letters to their ASCII
-// other case only).
-func hasNumberColon(b []byte) bool {
-	for i := bytes.IndexByte(b, ':'); i >= 0; {
-		if i >= 6 {
-			w := b[i-6 : i]
-			if w[0]|0x20 == 'n' && w[1]|0x20 == 'u' && w[2]|0x20 == 'm' && w[3]|0x20 == 'b' && w[4]|0x20 == 'e' && w[5]|0x20 == 'r' {
-				return true
-			}
-		}
-		j := bytes.IndexByte(b[i+1:], ':')
-		if j < 0 {
-			return false
-		}
-		i += 1 + j
-	}
-	return false
 }
 
 // jsonWWNHex computes the hex value of a smartctl JSON WWN or EUI-64
@@ -116,62 +79,23 @@ func jsonWWNHex(obj string) (hex, id, idHex string) {
 	return "", "", ""
 }
 
-// findMACs returns every 48-bit MAC address written with colons or dashes
-// in b that is not part of a longer run of hex pairs (an EUI-64, a SAS
-// address in a dump).
+// macAddr is a 48-bit MAC address written with colons or dashes, at the
+// start of the text or after a byte that is not a hex digit, colon or
+// dash (RE2 has no look-behind: that byte is part of the match).
+var macAddr = regexp.MustCompile(`(?:^|[^0-9A-Fa-f:-])([0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{2}(?:-[0-9A-Fa-f]{2}){5})`)
+
+// findMACs returns every MAC address in b that is not part of a longer
+// run of hex pairs (an EUI-64, a SAS address in a dump): neither a hex
+// digit, a colon nor a dash on either side of it.
 func findMACs(b []byte) []string {
 	var out []string
-	// A MAC's first separator is its third byte: the scan jumps from one
-	// ':' or '-' to the next (each found by IndexByte, kept until passed)
-	// instead of trying every byte of a snapshot's few megabytes.
-	colon, dash := -1, -1
-	for i := 0; i+17 <= len(b); i++ {
-		if colon < i+2 {
-			colon = indexByteFrom(b, i+2, ':')
-		}
-		if dash < i+2 {
-			dash = indexByteFrom(b, i+2, '-')
-		}
-		if i = min(colon, dash) - 2; i+17 > len(b) {
-			break
-		}
-		if !isMACAt(b, i) {
+	for _, m := range macAddr.FindAllSubmatchIndex(b, -1) {
+		if end := m[3]; end < len(b) && strings.IndexByte("0123456789abcdefABCDEF:-", b[end]) >= 0 {
 			continue
 		}
-		if i > 0 && (isHex(string(b[i-1:i])) || b[i-1] == ':' || b[i-1] == '-') {
-			continue
-		}
-		if end := i + 17; end < len(b) && (isHex(string(b[end:end+1])) || b[end] == ':' || b[end] == '-') {
-			continue
-		}
-		out = append(out, string(b[i:i+17]))
-		i += 16
+		out = append(out, string(b[m[2]:m[3]]))
 	}
 	return out
-}
-
-// indexByteFrom is the index of the first c in b from from on, len(b) if
-// none.
-func indexByteFrom(b []byte, from int, c byte) int {
-	if j := bytes.IndexByte(b[from:], c); j >= 0 {
-		return from + j
-	}
-	return len(b)
-}
-
-// isMACAt: six hex pairs at b[i:], separated all by ':' or all by '-'.
-func isMACAt(b []byte, i int) bool {
-	sep := b[i+2]
-	if sep != ':' && sep != '-' {
-		return false
-	}
-	for k := 0; k < 6; k++ {
-		p := i + 3*k
-		if !isHex(string(b[p:p+2])) || (k < 5 && b[p+2] != sep) {
-			return false
-		}
-	}
-	return true
 }
 
 // macs takes every MAC address in b, in its canonical form (lower case,

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/report"
 )
 
 // Source is the machine a snapshot records, and the label its meta file
@@ -50,8 +52,6 @@ type RecordOptions struct {
 	ProbeTimeout time.Duration
 	// Progress, when set, is told what is being done.
 	Progress func(string)
-	// Inventoried is checks.Options.Inventoried.
-	Inventoried func(devices int)
 }
 
 // Record runs the doctor (doctor.Run) on src with a recorder attached and
@@ -62,18 +62,12 @@ type RecordOptions struct {
 func Record(ctx context.Context, src *machine.Host, o RecordOptions) (*Recording, error) {
 	rec := NewRecorder()
 	h := rec.Attach(src) // src.WithTracer(rec), counting commands in flight
-	opts := doctor.Options{ProbeTimeout: o.ProbeTimeout, Context: "auto", Inventoried: o.Inventoried}
+	opts := doctor.Options{ProbeTimeout: o.ProbeTimeout, Context: "auto"}
 	if o.Progress != nil {
 		o.Progress("examining the machine")
 	}
 	run, err := doctor.Run(ctx, h, opts)
 	if err != nil {
-		return nil, err
-	}
-	// The recorder's Host runs commands through its own runner, so Run's
-	// wait for a recorded machine's command manifest is src's: one that
-	// could not be read ends the snapshot as if it had come first.
-	if err := src.Wait(ctx); err != nil {
 		return nil, err
 	}
 	// A second pass judges the devices a default run leaves out (virtual
@@ -106,6 +100,67 @@ func Record(ctx context.Context, src *machine.Host, o RecordOptions) (*Recording
 		prog = func(done, total int) { o.Progress(fmt.Sprintf("recording %d/%d paths", done, total)) }
 	}
 	return rec.Collect(ctx, src, CollectOptions{Redact: !o.KeepSerials, ReadTimeout: o.ProbeTimeout, Progress: prog})
+}
+
+// TakeOptions say what `diskdoctor snapshot` records and where it writes.
+type TakeOptions struct {
+	RecordOptions
+	Output   string // the archive; "-" for the out writer of Take
+	Root     string // a recorded machine instead of this one
+	HostRoot string // the live host mounted at this directory instead
+	Version  string // the doctor's, for the meta file
+}
+
+// Take records the machine o names (Source, HostRootSource, Record) and
+// writes the archive to o.Output, readable by its owner only since it
+// describes the machine, or to out for "-". Progress goes to errw when it
+// is a terminal, and the summary (WriteSummary) to errw at the end.
+func Take(ctx context.Context, o TakeOptions, out, errw io.Writer) error {
+	start := time.Now()
+	var src *machine.Host
+	var label string
+	var err error
+	switch {
+	case o.HostRoot != "" && o.Root != "":
+		return errors.New("snapshot: --host-root records a live host; it excludes --root (a recording)")
+	case o.HostRoot != "":
+		src, label, err = HostRootSource(ctx, o.HostRoot)
+	default:
+		src, label, err = Source(ctx, o.Root)
+	}
+	if err != nil {
+		return err
+	}
+	if report.IsTerminal(errw) {
+		o.Progress = func(s string) { fmt.Fprintf(errw, "\r\x1b[Kdiskdoctor snapshot: %s", s) }
+	}
+	rec, err := Record(ctx, src, o.RecordOptions)
+	if err != nil {
+		return err
+	}
+	if o.Progress != nil {
+		o.Progress("writing " + o.Output)
+	}
+	meta := rec.Meta(o.Version, label, start).Marshal()
+	var st ArchiveStats
+	write := func(w io.Writer) error {
+		var err error
+		st, err = WriteArchive(w, rec, meta, start)
+		return err
+	}
+	if o.Output == "-" {
+		err = write(out)
+	} else {
+		err = machine.WriteAtomically(o.Output, 0o600, write)
+	}
+	if o.Progress != nil {
+		report.ClearLine(errw)
+	}
+	if err != nil {
+		return err
+	}
+	WriteSummary(errw, o.Output, rec, st, time.Since(start))
+	return nil
 }
 
 // WriteSummary tells the person who took the snapshot what went into the

@@ -61,9 +61,14 @@ func TestBenchDoctorSleepsDuringAJob(t *testing.T) {
 			break
 		}
 	}
+	// Once counted, the rest of the profile is not needed: SIGTERM ends
+	// the run cleanly (exit 143, the test file removed).
+	if measured {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+	}
 	select {
 	case err := <-done:
-		if err != nil {
+		if err != nil && !(measured && cmd.ProcessState.ExitCode() == 143) {
 			t.Fatalf("bench: %v\n%s", err, stderr.String())
 		}
 	case <-time.After(120 * time.Second):

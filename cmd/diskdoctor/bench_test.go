@@ -134,6 +134,7 @@ func benchAbbrev(s []string) string {
 // run: a small one must produce exactly the planned findings, with nothing
 // skipped.
 func TestSyntheticMachine(t *testing.T) {
+	t.Parallel()
 	const n = 30
 	dir := t.TempDir()
 	if err := writeSyntheticMachine(dir, n); err != nil {
@@ -146,7 +147,7 @@ func TestSyntheticMachine(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	code, err := runDoctor(context.Background(), options{root: dir, format: "json", context: "auto", color: "never"}, &out, &errb)
+	code, err := runDoctor(context.Background(), options{Options: doctor.Options{Root: dir, Context: "auto"}, format: "json", color: "never"}, &out, &errb)
 	if err != nil {
 		t.Fatalf("doctor: %v (stderr %s)", err, errb.String())
 	}
@@ -220,6 +221,7 @@ func TestSyntheticMachine(t *testing.T) {
 // its controller and its PCI function's link, and its hidden per-path disk
 // in the inventory, marked an NVMe path, but not among the report's devices.
 func TestSyntheticNVMeMultipath(t *testing.T) {
+	t.Parallel()
 	const n = 40
 	dir := t.TempDir()
 	if err := writeSyntheticMachine(dir, n); err != nil {
@@ -333,7 +335,7 @@ func BenchmarkFullCheck1000Disks(b *testing.B) {
 	if err := writeSyntheticMachine(dir, benchDisks); err != nil {
 		b.Fatal(err)
 	}
-	o := options{root: dir, format: "json", context: "auto", color: "never", probeTimeout: 5 * time.Second}
+	o := options{Options: doctor.Options{Root: dir, Context: "auto", ProbeTimeout: 5 * time.Second}, format: "json", color: "never"}
 	var out bytes.Buffer
 	if code, err := runDoctor(context.Background(), o, &out, io.Discard); err != nil || code == 3 {
 		b.Fatalf("doctor: exit %d, %v", code, err)
@@ -360,7 +362,7 @@ func TestBenchThousandDisks(t *testing.T) {
 	if os.Getenv("DISKDOCTOR_BENCH") != "1" {
 		t.Skip("set DISKDOCTOR_BENCH=1 to run (make bench)")
 	}
-	bin := buildDoctor(t)
+	bin := binary
 
 	machine := filepath.Join(t.TempDir(), "machine")
 	start := time.Now()

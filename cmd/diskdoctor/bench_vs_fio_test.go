@@ -38,7 +38,7 @@ func TestBenchAgainstHandRunFio(t *testing.T) {
 	if profile == "" {
 		profile = "cdm"
 	}
-	bin := buildDoctor(t)
+	bin := binary
 	args := []string{"--profile", profile, "--size", "512m", "--runtime", "3"}
 	doctor := &samples{rows: map[string][]float64{}}
 	byHand := &samples{rows: map[string][]float64{}}

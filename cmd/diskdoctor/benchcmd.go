@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,10 +17,9 @@ func init() { subcommands = append(subcommands, newBenchCmd) }
 // benchFlags are the command line of `diskdoctor bench`, before parsing.
 type benchFlags struct {
 	o                bench.Options
+	out              bench.Output
 	runtime, size    string
-	format, color    string
 	root             string
-	width            int
 	slog             bool
 	direct, buffered bool
 }
@@ -83,7 +80,9 @@ EXIT STATUS
 			if err != nil {
 				return &bench.ExitError{Code: rules.ExitUnknown, Err: err}
 			}
-			return runBench(cmd.Context(), path, fl, benchChanged(cmd, fl), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			// --slog gives the profile: a replay takes the others from its recording.
+			changed := func(name string) bool { return cmd.Flags().Changed(name) || (name == "profile" && fl.slog) }
+			return bench.Main(cmd.Context(), fl.root, path, fl.o, fl.out, changed, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	fl.define(cmd)
@@ -99,7 +98,7 @@ func (fl *benchFlags) define(cmd *cobra.Command) {
 	f.StringVar(&fl.runtime, "runtime", "5s", "how long each test runs: seconds (10) or a duration (5s, 1m)")
 	f.StringVar(&fl.size, "size", "1GiB", "size of the test file: 4g, 512m (k/m/g/t are binary, any case), 1GiB, 10GB; bigger than RAM keeps caches out")
 	f.StringVar(&o.Engine, "engine", "auto", "fio I/O engine: auto (io_uring, libaio, posixaio, psync: the first that works here), or any fio engine")
-	f.StringVarP(&fl.format, "format", "f", "text", "output format: text, json")
+	f.StringVarP(&fl.out.Format, "format", "f", "text", "output format: text, json")
 	f.BoolVar(&o.DryRun, "dry-run", false, "print the fio job files the bench would run (after the preflight, as comments), and run nothing")
 	f.BoolVar(&o.Force, "force", false, "run although the doctor found critical problems or other I/O on the devices (the result says so); not when the file does not fit")
 	f.BoolVar(&o.DeviceWrite, "device-write-i-know", false, "PATH is a raw block device that nothing uses: write to it, destroying its data")
@@ -114,8 +113,8 @@ func (fl *benchFlags) define(cmd *cobra.Command) {
 	f.BoolVar(&fl.buffered, "buffered", false, "buffered I/O through the page cache (direct=0): measures the cache as much as the disk")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "print each fio command line as it runs (on a terminal, with the progress)")
 	f.DurationVar(&o.PreflightWindow, "preflight-window", 2*time.Second, "watch the target's devices this long for other processes' I/O before and after the run (0: do not)")
-	f.StringVar(&fl.color, "color", "auto", "colour: auto, always, never")
-	f.IntVar(&fl.width, "width", 0, "lay the text out for this many columns (default: the terminal's, 80 when not a terminal)")
+	f.StringVar(&fl.out.Color, "color", "auto", "colour: auto, always, never")
+	f.IntVar(&fl.out.Width, "width", 0, "lay the text out for this many columns (default: the terminal's, 80 when not a terminal)")
 	f.StringVar(&o.Datasheets, "datasheets", "", "a YAML file of your own drive datasheets (format of rules/datasheets.yaml)")
 	f.DurationVar(&o.ProbeTimeout, "probe-timeout", 5*time.Second, "how long one probe of the doctor may take")
 	f.StringVar(&fl.root, "root", "", "a recorded machine (fixture or unpacked snapshot): preflight it, and replay its recorded bench run (PATH and the settings default to the recording's)")
@@ -137,8 +136,8 @@ func (fl *benchFlags) parse(cmd *cobra.Command, args []string) (string, error) {
 	case fl.root == "":
 		return "", errors.New("bench needs PATH: an existing directory (or mount point) on the filesystem to test, e.g. diskdoctor bench /srv/data (diskdoctor bench --help)")
 	}
-	if fl.width != 0 && fl.width < render.MinWidth {
-		return "", fmt.Errorf("--width %d: at least %d columns", fl.width, render.MinWidth)
+	if fl.out.Width != 0 && fl.out.Width < render.MinWidth {
+		return "", fmt.Errorf("--width %d: at least %d columns", fl.out.Width, render.MinWidth)
 	}
 	if len(args) == 2 {
 		if !f.Changed("fio") || fl.o.Fio != "fio" {
@@ -146,8 +145,8 @@ func (fl *benchFlags) parse(cmd *cobra.Command, args []string) (string, error) {
 		}
 		fl.o.Fio = args[0]
 	}
-	if fl.format != "text" && fl.format != "json" {
-		return "", fmt.Errorf("unknown --format %q (text, json)", fl.format)
+	if fl.out.Format != "text" && fl.out.Format != "json" {
+		return "", fmt.Errorf("unknown --format %q (text, json)", fl.out.Format)
 	}
 	var err error
 	if fl.o.Runtime, err = bench.ParseRuntime(fl.runtime); err != nil {
@@ -167,64 +166,4 @@ func (fl *benchFlags) parse(cmd *cobra.Command, args []string) (string, error) {
 	}
 	fl.o.Buffered = fl.buffered || !fl.direct
 	return path, nil
-}
-
-// benchChanged says which settings the command line gave (--slog gives
-// the profile): a replay takes the others from its recording.
-func benchChanged(cmd *cobra.Command, fl benchFlags) func(string) bool {
-	return func(name string) bool {
-		return cmd.Flags().Changed(name) || (name == "profile" && fl.slog)
-	}
-}
-
-// runBench wires the machine, the runner and the doctor into a bench run
-// and renders its result; SIGHUP, SIGINT and SIGTERM stop it cleanly with
-// the signal's exit status (bench.WatchSignals). A recorded machine's
-// bench run replays with its recorded settings where the command line
-// gives none (bench.Recording.Apply).
-func runBench(ctx context.Context, path string, fl benchFlags, changed func(string) bool, stdout, stderr io.Writer) error {
-	ctx, sig := bench.WatchSignals(ctx)
-	defer sig.Stop()
-	env, err := bench.NewEnv(ctx, fl.root, fl.o)
-	if err != nil {
-		return &bench.ExitError{Code: rules.ExitUnknown, Err: err}
-	}
-	env.Notes = stderr
-	o := fl.o
-	switch {
-	case env.Recording != nil:
-		if path, err = env.Recording.Apply(&o, path, changed); err != nil {
-			return &bench.ExitError{Code: rules.ExitUnknown, Err: err}
-		}
-	case path == "":
-		return &bench.ExitError{Code: rules.ExitUnknown, Err: bench.NoRecording(fl.root)}
-	}
-	o.Width = fl.width
-	if o.Width == 0 {
-		o.Width = render.TerminalWidth(stdout)
-	}
-	if render.IsTerminal(stderr) {
-		o.Progress = stderr
-	}
-	if o.DryRun {
-		text, err := bench.DryRun(ctx, path, o, env)
-		if err != nil {
-			return sig.Exit(err)
-		}
-		sig.Stop()
-		_, err = io.WriteString(stdout, text)
-		return err
-	}
-	res, err := bench.Run(ctx, path, o, env)
-	sig.Stop()
-	if res != nil {
-		if fl.format == "json" {
-			if jerr := bench.WriteJSON(stdout, res); err == nil {
-				err = jerr
-			}
-		} else if err == nil {
-			bench.WriteText(stdout, res, render.ColorWanted(fl.color, stdout), o.Width)
-		}
-	}
-	return sig.Exit(err)
 }

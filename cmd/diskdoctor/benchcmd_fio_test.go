@@ -79,8 +79,9 @@ func benchRunJSON(t *testing.T, args ...string) *bench.Result {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	// --force: a neighbour's I/O on a shared test machine can make the
-	// host's io pressure critical; these tests are about the measurements.
-	code := run(t.Context(), append([]string{"bench", "--format", "json", "--size", "32MiB", "--runtime", "1s", "--probe-timeout", "2s", "--force"}, args...), &stdout, &stderr)
+	// host's io pressure critical; these tests are about the measurements,
+	// and the preflight's window is TestBenchCompetingWriterRefused's.
+	code := run(t.Context(), append([]string{"bench", "--format", "json", "--size", "32MiB", "--runtime", "1s", "--probe-timeout", "2s", "--preflight-window", "0", "--force"}, args...), &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}

@@ -76,8 +76,10 @@ func TestBenchRecordedRun(t *testing.T) {
 // Bench's preflight runs on every recorded machine: the dry run examines
 // it through the same Host as the doctor and prints its checks.
 func TestBenchPreflightEveryFixture(t *testing.T) {
+	t.Parallel()
 	for _, name := range fixtures(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			var stdout, stderr bytes.Buffer
 			code := run(t.Context(), []string{"bench", "--root", filepath.Join(fixturesDir, name), "--dry-run", "--probe-timeout", "1s", "/"}, &stdout, &stderr)
 			if code != 0 {

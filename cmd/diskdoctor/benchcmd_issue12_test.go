@@ -64,6 +64,7 @@ func TestBenchStaleFileRemoved(t *testing.T) {
 // Every speedtest-hd spelling produces the same dry-run jobs as its
 // diskdoctor spelling (the job lines; the comments carry the preflight).
 func TestBenchSpeedtestHDFlags(t *testing.T) {
+	t.Parallel()
 	dir := benchTestDir(t)
 	fio, err := exec.LookPath("fio")
 	if err != nil {

@@ -9,8 +9,6 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/doctor"
-	"github.com/diskdoctor/diskdoctor/internal/suggest"
-	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -47,28 +45,13 @@ file it came from. --markdown prints the built-in rules' reference
 	return cmd
 }
 
-// siteRules are the built-in rules and the site's own (rules.d) of this
-// machine, or of the recorded machine root; a site rule file that is not
-// used (another user could have written it) is named on stderr.
+// siteRules are doctor.Rules, each refused site rule file named on stderr.
 func siteRules(cmd *cobra.Command, root string) ([]*rules.Rule, error) {
-	rs, err := rules.Load()
-	if err != nil {
-		return nil, err
-	}
-	host := machine.Live()
-	if root != "" {
-		if host, err = machine.Recorded(root); err != nil {
-			return nil, err
-		}
-	}
-	own, refused, err := rules.LoadSiteRules(cmd.Context(), host, rs)
-	if err != nil {
-		return nil, err
-	}
+	rs, refused, err := doctor.Rules(cmd.Context(), root)
 	for _, s := range refused {
 		fmt.Fprintf(cmd.ErrOrStderr(), "diskdoctor: %s (%s)\n", s.Reason, s.Hint)
 	}
-	return append(rs, own...), nil
+	return rs, err
 }
 
 func newExplainCmd() *cobra.Command {
@@ -105,28 +88,20 @@ rule's definition as the engine runs it (rules/defs/RULE-ID.yaml).`,
 			if err != nil {
 				return err
 			}
-			var ids []string
-			for _, r := range rs {
-				if r.ID != args[0] {
-					ids = append(ids, r.ID)
-					continue
-				}
-				if format == "yaml" {
-					enc := yaml.NewEncoder(cmd.OutOrStdout())
-					enc.SetIndent(2)
-					return enc.Encode(r)
-				}
-				w := cols
-				if w == 0 {
-					w = report.TerminalWidth(cmd.OutOrStdout())
-				}
-				return report.Explain(cmd.OutOrStdout(), r, w, report.ColorWanted("auto", cmd.OutOrStdout()))
+			r, err := doctor.FindRule(rs, args[0])
+			if err != nil {
+				return err
 			}
-			msg := fmt.Sprintf("no rule %q (see 'diskdoctor rules')", args[0])
-			if s := suggest.Closest(args[0], ids); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
+			if format == "yaml" {
+				enc := yaml.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent(2)
+				return enc.Encode(r)
 			}
-			return errors.New(msg)
+			w := cols
+			if w == 0 {
+				w = report.TerminalWidth(cmd.OutOrStdout())
+			}
+			return report.Explain(cmd.OutOrStdout(), r, w, report.ColorWanted("auto", cmd.OutOrStdout()))
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "text (for people) or yaml (the rule's definition)")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -45,23 +44,16 @@ higher severity), 3 a side could not be examined.`,
 			if format != "text" && format != "json" {
 				return fmt.Errorf("unknown --format %q (text, json)", format)
 			}
-			// The first side's report is kept while the second is
-			// examined: room for two machines of that size.
-			o.Inventoried = func(devices int) { sizeMemory(2 * devices) }
 			d, err := diff.Sides(cmd.Context(), args[0], args[1], o)
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
 			if format == "json" {
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				err = enc.Encode(d)
+				if err := d.WriteJSON(cmd.OutOrStdout()); err != nil {
+					return err
+				}
 			} else {
-				d.WriteText(w)
-			}
-			if err != nil {
-				return err
+				d.WriteText(cmd.OutOrStdout())
 			}
 			if d.Worse {
 				return exitStatus(rules.ExitWarning)

@@ -15,13 +15,9 @@ import (
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 )
 
-// binary is the diskdoctor built once for the end-to-end tests, static and
-// linked as make build and the packages build it.
+// binary is the diskdoctor built once for the end-to-end tests, static as
+// make build and the packages build it.
 var binary string
-
-// entryLDFlags is the Makefile's ENTRY_LDFLAGS: the doctor's own entry
-// point (entry_linux_amd64.s).
-const entryLDFlags = "-ldflags=-E main.entry"
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "diskdoctor-e2e")
@@ -29,7 +25,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "diskdoctor")
-	build := exec.Command("go", "build", entryLDFlags, "-o", binary, ".")
+	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
@@ -73,8 +69,10 @@ var wantExit = map[string]int{
 var verdictExit = map[string]int{"ok": 0, "warning": 1, "critical": 2}
 
 func TestEndToEndFixtures(t *testing.T) {
+	t.Parallel()
 	for _, name := range fixtures(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			args := []string{"--root", "fixtures/" + name, "--probe-timeout", "1s"}
 			if hasWindow(name) {
 				args = append(args, "--sample", "5s")
@@ -118,6 +116,7 @@ func TestEndToEndFixtures(t *testing.T) {
 }
 
 func TestBadInvocationsExit3(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--root", "fixtures/does-not-exist"},
 		{"--root", "docs"},
@@ -133,6 +132,7 @@ func TestBadInvocationsExit3(t *testing.T) {
 }
 
 func TestRulesAndExplain(t *testing.T) {
+	t.Parallel()
 	out, _, code := runBinary(t, "rules")
 	if code != 0 || !bytes.Contains(out, []byte("write-cache-disabled")) {
 		t.Errorf("rules: exit %d\n%s", code, out)
@@ -246,6 +246,7 @@ func TestLiveMachine(t *testing.T) {
 }
 
 func TestOutputFileIsWrittenWhole(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "report.json")
 	stdout, stderr, code := runBinary(t, "--root", "fixtures/healthy-workstation", "--format", "json", "--output", out)
@@ -262,6 +263,7 @@ func TestOutputFileIsWrittenWhole(t *testing.T) {
 }
 
 func TestNagiosUnknownLine(t *testing.T) {
+	t.Parallel()
 	stdout, _, code := runBinary(t, "--format", "nagios", "--root", "fixtures/does-not-exist")
 	if code != 3 || !bytes.HasPrefix(stdout, []byte("DISKDOCTOR UNKNOWN - ")) {
 		t.Errorf("exit %d, stdout %q; want 3 and a DISKDOCTOR UNKNOWN line", code, stdout)

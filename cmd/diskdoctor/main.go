@@ -16,7 +16,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -36,12 +35,6 @@ func init() { version = buildinfo.Version(version) }
 
 func main() {
 	crashBySignal()
-	hidden := restoreMemLimit()
-	if err := checkRuntimeEnv(os.Getenv, hidden); err != nil {
-		fmt.Fprintln(os.Stderr, "diskdoctor:", err)
-		os.Exit(rules.ExitUnknown)
-	}
-	limitMemory(os.Getenv, hidden)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -50,125 +43,15 @@ func main() {
 
 // crashBySignal makes a fatal error of the Go runtime (out of memory, an
 // unrecovered panic in a goroutine of a library, a concurrent map write,
-// SIGQUIT) end the process by SIGABRT instead of exit status 2, a
-// critical verdict's (runtime/panic.go fatalpanic and dieFromSignal;
-// GOTRACEBACK=crash in runtime/extern.go): the shipped unit records a
-// signal as a failure (its SuccessExitStatus lists 1 and 2 only), NRPE a
-// CRITICAL with the trace on stderr (nrpe.c my_system). The trace is the
-// runtime's fullest; no core is written (machine.NoCoreDumps). The
-// doctor's own panics are caught before they get here (run: exit 3).
+// SIGQUIT) end the process by SIGABRT instead of exit status 2, which the
+// doctor's formats read as a critical verdict (runtime/panic.go fatalpanic
+// and dieFromSignal; GOTRACEBACK=crash in runtime/extern.go). The trace on
+// stderr is the runtime's fullest; no core is written (machine.NoCoreDumps):
+// it would hold the serials a snapshot redacts. The doctor's own panics are
+// caught before they get here (run: exit 3).
 func crashBySignal() {
 	machine.NoCoreDumps()
 	debug.SetTraceback("crash")
-}
-
-// softMemoryLimit is the memory the Go runtime may hold (the heap and its
-// own) before the collector works harder rather than let the process
-// grow, on a machine of up to about 1,000 disks. Without it the collector
-// lets the heap reach twice what was live at its last cycle (the GOGC
-// model of runtime/debug.SetGCPercent), so the peak depends on where the
-// cycles fall. A larger machine gets memoryPerDevice per block device
-// instead (sizeMemory): a fixed limit would make the collector run ever
-// more often as the machine grows. GOMEMLIMIT in the environment replaces
-// both; GOMEMLIMIT=off removes them. The figures behind both values are in
-// docs/performance.md.
-const softMemoryLimit = 54 << 20
-
-// memoryPerDevice is one block device's share of softMemoryLimit on a
-// machine of 1,000 disks with the device-mapper, multipath and loop
-// devices a real one has besides them (1,196 block devices on the
-// synthetic machine: LVM volumes, both paths of each multipathed drive,
-// its map and the map's partition; an NVMe namespace's hidden per-path
-// disk is not counted: checks.Options.Inventoried), so that the raise
-// starts past such a machine, not at it (docs/performance.md).
-const memoryPerDevice = 46 << 10
-
-// gcPercent is the collector's pace below the limit: the heap may grow to
-// three times what was live at the last cycle instead of twice. A run is
-// short and the limit bounds its peak anyway, so fewer cycles cost less
-// CPU for little memory (docs/performance.md).
-const gcPercent = 200
-
-// limitMemory sets softMemoryLimit unless GOMEMLIMIT says otherwise, and
-// gcPercent unless GOGC does. A GOMEMLIMIT hidden from the runtime
-// (restoreMemLimit) is applied here, as the runtime would have; it is one
-// checkRuntimeEnv accepted.
-func limitMemory(getenv func(string) string, hidden bool) {
-	switch v := getenv("GOMEMLIMIT"); {
-	case v == "":
-		debug.SetMemoryLimit(softMemoryLimit)
-	case hidden && v != "off":
-		if n, ok := parseMemLimit(v); ok {
-			debug.SetMemoryLimit(n)
-		}
-	}
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
-}
-
-// minMemoryLimit is the least GOMEMLIMIT the doctor runs under: below it
-// the collector runs without pause (a limit under the live heap of the
-// smallest machine), which looks like a hang, not a verdict.
-const minMemoryLimit = 16 << 20
-
-// checkRuntimeEnv refuses GOGC and GOMEMLIMIT values the doctor cannot
-// use. GOGC that is not a number the runtime silently reads as 100
-// (runtime mgcpacer.go readGOGC). A GOMEMLIMIT the runtime cannot parse
-// aborts it before main with exit status 2, a verdict's (mgcpacer.go
-// readGOMEMLIMIT); hidden from it by the entry point (restoreMemLimit) it
-// is refused here instead. A build without that entry point still aborts,
-// which is one reason the shipped unit unsets both (docs/fleet.md).
-func checkRuntimeEnv(getenv func(string) string, hidden bool) error {
-	if v := getenv("GOGC"); v != "" && v != "off" {
-		if n, err := strconv.Atoi(v); err != nil || n < 0 {
-			return fmt.Errorf("GOGC=%q: not a percentage or off (the Go runtime would ignore it); unset it", v)
-		}
-	}
-	if v := getenv("GOMEMLIMIT"); v != "" && v != "off" {
-		n, ok := parseMemLimit(v)
-		if !ok && hidden {
-			return fmt.Errorf("GOMEMLIMIT=%q: not a size the Go runtime reads (a number of bytes with an optional B, KiB, MiB, GiB or TiB: 64MiB, not 64MB); unset it or set off", v)
-		}
-		if ok && n < minMemoryLimit {
-			return fmt.Errorf("GOMEMLIMIT=%s: %d bytes, less than the %d MiB the doctor needs (the suffixes are B, KiB, MiB, GiB, TiB); unset it or set off", v, n, minMemoryLimit>>20)
-		}
-	}
-	return nil
-}
-
-// parseMemLimit reads GOMEMLIMIT's syntax (runtime/debug SetMemoryLimit's
-// documentation: a number of bytes with an optional B, KiB, MiB, GiB or
-// TiB suffix); false where the doctor does not know it.
-func parseMemLimit(v string) (int64, bool) {
-	mult := int64(1)
-	for _, u := range []struct {
-		s string
-		m int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"B", 1}} {
-		if strings.HasSuffix(v, u.s) {
-			v, mult = strings.TrimSuffix(v, u.s), u.m
-			break
-		}
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 || n > (1<<62)/mult {
-		return 0, false
-	}
-	return n * mult, true
-}
-
-// sizeMemory raises the limit to memoryPerDevice per block device of the
-// machine examined, unless GOMEMLIMIT says otherwise. It only raises: a
-// process without limitMemory's (a test calling run) keeps none.
-func sizeMemory(devices int) {
-	raiseMemoryLimit(os.Getenv, int64(devices)*memoryPerDevice)
-}
-
-func raiseMemoryLimit(getenv func(string) string, want int64) {
-	if getenv("GOMEMLIMIT") == "" && want > debug.SetMemoryLimit(-1) {
-		debug.SetMemoryLimit(want)
-	}
 }
 
 // run is main without the process: tests call it directly. A panic is a bug,
@@ -227,19 +110,9 @@ func (e examineError) Unwrap() error { return e.error }
 
 // failure writes the failure form of the --format the arguments ask for
 // (read from them, since a usage error may come before the flags are
-// parsed); nothing for text or a format that is not one. With --output the
-// form replaces the file too, so that a textfile collector's file does not
-// keep the last good report after a run that could not examine the
-// machine; an interrupted run (stopped by its operator or its deadline)
-// leaves the file as it was.
+// parsed), to stdout and to the --output file (report.EmitFailure).
 func failure(stdout io.Writer, args []string, reason, message string) {
-	format := flagArg(args, "format", "f")
-	_ = report.Failure(stdout, format, tool(), reason, message)
-	if out := flagArg(args, "output", "o"); out != "" && out != "-" && format != "" && format != "text" && reason != report.FailInterrupted {
-		_ = report.WriteAtomically(out, 0o644, func(w io.Writer) error {
-			return report.Failure(w, format, tool(), reason, message)
-		})
-	}
+	report.EmitFailure(stdout, flagArg(args, "output", "o"), flagArg(args, "format", "f"), tool(), reason, message)
 }
 
 // flagArg is the value of the last --long/-short in args ("" if none), as

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/report"
 )
 
@@ -15,6 +16,7 @@ import (
 // finding subject, and the textfile parses. 20 disks by default, 1,000
 // with DISKDOCTOR_BENCH=1 (tens of seconds, mostly writing the machine).
 func TestPrometheusManyDisks(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: skipping the synthetic machine")
 	}
@@ -28,7 +30,7 @@ func TestPrometheusManyDisks(t *testing.T) {
 		t.Fatal(err)
 	}
 	t1 := time.Now()
-	rep, err := examine(t.Context(), options{root: dir, format: "prometheus", probeTimeout: 5 * time.Second, context: "auto"})
+	rep, err := examine(t.Context(), options{Options: doctor.Options{Root: dir, ProbeTimeout: 5 * time.Second, Context: "auto"}, format: "prometheus"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,44 +2,29 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/internal/clidoc"
-	"github.com/diskdoctor/diskdoctor/internal/suggest"
 	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
-// options are the root command's flags.
+// options are the root command's flags: the doctor's options and how the
+// report is shown.
 type options struct {
-	root         string
-	snapshot     string // --snapshot: a snapshot archive, unpacked privately for the run
-	hostRoot     string // --host-root: the live host mounted at this directory
-	format       string
-	devices      []string
-	probeTimeout time.Duration
-	deadline     time.Duration
-	datasheets   string
-	config       string
-	context      string
-	disable      []string
-	color        string
-	width        int  // --width; 0: the terminal's, 80 when not a terminal
-	verbose      bool // -v: every finding in full
-	output       string
-	sample       time.Duration
-	sampleSet    bool                        // --sample given: its window (0: none) instead of the default one
-	progress     func(elapsed time.Duration) // the sampling window's progress line, on a terminal
-	strict       bool                        // tests: a rule that cannot be evaluated is an error
+	doctor.Options
+	format  string
+	color   string
+	width   int  // --width; 0: the terminal's, 80 when not a terminal
+	verbose bool // -v: every finding in full
+	output  string
 }
 
 // subcommands is the registry of subcommands, filled at init() by the file
@@ -68,9 +53,12 @@ labelled by risk. It never changes the machine.`,
 		Version:       versionText(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          unknownCommand,
+		Args:          clidoc.UnknownCommand,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.sampleSet = cmd.Flags().Changed("sample")
+			// --sample 0 opts out of the default window.
+			if !cmd.Flags().Changed("sample") {
+				o.LiveWindow = doctor.DefaultLiveWindow
+			}
 			if err := validateFlags(cmd, o); err != nil {
 				return err
 			}
@@ -80,19 +68,19 @@ labelled by risk. It never changes the machine.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.root, "root", "", "examine a recorded machine (a fixture or unpacked snapshot directory) instead of this one")
-	f.StringVar(&o.hostRoot, "host-root", "", "examine the live host whose root filesystem is mounted at this directory (from a container: -v /:/host:ro, --host-root /host); its programs run chrooted into it")
-	f.StringVar(&o.snapshot, "snapshot", "", "examine a snapshot archive written by 'diskdoctor snapshot' instead of this machine")
+	f.StringVar(&o.Root, "root", "", "examine a recorded machine (a fixture or unpacked snapshot directory) instead of this one")
+	f.StringVar(&o.HostRoot, "host-root", "", "examine the live host whose root filesystem is mounted at this directory (from a container: -v /:/host:ro, --host-root /host); its programs run chrooted into it")
+	f.StringVar(&o.Snapshot, "snapshot", "", "examine a snapshot archive written by 'diskdoctor snapshot' instead of this machine")
 	f.StringVarP(&o.format, "format", "f", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically: a temporary file renamed into place) instead of standard output")
-	f.StringSliceVarP(&o.devices, "device", "d", nil, "judge only these devices (name or /dev/name; virtual devices included when named)")
-	f.DurationVar(&o.probeTimeout, "probe-timeout", doctor.DefaultProbeTimeout, "how long one probe (a file read or a command) may take")
-	f.DurationVar(&o.deadline, "deadline", 0, "how long the whole run may take (default: the sampling window plus 60 probe timeouts plus 1m)")
-	f.DurationVar(&o.sample, "sample", 0, "watch the machine for this long (e.g. 5s) like iostat -x, iotop and PSI together, and judge what the devices do against their datasheets; a recorded machine replays its recorded window (default: a 1s window on this machine, none on a recorded one; 0: no window, the instant check)")
-	f.StringVar(&o.datasheets, "datasheets", "", "a YAML file of your own drive datasheets (same format as rules/datasheets.yaml); its models take precedence")
-	f.StringVar(&o.config, "config", "", "a site configuration file (waivers, severities) instead of the examined machine's /etc/diskdoctor/diskdoctor.yaml")
-	f.StringVar(&o.context, "context", "auto", "what the machine is for: "+strings.Join(doctor.Contexts(), ", ")+" (decides how much a power-saving governor matters)")
-	f.StringSliceVar(&o.disable, "disable-check", nil, "checks not to run (see 'diskdoctor checks')")
+	f.StringSliceVarP(&o.Devices, "device", "d", nil, "judge only these devices (name or /dev/name; virtual devices included when named)")
+	f.DurationVar(&o.ProbeTimeout, "probe-timeout", doctor.DefaultProbeTimeout, "how long one probe (a file read or a command) may take")
+	f.DurationVar(&o.Deadline, "deadline", 0, "how long the whole run may take (default: the sampling window plus 60 probe timeouts plus 1m)")
+	f.DurationVar(&o.Sample, "sample", 0, "watch the machine for this long (e.g. 5s) like iostat -x, iotop and PSI together, and judge what the devices do against their datasheets; a recorded machine replays its recorded window (default: a 1s window on this machine, none on a recorded one; 0: no window, the instant check)")
+	f.StringVar(&o.Datasheets, "datasheets", "", "a YAML file of your own drive datasheets (same format as rules/datasheets.yaml); its models take precedence")
+	f.StringVar(&o.Config, "config", "", "a site configuration file (waivers, severities) instead of the examined machine's /etc/diskdoctor/diskdoctor.yaml")
+	f.StringVar(&o.Context, "context", "auto", "what the machine is for: "+strings.Join(doctor.Contexts(), ", ")+" (decides how much a power-saving governor matters)")
+	f.StringSliceVar(&o.Disabled, "disable-check", nil, "checks not to run (see 'diskdoctor checks')")
 	f.StringVar(&o.color, "color", "auto", "colour: auto (terminal and no NO_COLOR), always, never")
 	f.IntVar(&o.width, "width", 0, "lay the text report out for this many columns (default: the terminal's, 80 when not a terminal)")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "text: every finding in full (evidence, notes, every fix)")
@@ -116,49 +104,8 @@ labelled by risk. It never changes the machine.`,
 	cmd.InitDefaultCompletionCmd()
 	clidoc.AddExitStatusHelp(cmd)
 	// Subcommands inherit it (cobra looks the function up the parents).
-	cmd.SetFlagErrorFunc(suggestFlag)
+	cmd.SetFlagErrorFunc(clidoc.SuggestFlag)
 	return cmd
-}
-
-// suggestFlag answers a mistyped long flag with the closest one the command
-// has (its own and those it inherits), by the distance cobra uses for
-// commands (doctor.Suggest).
-func suggestFlag(cmd *cobra.Command, err error) error {
-	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
-	if !ok {
-		return err
-	}
-	var names []string
-	add := func(f *pflag.Flag) {
-		if !f.Hidden {
-			names = append(names, f.Name)
-		}
-	}
-	cmd.Flags().VisitAll(add)
-	cmd.InheritedFlags().VisitAll(add)
-	if s := suggest.Closest(name, names); s != "" {
-		return fmt.Errorf("unknown flag --%s: did you mean --%s?", name, s)
-	}
-	return fmt.Errorf("unknown flag --%s (see '%s --help')", name, cmd.CommandPath())
-}
-
-// unknownCommand refuses arguments to the root command: a word there is a
-// mistyped subcommand, answered with the closest one.
-func unknownCommand(cmd *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return nil
-	}
-	var names []string
-	for _, c := range cmd.Commands() {
-		if c.IsAvailableCommand() {
-			names = append(names, c.Name())
-		}
-	}
-	msg := fmt.Sprintf("unknown command %q (commands: %s)", args[0], strings.Join(names, ", "))
-	if s := suggest.Closest(args[0], names); s != "" {
-		msg = fmt.Sprintf("unknown command %q: did you mean %q?", args[0], s)
-	}
-	return errors.New(msg)
 }
 
 // validateFlags rejects what a person can get wrong before anything runs:
@@ -183,20 +130,7 @@ func validateFlags(cmd *cobra.Command, o options) error {
 			}
 		}
 	}
-	return o.doctorOptions().Validate()
-}
-
-func (o options) doctorOptions() doctor.Options {
-	var live time.Duration
-	if !o.sampleSet {
-		live = doctor.DefaultLiveWindow
-	}
-	return doctor.Options{
-		Root: o.root, Snapshot: o.snapshot, HostRoot: o.hostRoot, Devices: o.devices,
-		ProbeTimeout: o.probeTimeout, Deadline: o.deadline, Datasheets: o.datasheets, Config: o.config,
-		Context: o.context, Disabled: o.disable, Sample: o.sample, LiveWindow: live, Progress: o.progress, Strict: o.strict,
-		Inventoried: sizeMemory,
-	}
+	return o.Validate()
 }
 
 // examine is doctor.Examine for the root command's options.
@@ -206,15 +140,15 @@ func examine(ctx context.Context, o options) (*rules.Report, error) {
 			return nil, err
 		}
 	}
-	return doctor.Examine(ctx, o.doctorOptions())
+	return doctor.Examine(ctx, o.Options)
 }
 
 // runDoctor examines, renders and returns the exit status.
 func runDoctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, error) {
 	start := time.Now()
 	clearProgress := func() {}
-	if o.sample > 0 && o.format == "text" && report.IsTerminal(stderr) {
-		o.progress = report.SampleProgress(stderr, o.sample)
+	if o.Sample > 0 && o.format == "text" && report.IsTerminal(stderr) {
+		o.Progress = report.SampleProgress(stderr, o.Sample)
 		clearProgress = func() { report.ClearLine(stderr) }
 	}
 	rep, err := examine(ctx, o)
@@ -225,18 +159,11 @@ func runDoctor(ctx context.Context, o options, stdout, stderr io.Writer) (int, e
 		// plugin's UNKNOWN line, a JSON document, diskdoctor_up 0).
 		return rules.ExitUnknown, examineError{err}
 	}
-	render, _ := report.Lookup(o.format)
 	run := report.RunInfo{Start: start, Duration: time.Since(start), Tool: tool(), Color: o.output == "" && report.ColorWanted(o.color, stdout), Verbose: o.verbose, Width: o.width}
 	if run.Width == 0 && o.output == "" {
 		run.Width = report.TerminalWidth(stdout)
 	}
-	if o.output == "" {
-		if err := render(stdout, rep, run); err != nil {
-			return rules.ExitUnknown, examineError{err}
-		}
-		return rep.ExitCode(), nil
-	}
-	if err := report.WriteAtomically(o.output, 0o644, func(w io.Writer) error { return render(w, rep, run) }); err != nil {
+	if err := report.Emit(stdout, o.output, o.format, rep, run); err != nil {
 		return rules.ExitUnknown, examineError{err}
 	}
 	return rep.ExitCode(), nil

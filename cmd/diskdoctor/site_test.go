@@ -131,7 +131,7 @@ func TestSiteRuleFiresAndShowsItsOrigin(t *testing.T) {
 	}
 	writeSiteFile(t, root, "etc/diskdoctor/rules.d/site-usb-disk-mounted.yaml", strings.Replace(string(example), "len(mountpoints ??", "len(mountpoint ??", 1))
 	_, errb, code := runBinary(t, "--root", root)
-	if code != 3 || !strings.Contains(string(errb), `site-usb-disk-mounted.yaml:11:7: when reads "mountpoint", which no check gives`) || !strings.Contains(string(errb), `did you mean "mountpoints"?`) {
+	if code != 3 || !strings.Contains(string(errb), `site-usb-disk-mounted.yaml:11:7: rule site-usb-disk-mounted: when reads "mountpoint", which no check gives`) || !strings.Contains(string(errb), `did you mean "mountpoints"?`) {
 		t.Errorf("a rule reading an unknown fact: exit %d, %s", code, errb)
 	}
 }

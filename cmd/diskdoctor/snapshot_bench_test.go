@@ -10,6 +10,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/diskdoctor/diskdoctor/doctor"
+	"github.com/diskdoctor/diskdoctor/snapshot"
 )
 
 // cpuTime is the CPU this process has used, user and system: on a shared
@@ -39,14 +42,14 @@ func TestBenchSnapshotThousandDisks(t *testing.T) {
 	for i := range 3 {
 		start, cpu := time.Now(), cpuTime()
 		var out bytes.Buffer
-		if code, err := runDoctor(ctx, options{root: machine, format: "json", context: "auto", color: "never", probeTimeout: 5 * time.Second}, &out, io.Discard); err != nil || code == 3 {
+		if code, err := runDoctor(ctx, options{Options: doctor.Options{Root: machine, Context: "auto", ProbeTimeout: 5 * time.Second}, format: "json", color: "never"}, &out, io.Discard); err != nil || code == 3 {
 			t.Fatalf("check: exit %d, %v", code, err)
 		}
 		checks, checkCPU = append(checks, time.Since(start)), append(checkCPU, cpuTime()-cpu)
 
 		file := filepath.Join(t.TempDir(), "snap.tar.gz")
 		start, cpu = time.Now(), cpuTime()
-		if err := takeSnapshot(ctx, snapshotOptions{output: file, root: machine, probeTimeout: 5 * time.Second}, io.Discard, io.Discard); err != nil {
+		if err := snapshot.Take(ctx, snapshot.TakeOptions{Output: file, Root: machine, RecordOptions: snapshot.RecordOptions{ProbeTimeout: 5 * time.Second}}, io.Discard, io.Discard); err != nil {
 			t.Fatalf("snapshot %d: %v", i, err)
 		}
 		snaps, snapCPU = append(snaps, time.Since(start)), append(snapCPU, cpuTime()-cpu)

@@ -25,7 +25,9 @@ var exitStatusHelp = map[string]string{
   3  UNKNOWN: the machine could not be examined (bad root or snapshot, bad
      arguments), the run was interrupted (Ctrl-C, SIGTERM) or ran past its
      deadline, or the doctor failed; the previous --output file is left as
-     it was`,
+     it was
+  --format prometheus exits 0 once the metrics are written, whatever the
+  verdict (it is diskdoctor_verdict), and 3 as above`,
 	"bench": `  0  the benchmark ran
   2  refused: the doctor found critical problems (--force runs anyway)
   3  it could not run, failed, or was interrupted (the test file is removed)`,
@@ -80,7 +82,7 @@ func exitStatusOf(cmd *cobra.Command) []exitCode {
 	switch strings.TrimPrefix(cmd.CommandPath(), "diskdoctor") {
 	case "":
 		return []exitCode{
-			{0, "No warning or critical finding (notes and skipped checks alone leave it 0)."},
+			{0, "No warning or critical finding (notes and skipped checks alone leave it 0); with --format prometheus, any verdict once the metrics are written."},
 			{1, "At least one warning finding, no critical one."},
 			{2, "At least one critical finding."},
 			{3, "The machine could not be examined at all (bad --root or --snapshot, bad arguments, the report could not be written)."},

@@ -1,9 +1,9 @@
 package archive
 
-import "github.com/diskdoctor/diskdoctor/internal/tempname"
+import "github.com/diskdoctor/diskdoctor/machine/tempname"
 
 // unpackPrefix names the directories Open unpacks into:
-// $TMPDIR/diskdoctor-snapshot-PID-<16 hex> (internal/tempname), so that
+// $TMPDIR/diskdoctor-snapshot-PID-<16 hex> (machine/tempname), so that
 // the next run can tell a dead run's directory from anything else.
 const unpackPrefix = "diskdoctor-snapshot-"
 

@@ -64,7 +64,7 @@ func Write(w io.Writer, members Members, mtime time.Time) (Stats, error) {
 	// klauspost/compress's deflate at its fastest level: a snapshot is
 	// mostly tar headers and padding, which compress well at any level,
 	// and the snapshot command must not cost much more than the check it
-	// records (issue #14).
+	// records.
 	gz, err := gzip.NewWriterLevel(cw, gzip.BestSpeed)
 	if err != nil {
 		return st, err
@@ -72,14 +72,12 @@ func Write(w io.Writer, members Members, mtime time.Time) (Stats, error) {
 	bw := bufio.NewWriterSize(gz, bufSize)
 	// Whole seconds fit the ustar header's mtime field; a fraction would
 	// cost every member a PAX record (POSIX pax, "pax Extended Header":
-	// mtime with a fraction is only in an extended header), and leave
-	// every member to archive/tar (newMemberWriter).
+	// mtime with a fraction is only in an extended header).
 	mtime = mtime.Truncate(time.Second)
-	mw := newMemberWriter(bw, mtime)
-	h := new(tar.Header) // one for all: archive/tar copies what it keeps
+	tw := tar.NewWriter(bw)
 	err = members(func(m Member) error {
 		// Only what Read accepts: an archive its reader refuses (a name
-		// 4,096 directories deep, issue #26) is no recording.
+		// 4,096 directories deep) is no recording.
 		if err := Check(m); err != nil {
 			return err
 		}
@@ -89,7 +87,7 @@ func Write(w io.Writer, members Members, mtime time.Time) (Stats, error) {
 		if st.Bytes+int64(len(m.Data)) > MaxTotalBytes {
 			return refuse(m.Name, "the archive would hold more than %d bytes, which the reader refuses", MaxTotalBytes)
 		}
-		if err := writeMember(mw, h, m, mtime); err != nil {
+		if err := writeMember(tw, m, mtime); err != nil {
 			return fmt.Errorf("%s: %w", m.Name, err)
 		}
 		switch m.Type {
@@ -104,7 +102,7 @@ func Write(w io.Writer, members Members, mtime time.Time) (Stats, error) {
 		return nil
 	})
 	if err == nil {
-		err = mw.tw.Close() // the two zero blocks that end the archive
+		err = tw.Close() // the two zero blocks that end the archive
 	}
 	if err == nil {
 		err = bw.Flush()
@@ -145,9 +143,8 @@ func Check(m Member) error {
 // or target too long or not ASCII for the ustar fields goes in a PAX
 // record, never in a GNU extension (the POSIX format, which every tar
 // reads).
-func writeMember(mw *memberWriter, h *tar.Header, m Member, mtime time.Time) error {
-	*h = tar.Header{Name: m.Name, ModTime: mtime, Format: tar.FormatPAX}
-	var data []byte
+func writeMember(tw *tar.Writer, m Member, mtime time.Time) error {
+	h := &tar.Header{Name: m.Name, ModTime: mtime, Format: tar.FormatPAX}
 	switch m.Type {
 	case Dir:
 		h.Typeflag, h.Mode, h.Name = tar.TypeDir, 0o755, m.Name+"/"
@@ -155,9 +152,12 @@ func writeMember(mw *memberWriter, h *tar.Header, m Member, mtime time.Time) err
 		h.Typeflag, h.Mode, h.Linkname = tar.TypeSymlink, 0o777, m.Link
 	case File:
 		h.Typeflag, h.Mode, h.Size = tar.TypeReg, 0o644, int64(len(m.Data))
-		data = m.Data
 	default:
 		return fmt.Errorf("member type %d", m.Type)
 	}
-	return mw.member(h, data)
+	if err := tw.WriteHeader(h); err != nil {
+		return err
+	}
+	_, err := tw.Write(m.Data)
+	return err
 }

@@ -47,7 +47,6 @@ func Parse(r io.Reader) ([]Entry, error) {
 
 func parse(b []byte) ([]Entry, error) {
 	// An alias is written "*name": without a '*' there is none to expand.
-	entries, ok := []Entry(nil), false
 	if bytes.IndexByte(b, '*') >= 0 {
 		var doc yaml.Node
 		if err := yaml.Unmarshal(b, &doc); err != nil {
@@ -56,15 +55,12 @@ func parse(b []byte) ([]Entry, error) {
 		if n := expandedSize(&doc, map[*yaml.Node]int{}, 0); n > 2*len(b)+4096 {
 			return nil, fmt.Errorf("%w: aliases expand the manifest to more than %d bytes (it has %d); a recorded manifest has no aliases", ErrParse, 2*len(b)+4096, len(b))
 		}
-	} else {
-		entries, ok = fastManifest(b)
 	}
-	if !ok {
-		dec := yaml.NewDecoder(bytes.NewReader(b))
-		dec.KnownFields(true)
-		if err := dec.Decode(&entries); err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%w: %w", ErrParse, err)
-		}
+	var entries []Entry
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&entries); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%w: %w", ErrParse, err)
 	}
 	for i, e := range entries {
 		if len(e.Argv) == 0 {

@@ -1,55 +1,34 @@
 package block
 
-import "strings"
-
-// The names every device and link passes through are tested a byte at a
-// time against tables of the characters their grammar allows; the
-// regular expressions they stand for are kept in the tests
-// (TestNameTablesAreTheRegexps, FuzzNameTablesAreTheRegexps), which hold
-// the two to the same answers.
-
-// charTable is a set of bytes.
-type charTable [256]bool
-
-const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-
-func tableOf(chars string) *charTable {
-	var t charTable
-	for i := 0; i < len(chars); i++ {
-		t[chars[i]] = true
-	}
-	return &t
-}
-
-var (
-	alnumChars = tableOf(alnum)
-	// The kernel builds block device names from a driver prefix, letters
-	// and digits (cciss!c0d0 keeps a '!' for a '/'); DISK_NAME_LEN is 32.
-	kernelNameChars = tableOf(alnum + "!._:+-")
-	// What udev writes into by-id names: it replaces every other
-	// character (udev_replace_chars, encode_devnode_name) before use.
-	udevLinkChars = tableOf(alnum + `#+-.:=@_\`)
+import (
+	"regexp"
+	"strings"
 )
 
-// all reports whether every byte of s is in t.
-func (t *charTable) all(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !t[s[i]] {
-			return false
-		}
-	}
-	return true
-}
+var (
+	// The kernel builds block device names from a driver prefix, letters
+	// and digits (cciss!c0d0 keeps a '!' for a '/'); DISK_NAME_LEN is 32.
+	kernelName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!._:+-]{0,31}$`)
+	// What udev writes into by-id names: it replaces every other
+	// character (udev_replace_chars, encode_devnode_name) before use.
+	udevLinkName = regexp.MustCompile(`^[A-Za-z0-9#+\-.:=@_\\]+$`)
+	// An NVMe native multipath per-path device, nvme<subsys>c<ctrl>n<ns>
+	// (drivers/nvme/host/multipath.c nvme_set_disk_name).
+	nvmePathName = regexp.MustCompile(`^nvme\d+c(\d+)n\d+$`)
+	// A controller, nvme<N>.
+	nvmeCtrlName = regexp.MustCompile(`^nvme\d+$`)
+)
 
 // ValidName reports whether the kernel could have created a block
 // device of this name. Names that fail are refused as subjects: they come
 // from a crafted recording, and would end up in printed commands.
-func ValidName(name string) bool {
-	return len(name) > 0 && len(name) <= 32 && alnumChars[name[0]] && kernelNameChars.all(name[1:])
-}
+func ValidName(name string) bool { return kernelName.MatchString(name) }
 
-// isUdevLinkName reports a name udev could have written under by-id.
-func isUdevLinkName(name string) bool { return name != "" && udevLinkChars.all(name) }
+// isUdevLinkName reports a name udev could have written under by-id ("."
+// and ".." are the directory's own entries, no link udev made).
+func isUdevLinkName(name string) bool {
+	return name != "." && name != ".." && udevLinkName.MatchString(name)
+}
 
 // virtualPrefixes are the drivers of block devices with no hardware below
 // them (loop, zram, ram disks, device-mapper, md, nbd) and of the optical
@@ -67,40 +46,14 @@ func isVirtualName(name string) bool {
 }
 
 // nvmePathController is the controller number of an NVMe native
-// multipath per-path device, nvme<subsys>c<ctrl>n<ns> (the name
-// drivers/nvme/host/multipath.c nvme_set_disk_name gives it).
+// multipath per-path device.
 func nvmePathController(name string) (string, bool) {
-	rest, ok := strings.CutPrefix(name, "nvme")
-	if !ok {
+	m := nvmePathName.FindStringSubmatch(name)
+	if m == nil {
 		return "", false
 	}
-	subsys, rest := leadingDigits(rest)
-	if subsys == "" || !strings.HasPrefix(rest, "c") {
-		return "", false
-	}
-	ctrl, rest := leadingDigits(rest[1:])
-	if ctrl == "" || !strings.HasPrefix(rest, "n") {
-		return "", false
-	}
-	ns, rest := leadingDigits(rest[1:])
-	if ns == "" || rest != "" {
-		return "", false
-	}
-	return ctrl, true
+	return m[1], true
 }
 
 // isNVMeControllerName reports nvme<N>, a controller's name.
-func isNVMeControllerName(name string) bool {
-	rest, ok := strings.CutPrefix(name, "nvme")
-	n, rest := leadingDigits(rest)
-	return ok && n != "" && rest == ""
-}
-
-// leadingDigits splits s after its leading ASCII digits.
-func leadingDigits(s string) (digits, rest string) {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return s[:i], s[i:]
-}
+func isNVMeControllerName(name string) bool { return nvmeCtrlName.MatchString(name) }

@@ -21,16 +21,7 @@ import (
 // Asking each for its driver link would be a failed lookup per node.
 var neverBound = regexp.MustCompile(`^(block|nvme|nvme-subsystem|nvme\d+|ata\d+|link\d+(\.\d+)?|dev\d+\.\d+(\.\d+)?|host\d+|target\d+:\d+:\d+|port-\d+:\d+(:\d+)?|end_device-\d+:\d+(:\d+)?|expander-\d+:\d+|phy-\d+:\d+(:\d+)?|rport-\d+:\d+-\d+|session\d+|pci[0-9a-f]{4}:[0-9a-f]{2})$`)
 
-// isNeverBound is neverBound's match. Every name it matches starts with a
-// letter, and most nodes on a disk's path are PCI functions and SCSI
-// devices, which start with a digit: those need no regexp
-// (TestIsNeverBoundIsTheRegexp).
-func isNeverBound(name string) bool {
-	if name == "" || name[0] >= '0' && name[0] <= '9' {
-		return false
-	}
-	return neverBound.MatchString(name)
-}
+func isNeverBound(name string) bool { return neverBound.MatchString(name) }
 
 // scsiDiskAddr is the H:C:T:L of a disk whose device (the directory above
 // block/<name>) is a SCSI device bound to sd: that binding is what makes

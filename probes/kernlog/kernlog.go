@@ -1,6 +1,8 @@
 package kernlog
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"regexp"
@@ -54,24 +56,16 @@ func Read(ctx context.Context, h *machine.Host) (*Log, error) {
 // Parse splits kernel log output into lines, taking every form of
 // time prefix off each (see splitKernelStamp): raw dmesg, dmesg -T and
 // --time-format iso, syslog files and journalctl -k in its short,
-// short-precise, short-iso and short-monotonic forms.
-//
-// The lines are cut as bufio.Scanner's ScanLines cuts them (a trailing \r
-// dropped, a last line without a newline kept), up to the first line of
-// maxLineBytes or more, where the scanner stopped (TestParseIsTheScanners):
-// but from one copy of the output that every line's Raw and Text share,
-// and into a list made once, rather than a string per line and a list
-// grown by doubling (a large machine's log has thousands of lines).
+// short-precise, short-iso and short-monotonic forms. It stops at the
+// first line of maxLineBytes or more (the scanner's ErrTooLong): a
+// printk record is at most 1 KiB (PRINTKRB_RECORD_MAX,
+// kernel/printk/internal.h), so such a line is no kernel log's.
 func Parse(b []byte) []Line {
-	all := string(b)
-	out := make([]Line, 0, strings.Count(all, "\n")+1)
-	for n := 1; len(all) > 0; n++ {
-		raw, rest, found := strings.Cut(all, "\n")
-		if len(raw) >= maxLineBytes || !found && len(raw) > maxLineBytes {
-			break
-		}
-		all = rest
-		raw = strings.TrimSuffix(raw, "\r")
+	var out []Line
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, maxLineBytes)
+	for n := 1; sc.Scan(); n++ {
+		raw := sc.Text()
 		mono, wall, text := splitKernelStamp(raw)
 		out = append(out, Line{Num: n, Time: mono, Wall: wall, Text: text, Raw: raw})
 	}
@@ -80,8 +74,7 @@ func Parse(b []byte) []Line {
 	return out
 }
 
-// maxLineBytes is the longest line Parse reads: the scanner's buffer it
-// replaced held a line and its newline in 1 MiB.
+// maxLineBytes is the scanner's buffer: a line and its newline.
 const maxLineBytes = 1 << 20
 
 // WriteCacheLine is the SCSI disk driver's boot message about a drive cache.
@@ -101,11 +94,6 @@ func (k *Log) WriteCacheLines() map[string]WriteCacheLine {
 		return out
 	}
 	for _, l := range k.Lines {
-		// Every match holds the literal; most lines do not (the
-		// expression on each line was most of this walk).
-		if !strings.Contains(l.Text, "] Write cache: ") {
-			continue
-		}
 		if m := writeCacheMsg.FindStringSubmatch(l.Text); m != nil {
 			out[m[1]] = WriteCacheLine{Device: m[1], Enabled: m[2] == "enabled", Line: l}
 		}
@@ -128,16 +116,10 @@ func (k *Log) NoCachePageLines() map[string]Line {
 		return out
 	}
 	for _, l := range k.Lines {
-		if strings.Contains(l.Text, "] No Caching mode page ") {
-			if m := noCachePageMsg.FindStringSubmatch(l.Text); m != nil {
-				out[m[1]] = l
-			}
-			continue
-		}
-		if strings.Contains(l.Text, "] Write cache: ") {
-			if m := writeCacheMsg.FindStringSubmatch(l.Text); m != nil {
-				delete(out, m[1])
-			}
+		if m := noCachePageMsg.FindStringSubmatch(l.Text); m != nil {
+			out[m[1]] = l
+		} else if m := writeCacheMsg.FindStringSubmatch(l.Text); m != nil {
+			delete(out, m[1])
 		}
 	}
 	return out
@@ -159,9 +141,6 @@ func (k *Log) PCIeBandwidthLines() map[string]PCIeBandwidthLine {
 		return out
 	}
 	for _, l := range k.Lines {
-		if !strings.HasPrefix(l.Text, "pci ") {
-			continue
-		}
 		if m := pcieLimited.FindStringSubmatch(l.Text); m != nil {
 			out[m[1]] = PCIeBandwidthLine{Address: m[1], Line: l}
 		}

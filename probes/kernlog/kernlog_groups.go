@@ -1,7 +1,7 @@
 package kernlog
 
 import (
-	"strings"
+	"regexp"
 )
 
 // Group is every occurrence of one message (same category, device and
@@ -19,82 +19,18 @@ type Group struct {
 }
 
 // Key is a message with its numbers set aside: sectors, tags, ages.
-// Each number (numberRun) becomes "#" and each run of white space (\s+)
-// one space. It is the two regular expressions' replacement, written as
-// one pass over the bytes: on a large log the two ReplaceAllString calls
-// were a third of the kernel-log check's time (FuzzKlogKey holds it to
-// the expressions).
+// Each number becomes "#" and each run of white space one space.
 func Key(text string) string {
-	var b strings.Builder
-	b.Grow(len(text))
-	for i := 0; i < len(text); {
-		c := text[i]
-		if isSpaceRE(c) {
-			b.WriteByte(' ')
-			for i < len(text) && isSpaceRE(text[i]) {
-				i++
-			}
-			continue
-		}
-		if j := numberAt(text, i); j > i {
-			b.WriteByte('#')
-			i = j
-			continue
-		}
-		b.WriteByte(c)
-		i++
-	}
-	return b.String()
+	return spaceRun.ReplaceAllString(numberRun.ReplaceAllString(text, "#"), " ")
 }
 
-// numberAt is the end of numberRun's match at i, or i when there is none:
-// 0x and hex digits; or, from a word boundary, hex digits with a decimal
-// digit among them up to a word boundary, then any number of [.:/] and hex
-// digits up to a word boundary (1.5, 0000:03:00.0, 4/8).
-func numberAt(s string, i int) int {
-	if s[i] == '0' && i+2 < len(s) && s[i+1] == 'x' && isHexDigit(s[i+2]) {
-		return hexRunEnd(s, i+2)
-	}
-	if !isHexDigit(s[i]) || (i > 0 && isWordByte(s[i-1])) {
-		return i
-	}
-	j := hexRunEnd(s, i)
-	if j < len(s) && isWordByte(s[j]) {
-		return i
-	}
-	if strings.IndexFunc(s[i:j], func(r rune) bool { return r >= '0' && r <= '9' }) < 0 {
-		return i
-	}
-	for j+1 < len(s) && (s[j] == '.' || s[j] == ':' || s[j] == '/') && isHexDigit(s[j+1]) {
-		k := hexRunEnd(s, j+1)
-		if k < len(s) && isWordByte(s[k]) {
-			break
-		}
-		j = k
-	}
-	return j
-}
-
-func hexRunEnd(s string, i int) int {
-	for i < len(s) && isHexDigit(s[i]) {
-		i++
-	}
-	return i
-}
-
-func isHexDigit(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-// isWordByte is \w of RE2 (ASCII): what \b tells apart.
-func isWordByte(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
-}
-
-// isSpaceRE is \s of RE2: [\t\n\f\r ].
-func isSpaceRE(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
-}
+var (
+	// A number: 0x and hex digits; or, from a word boundary, hex digits
+	// with a decimal digit among them, then any number of [.:/] and hex
+	// digits, each up to a word boundary (1.5, 0000:03:00.0, 4/8).
+	numberRun = regexp.MustCompile(`0x[0-9a-fA-F]+|\b[0-9a-fA-F]*\d[0-9a-fA-F]*\b(?:[.:/][0-9a-fA-F]+\b)*`)
+	spaceRun  = regexp.MustCompile(`\s+`)
+)
 
 // GroupEvents groups events per disk (an event about two disks counts
 // for both), host-wide ones under "". Groups keep log order of their first

@@ -3,7 +3,6 @@ package kernlog
 import (
 	"regexp"
 	"strconv"
-	"strings"
 )
 
 // NCQ is what libata printed about one device's native command queueing
@@ -58,9 +57,6 @@ func (k *Log) NCQLines() map[string]NCQ {
 		return out
 	}
 	for _, l := range k.Lines {
-		if !strings.HasPrefix(l.Text, "ata") || !strings.Contains(l.Text, "NCQ") && !strings.Contains(l.Text, "noncq") {
-			continue
-		}
 		if m := ncqConfigure.FindStringSubmatch(l.Text); m != nil {
 			n := out[m[1]]
 			n.Device, n.Described, n.Line = m[1], true, l
@@ -105,9 +101,6 @@ func (k *Log) PortKinds() map[string]PortKind {
 		return out
 	}
 	for _, l := range k.Lines {
-		if !strings.HasPrefix(l.Text, "ata") || !strings.Contains(l.Text, "ATA max ") {
-			continue
-		}
 		if m := portKind.FindStringSubmatch(l.Text); m != nil {
 			out[m[1]] = PortKind{SATA: m[2] == "S", Line: l}
 		}

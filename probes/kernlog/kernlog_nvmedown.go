@@ -40,9 +40,6 @@ func (k *Log) NVMeControllerDown() map[string]*NVMeDown {
 		return out[c]
 	}
 	for _, l := range k.Lines {
-		if !strings.Contains(l.Text, "nvme") {
-			continue
-		}
 		if m := nvmeDownMsg.FindStringSubmatch(l.Text); m != nil {
 			d := get(m[1])
 			d.Count++

@@ -58,8 +58,13 @@ var klogPatternLines = []struct {
 	// rsyslog writes the "res" continuation into the same line as #012.
 	{"Jul 10 11:48:05 mgmt kernel: ata1.00: cmd 60/00:98:28:ac:3e/01:00:03:00:00/40 tag 19 ncq 131072 in#012         res 41/40:00:08:ad:3e/00:00:03:00:00/40 Emask 0x409 (media error) <F>", MediumError, "ata1.00", []string{"sda"}},
 	{"Jul 26 18:03:08 i5server kernel: ata6.00: cmd 25/00:00:00:8c:dc/00:04:0f:00:00/e0 tag 1 dma 524288 in#012         res 51/84:ef:00:8c:dc/00:02:0f:00:00/e0 Emask 0x10 (ATA bus error)", LinkError, "ata6.00", []string{"sdd"}},
-	{"[ 2881.090711] BTRFS info (device nvme1n1): forced readonly", FSReadOnly, "nvme1n1", []string{"nvme1n1"}},
+	{"[ 2881.090711] BTRFS info (device nvme1n1): forced readonly", FSCorrupt, "nvme1n1", []string{"nvme1n1"}},
+	{"[ +0.000019] BTRFS info (device sda state EA): forced readonly", FSCorrupt, "sda", []string{"sda"}},
+	{"BTRFS critical (device vdc1: state EA): unable to find ref byte nr 402811572224 parent 0 root 265 owner 28703026 offset 81432576 slot 189", FSCorrupt, "vdc1", nil},
+	{"[ +0.023579] BTRFS error (device sda): parent transid verify failed on logical 54114557984768 mirror 1 wanted 1250553 found 1250557", FSCorrupt, "sda", []string{"sda"}},
 	{"[ 2881.090700] BTRFS error (device nvme1n1): bdev /dev/nvme1n1 errs: wr 2, rd 0, flush 0, corrupt 0, gen 0", FSError, "nvme1n1", []string{"nvme1n1"}},
+	{"[Fri Jun  4 09:53:03 2021] BTRFS error (device sdc): bdev /dev/sdb errs: wr 0, rd 0, flush 0, corrupt 324, gen 0", FSError, "sdb", nil},
+	{"[   12.660329] BTRFS error (device sda): bad tree block start 0 21037056", FSError, "sda", []string{"sda"}},
 	// Linux 6.x nvme_timeout forms (issue #10 item 3) and native multipath path devices.
 	{"[ 5112.391022] nvme nvme1: I/O tag 489 (d1e9) opcode 0x1 (I/O Cmd) QID 3 timeout, aborting req_op:WRITE(1) size:4096", Timeout, "nvme1", []string{"nvme1n1"}},
 	{"[ 5142.402318] nvme nvme1: I/O tag 489 (d1e9) opcode 0x1 (I/O Cmd) QID 3 timeout, reset controller", ControllerReset, "nvme1", []string{"nvme1n1"}},

@@ -92,9 +92,6 @@ func DisabledDevices(k *Log, events []Event, topo *Topology) []DisabledDevice {
 		return nil
 	}
 	for _, l := range k.Lines {
-		if !strings.HasPrefix(l.Text, "ata") {
-			continue
-		}
 		if m := ataIdentity.FindStringSubmatch(l.Text); m != nil {
 			if i, ok := idx[m[1]]; ok {
 				out[i].Model, out[i].ModelLine = strings.TrimSpace(m[2]), l

@@ -45,14 +45,9 @@ var (
 func splitKernelStamp(raw string) (mono float64, wall time.Time, text string) {
 	mono, text = -1, raw
 	text = cutLevel(text)
-	if mayHaveFacility(text) {
-		if f := klogFacility.FindString(text); f != "" {
-			text = text[len(f):]
-		}
-	}
-	switch {
-	case strings.HasPrefix(text, "["):
-		if m := (guardedRegexp{klogCtime, mayHaveCtime}).find(text); m != nil {
+	text = text[len(klogFacility.FindString(text)):]
+	if strings.HasPrefix(text, "[") {
+		if m := klogCtime.FindStringSubmatch(text); m != nil {
 			wall, _ = time.Parse("Mon Jan _2 15:04:05 2006", m[1])
 			text = text[len(m[0]):]
 		} else if m := klogMono.FindStringSubmatch(text); m != nil {
@@ -63,98 +58,29 @@ func splitKernelStamp(raw string) (mono float64, wall time.Time, text string) {
 		} else if m := klogReltime.FindString(text); m != "" {
 			text = text[len(m):]
 		}
-	case len(text) > 10 && text[4] == '-' && text[10] == 'T':
-		if m := klogISO.FindStringSubmatch(text); m != nil {
-			wall = parseISOStamp(m[1], m[2])
-			text = text[len(m[0]):]
-			text = cutSender(text)
-		}
-	default:
-		if m := (guardedRegexp{klogSyslog, mayHaveSyslogTime}).find(text); m != nil {
-			rest := text[len(m[0]):]
-			if s := sender(rest); s != "" {
-				// The year is not in the line: the zero year keeps
-				// differences within one log right except across New Year.
-				wall, _ = time.Parse("Jan _2 15:04:05", m[1])
-				text = rest[len(s):]
-			}
+	} else if m := klogISO.FindStringSubmatch(text); m != nil {
+		wall = parseISOStamp(m[1], m[2])
+		text = cutSender(text[len(m[0]):])
+	} else if m := klogSyslog.FindStringSubmatch(text); m != nil {
+		rest := text[len(m[0]):]
+		if s := klogSender.FindString(rest); s != "" {
+			// The year is not in the line: the zero year keeps
+			// differences within one log right except across New Year.
+			wall, _ = time.Parse("Jan _2 15:04:05", m[1])
+			text = rest[len(s):]
 		}
 	}
 	text = cutLevel(text)
-	if m := (guardedRegexp{klogMono, mayHaveMono}).find(text); m != nil {
+	if m := klogMono.FindStringSubmatch(text); m != nil {
 		mono = monoSeconds(m[1])
 		text = text[len(m[0]):]
 	}
 	return mono, wall, text
 }
 
-// Each prefix's expression runs only where it can match: every match
-// starts with, or holds, what its guard below tests. The kernel log is
-// read once per line and prefix, and on a large log (a thousand disks'
-// boot) the expressions that could not match were most of its parsing.
-// FuzzKernelStampGuards holds each guard to its expression.
-var stampGuards = []guardedRegexp{
-	{klogLevel, mayHaveLevel},
-	{klogFacility, mayHaveFacility},
-	{klogCtime, mayHaveCtime},
-	{klogMono, mayHaveMono},
-	{klogSyslog, mayHaveSyslogTime},
-	{klogSender, mayHaveSender},
-}
+func cutLevel(text string) string { return text[len(klogLevel.FindString(text)):] }
 
-func mayHaveLevel(text string) bool { return strings.HasPrefix(text, "<") }
-
-// mayHaveFacility: each facility's name starts with one of these.
-func mayHaveFacility(text string) bool {
-	return text != "" && strings.IndexByte("kumdaslncf", text[0]) >= 0
-}
-
-// mayHaveCtime: a day's name follows the '['.
-func mayHaveCtime(text string) bool {
-	return len(text) > 1 && text[0] == '[' && strings.IndexByte("MTWFS", text[1]) >= 0
-}
-
-func mayHaveMono(text string) bool { return strings.HasPrefix(text, "[") }
-
-// mayHaveSyslogTime: a month's name starts the line.
-func mayHaveSyslogTime(text string) bool {
-	return text != "" && strings.IndexByte("JFMASOND", text[0]) >= 0
-}
-
-func mayHaveSender(text string) bool { return strings.Contains(text, "kernel:") }
-
-func cutLevel(text string) string {
-	if mayHaveLevel(text) {
-		return klogLevel.ReplaceAllLiteralString(text, "")
-	}
-	return text
-}
-
-func sender(text string) string {
-	if !mayHaveSender(text) {
-		return ""
-	}
-	return klogSender.FindString(text)
-}
-
-func cutSender(text string) string {
-	return text[len(sender(text)):]
-}
-
-// guardedRegexp is an expression and a cheap test of the literal parts
-// every match of it has: the expression runs only where the test passes.
-type guardedRegexp struct {
-	re    *regexp.Regexp
-	maybe func(string) bool
-}
-
-// find is re's submatches of s where maybe says it can match.
-func (g guardedRegexp) find(s string) []string {
-	if !g.maybe(s) {
-		return nil
-	}
-	return g.re.FindStringSubmatch(s)
-}
+func cutSender(text string) string { return text[len(klogSender.FindString(text)):] }
 
 func parseISOStamp(stamp, zone string) time.Time {
 	switch {

@@ -162,27 +162,17 @@ func (t *Topology) LinksByDisk() map[string]string {
 	return out
 }
 
-// The topology's expressions are guarded (guardedRegexp): a big machine's
-// boot log has many "ata" and "sd" lines, and an expression allocates its
-// match on every line it runs on. FuzzTopologyGuards holds each guard to
-// its expression.
 var (
-	logSCSIName = guardedRegexp{regexp.MustCompile(`^sd (\d+):(\d+:\d+:\d+): \[(\w+)\] `),
-		func(s string) bool { return strings.HasPrefix(s, "sd ") }}
+	logSCSIName = regexp.MustCompile(`^sd (\d+):(\d+:\d+:\d+): \[(\w+)\] `)
 	logSCSIHost = regexp.MustCompile(`^scsi host(\d+): (\S+)`)
-	logATAPI    = guardedRegexp{regexp.MustCompile(`^(ata\d+)\.\d+: ATAPI: `),
-		func(s string) bool { return strings.HasPrefix(s, "ata") && strings.Contains(s, ": ATAPI: ") }}
+	logATAPI    = regexp.MustCompile(`^(ata\d+)\.\d+: ATAPI: `)
 	// sata_pmp_init (drivers/ata/libata-pmp.c), 2.6.24–6.x: "ata3.15: Port
 	// Multiplier 1.2, 0x197b:0x0325 r0, 5 ports, feat 0x5/0xf".
-	logPMP = guardedRegexp{regexp.MustCompile(`^(ata\d+)\.15: Port Multiplier `),
-		func(s string) bool {
-			return strings.HasPrefix(s, "ata") && strings.Contains(s, ".15: Port Multiplier ")
-		}}
-	logNVMeParts = guardedRegexp{regexp.MustCompile(`^\s*((nvme\d+)n\d+): `),
-		func(s string) bool { return strings.HasPrefix(strings.TrimLeft(s, " \t\n\f\r"), "nvme") }}
-	logNVMeName = regexp.MustCompile(`\b((nvme\d+)n\d+)\b`)
-	logNVMePCI  = regexp.MustCompile(`^nvme (nvme\d+): pci function (\S+)`)
-	ataDrivers  = map[string]bool{"ahci": true, "ata_piix": true, "pata_atiixp": true, "sata_nv": true, "sata_via": true, "sata_sil24": true, "sata_mv": true, "pata_amd": true, "pata_jmicron": true, "ata_generic": true}
+	logPMP       = regexp.MustCompile(`^(ata\d+)\.15: Port Multiplier `)
+	logNVMeParts = regexp.MustCompile(`^\s*((nvme\d+)n\d+): `)
+	logNVMeName  = regexp.MustCompile(`\b((nvme\d+)n\d+)\b`)
+	logNVMePCI   = regexp.MustCompile(`^nvme (nvme\d+): pci function (\S+)`)
+	ataDrivers   = map[string]bool{"ahci": true, "ata_piix": true, "pata_atiixp": true, "sata_nv": true, "sata_via": true, "sata_sil24": true, "sata_mv": true, "pata_amd": true, "pata_jmicron": true, "ata_generic": true}
 )
 
 // LearnFromLog fills what sysfs did not say from the log's own device
@@ -206,20 +196,16 @@ func (t *Topology) LearnFromLog(k *Log) {
 	hosts := logHostsOf(k)
 	sysfsATA := len(t.ATA) > 0
 	for _, l := range k.Lines {
-		if !strings.HasPrefix(l.Text, "ata") && !strings.HasPrefix(l.Text, "sd ") && !strings.Contains(l.Text, "nvme") {
-			continue
-		}
-		// Each expression runs only on the lines its literal part allows.
-		if m := logATAPI.find(l.Text); m != nil {
+		if m := logATAPI.FindStringSubmatch(l.Text); m != nil {
 			t.ATAPI[m[1]] = true
 		}
-		if m := logPMP.find(l.Text); m != nil {
+		if m := logPMP.FindStringSubmatch(l.Text); m != nil {
 			t.PMP[m[1]] = true
 		}
-		if m := logSCSIName.find(l.Text); m != nil {
+		if m := logSCSIName.FindStringSubmatch(l.Text); m != nil {
 			t.learnSCSIName(m[1], m[1]+":"+m[2], m[3], hosts, sysfsATA)
 		}
-		if m := logNVMeParts.find(l.Text); m != nil {
+		if m := logNVMeParts.FindStringSubmatch(l.Text); m != nil {
 			t.learnNVMeNamespace(m[2], m[1], hosts)
 		}
 	}
@@ -245,9 +231,6 @@ type logHosts struct {
 func logHostsOf(k *Log) logHosts {
 	h := logHosts{driver: map[string]string{}, nvmePCI: map[string]string{}}
 	for _, l := range k.Lines {
-		if !strings.HasPrefix(l.Text, "nvme ") && !strings.HasPrefix(l.Text, "scsi host") {
-			continue
-		}
 		if m := logNVMePCI.FindStringSubmatch(l.Text); m != nil {
 			h.nvmePCI[m[1]] = m[2]
 		}
@@ -309,9 +292,6 @@ func (t *Topology) learnNVMeNamespace(ctrl, ns string, hosts logHosts) {
 // host lines, the libata ports of the usual single AHCI controller.
 func (t *Topology) learnLogOnly(k *Log, hosts logHosts) {
 	for _, l := range k.Lines {
-		if !strings.Contains(l.Text, "nvme") {
-			continue
-		}
 		for _, m := range logNVMeName.FindAllStringSubmatch(l.Text, -1) {
 			t.NVMe[m[2]] = appendUnique(t.NVMe[m[2]], m[1])
 		}

@@ -46,3 +46,24 @@ func TestParseKernelLog(t *testing.T) {
 		t.Error("nil log must give no lines")
 	}
 }
+
+// Parse reads lines up to the first of 1 MiB or more, and cuts them as
+// bufio.ScanLines does: a trailing \r dropped, a last line without a
+// newline kept.
+func TestParseLineBound(t *testing.T) {
+	long := strings.Repeat("x", maxLineBytes)
+	for in, want := range map[string][]string{
+		"a\r\nb":                          {"a", "b"},
+		"a\n\nb\n":                        {"a", "", "b"},
+		"before\n" + long + "\nafter\n":   {"before"},
+		"before\n" + long[1:] + "\nafter": {"before", long[1:], "after"},
+	} {
+		var got []string
+		for _, l := range Parse([]byte(in)) {
+			got = append(got, l.Raw)
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%.20q…: %d lines, want %d", in, len(got), len(want))
+		}
+	}
+}

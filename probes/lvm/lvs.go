@@ -18,8 +18,12 @@ import (
 // object per LV under {"report":[{"lv":[…]}]} (lvs(8), lvmreport(7)).
 // data_percent and metadata_percent are "" for an LV that has none (every
 // LV but thin pools, thin volumes, snapshots and caches) and for an
-// inactive pool; pool_lv names a thin volume's pool.
-var lvsArgv = []string{"lvs", "--reportformat", "json", "--units", "b", "--nosuffix", "-o", "vg_name,lv_name,lv_attr,lv_size,data_percent,metadata_percent,pool_lv"}
+// inactive pool; pool_lv names a thin volume's pool. lv_health_status is
+// lvm's word for lv_attr's ninth character ("partial", "refresh needed",
+// "mismatches exist", …; "" when healthy), segtype the LV's segment type
+// (raid1, thin-pool, cache, …), cache_mode and cache_dirty_blocks a cached
+// LV's (lvmcache(7)).
+var lvsArgv = []string{"lvs", "--reportformat", "json", "--units", "b", "--nosuffix", "-o", "vg_name,lv_name,lv_attr,lv_size,data_percent,metadata_percent,pool_lv,lv_health_status,segtype,cache_mode,cache_dirty_blocks"}
 
 // Argv is the lvs command the doctor runs (a copy).
 func Argv() []string { return slices.Clone(lvsArgv) }
@@ -40,6 +44,13 @@ type LV struct {
 	HasSize                  bool
 	DataPercent, MetaPercent float64
 	HasData, HasMeta         bool
+	// HealthStatus, SegType and CacheMode are lvs' words; Has* is false
+	// when the report lacks the field (a recording of the argv before
+	// they were asked for): unknown, not healthy.
+	HealthStatus, SegType, CacheMode string
+	HasHealth, HasSegType, HasCache  bool
+	CacheDirtyBlocks                 uint64
+	HasDirty                         bool
 	// Raw is the LV's JSON object as lvs printed it (compacted), for
 	// evidence.
 	Raw string
@@ -120,6 +131,12 @@ func parseLV(raw json.RawMessage) (*LV, bool) {
 	}
 	lv.DataPercent, lv.HasData = percent(field(m, "data_percent"))
 	lv.MetaPercent, lv.HasMeta = percent(field(m, "metadata_percent"))
+	lv.HealthStatus, lv.HasHealth = word(m, "lv_health_status")
+	lv.SegType, lv.HasSegType = word(m, "segtype")
+	lv.CacheMode, lv.HasCache = word(m, "cache_mode")
+	if n, err := strconv.ParseUint(field(m, "cache_dirty_blocks"), 10, 64); err == nil {
+		lv.CacheDirtyBlocks, lv.HasDirty = n, true
+	}
 	return lv, true
 }
 
@@ -133,6 +150,25 @@ func field(m map[string]any, k string) string {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
 	return ""
+}
+
+// word is a short report value of lowercase words ("refresh needed",
+// "raid1", "writeback"), and whether the report has the field at all;
+// anything longer or with other characters is dropped as not lvm's.
+func word(m map[string]any, k string) (string, bool) {
+	if _, ok := m[k]; !ok {
+		return "", false
+	}
+	s := field(m, k)
+	if len(s) > 32 {
+		return "", false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == ' ' || c == '-' || c == '_') {
+			return "", false
+		}
+	}
+	return s, true
 }
 
 // percent reads "78.89": a finite number from 0 to 100; "" (no such

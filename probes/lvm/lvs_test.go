@@ -142,3 +142,29 @@ func FuzzParseReport(f *testing.F) {
 		}
 	})
 }
+
+// The health fields of today's argv, and a report of the older argv
+// without them: unknown (Has* false), not healthy.
+func TestParseReportHealthFields(t *testing.T) {
+	lvs, err := ParseReport([]byte(`{"report":[{"lv":[
+{"vg_name":"kubuntu-vg", "lv_name":"root", "lv_attr":"rwi-aor-r-", "lv_size":"982465380352", "data_percent":"", "metadata_percent":"", "pool_lv":"", "lv_health_status":"refresh needed", "segtype":"raid1", "cache_mode":"", "cache_dirty_blocks":""},
+{"vg_name":"vg", "lv_name":"cached", "lv_attr":"Cwi-aoC---", "lv_size":"1", "lv_health_status":"", "segtype":"cache", "cache_mode":"writeback", "cache_dirty_blocks":"1024"},
+{"vg_name":"cm-vg", "lv_name":"root", "lv_attr":"twi-ao----", "lv_size":"214232465408", "data_percent":"78.89", "metadata_percent":"19.25"},
+{"vg_name":"vg", "lv_name":"odd", "lv_attr":"-wi-a-----", "lv_size":"1", "lv_health_status":"\u001b[31mok", "segtype":"linear"}]}]}`))
+	if err != nil || len(lvs) != 4 {
+		t.Fatalf("%v %v", lvs, err)
+	}
+	r := lvs[0]
+	if !r.HasHealth || r.HealthStatus != "refresh needed" || r.SegType != "raid1" || r.Health() != "r" || !r.HasCache || r.CacheMode != "" || r.HasDirty {
+		t.Errorf("raid %+v", r)
+	}
+	if c := lvs[1]; c.CacheMode != "writeback" || !c.HasDirty || c.CacheDirtyBlocks != 1024 {
+		t.Errorf("cache %+v", c)
+	}
+	if o := lvs[2]; o.HasHealth || o.HasSegType || o.HasCache || o.HasDirty {
+		t.Errorf("old argv %+v", o)
+	}
+	if o := lvs[3]; o.HasHealth || o.SegType != "linear" {
+		t.Errorf("a control character in a word: %+v", o)
+	}
+}

@@ -2,6 +2,7 @@ package md
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -60,35 +61,40 @@ type Member struct {
 	Faulty, Spare, Replac bool
 }
 
-// Read reads /proc/mdstat. A machine without the md driver has no
-// /proc/mdstat: ErrNotAvailable.
+// Read reads /proc/mdstat with procfs rooted at the machine's /proc, as
+// the system probe reads its files. A machine without the md driver has
+// no /proc/mdstat: ErrNotAvailable.
+//
+// procfs opens the file itself, so in a recorded machine it must first
+// resolve beneath the root (Host.Uses). Each array's own lines (evidence,
+// metadata, the sync line's word) come from a read through the Host: md
+// prints the file afresh on each read (md.c md_seq_show), so the two
+// reads can differ by a sync's progress, never by a field's meaning.
 func Read(ctx context.Context, h *machine.Host) ([]Array, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, machine.CtxErr(err)
+	}
+	if err := h.Uses("/proc/mdstat"); err != nil {
+		return nil, err
 	}
 	raw, err := h.ReadFile(ctx, "/proc/mdstat")
 	if err != nil {
 		return nil, err
 	}
-	return Parse(raw)
-}
-
-// Parse parses /proc/mdstat content with procfs's parser, which reads
-// only a file it opens itself: the bytes go through a private staged
-// directory (machine.WithStagedFile).
-func Parse(raw []byte) (out []Array, err error) {
-	var stats []procfs.MDStat
-	err = machine.WithStagedFile("mdstat", raw, func(dir string) error {
-		pfs, err := procfs.NewFS(dir)
-		if err != nil {
-			return err
-		}
-		stats, err = mdStat(pfs)
-		return err
-	})
+	pfs, err := procfs.NewFS(h.Path("/proc"))
+	if err != nil {
+		return nil, fmt.Errorf("/proc: %w", machine.ErrNotAvailable)
+	}
+	stats, err := mdStat(pfs)
 	if err != nil {
 		return nil, err
 	}
+	return arrays(stats, raw), nil
+}
+
+// arrays are procfs' arrays with what it leaves out, read from each
+// array's lines of raw.
+func arrays(stats []procfs.MDStat, raw []byte) (out []Array) {
 	blocks := mdBlocks(raw)
 	for _, s := range stats {
 		a := Array{
@@ -112,7 +118,7 @@ func Parse(raw []byte) (out []Array, err error) {
 		}
 		out = append(out, a)
 	}
-	return out, nil
+	return out
 }
 
 // mdBlocks splits mdstat into each array's lines ("md0 : active raid1 …"
@@ -187,8 +193,15 @@ func mdStat(pfs procfs.FS) (stats []procfs.MDStat, err error) {
 		}
 	}()
 	stats, err = pfs.MDStat()
-	if err != nil {
-		return nil, fmt.Errorf("%w: /proc/mdstat: %w", machine.ErrParse, err)
+	var wrapped interface{ Unwrap() []error }
+	switch {
+	case err == nil:
+		return stats, nil
+	case errors.Is(err, procfs.ErrFileParse) && errors.As(err, &wrapped):
+		// "ErrFileParse: Cannot parse <path>: cause": the path is
+		// where the machine's /proc is mounted, so only the cause is kept.
+		errs := wrapped.Unwrap()
+		return nil, fmt.Errorf("%w: /proc/mdstat: %w", machine.ErrParse, errs[len(errs)-1])
 	}
-	return stats, nil
+	return nil, machine.FileErr("/proc/mdstat", machine.UnwrapPathErr(err))
 }

@@ -1,7 +1,10 @@
 package md
 
 import (
+	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -35,7 +38,7 @@ func ttarFile(t *testing.T, archive []byte, path string) []byte {
 
 func TestParseMDStatSample(t *testing.T) {
 	b := ttarFile(t, testutil.ReadSample(t, "sysfs/procfs-fixtures.ttar"), "fixtures/proc/mdstat")
-	arrays, err := Parse(b)
+	arrays, err := readMDStat(t, b)
 	testutil.Must(t, err)
 	by := map[string]Array{}
 	for _, a := range arrays {
@@ -79,7 +82,7 @@ func TestParseMDStatSample(t *testing.T) {
 
 func TestParseMDStatFixture(t *testing.T) {
 	in := "Personalities : [raid1] [linear] [multipath] [raid0] [raid6] [raid5] [raid4] [raid10] \nmd0 : active raid1 sdc1[1](F) sdb1[0]\n      3906885440 blocks super 1.2 [2/1] [U_]\n      bitmap: 12/30 pages [48KB], 65536KB chunk\n\nunused devices: <none>\n"
-	arrays, err := Parse([]byte(in))
+	arrays, err := readMDStat(t, []byte(in))
 	testutil.Must(t, err)
 	if len(arrays) != 1 {
 		t.Fatalf("arrays = %+v", arrays)
@@ -97,11 +100,11 @@ func TestParseMDStatMalformed(t *testing.T) {
 		"bad status line":                "Personalities : [raid1]\nmd0 : active raid1 sda1[0]\n      x blocks\n\n\n",
 		"bad recovery line":              "Personalities : [raid1]\nmd0 : active raid1 sda1[0]\n      10 blocks [2/1] [U_]\n      recovery = x\n\n",
 	} {
-		if _, err := Parse([]byte(in)); !errors.Is(err, machine.ErrParse) {
+		if _, err := readMDStat(t, []byte(in)); !errors.Is(err, machine.ErrParse) {
 			t.Errorf("%s: err = %v, want ErrParse", name, err)
 		}
 	}
-	if a, err := Parse([]byte("Personalities : [raid1]\nunused devices: <none>\n")); err != nil || len(a) != 0 {
+	if a, err := readMDStat(t, []byte("Personalities : [raid1]\nunused devices: <none>\n")); err != nil || len(a) != 0 {
 		t.Errorf("no arrays: %v %v", a, err)
 	}
 }
@@ -111,7 +114,7 @@ func TestParseMDStatMalformed(t *testing.T) {
 // resync=DELAYED, md11 is auto-read-only with resync=PENDING.
 func TestMDStatInactiveAndWaiting(t *testing.T) {
 	b := ttarFile(t, testutil.ReadSample(t, "sysfs/procfs-fixtures.ttar"), "fixtures/proc/mdstat")
-	arrays, err := Parse(b)
+	arrays, err := readMDStat(t, b)
 	testutil.Must(t, err)
 	by := map[string]Array{}
 	for _, a := range arrays {
@@ -132,5 +135,49 @@ func TestMDStatInactiveAndWaiting(t *testing.T) {
 		if a.State != c.state || a.SyncWaiting != c.waiting || a.ReadOnly != c.ro || len(a.Members) != c.members {
 			t.Errorf("%s: state %q waiting %q ro %q members %d, want %q %q %q %d", c.name, a.State, a.SyncWaiting, a.ReadOnly, len(a.Members), c.state, c.waiting, c.ro, c.members)
 		}
+	}
+}
+
+// readMDStat is Read of a recorded machine whose /proc/mdstat is b.
+func readMDStat(t *testing.T, b []byte) ([]Array, error) {
+	t.Helper()
+	root := t.TempDir()
+	testutil.Must(t, os.MkdirAll(filepath.Join(root, "sys"), 0o755))
+	testutil.Must(t, os.MkdirAll(filepath.Join(root, "proc"), 0o755))
+	testutil.Must(t, os.WriteFile(filepath.Join(root, "proc/mdstat"), b, 0o644))
+	h, err := machine.Recorded(root)
+	testutil.Must(t, err)
+	return Read(context.Background(), h)
+}
+
+// A recorded /proc/mdstat is read beneath the recording's root: procfs
+// opens the file itself, so a link that leaves the root is refused
+// before procfs is called, and the file it names is never read.
+func TestReadMDStatContained(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "mdstat")
+	testutil.Must(t, os.WriteFile(outside, []byte("Personalities : [raid1]\nmd0 : active raid1 sda1[0] sdb1[1]\n      10 blocks [2/2] [UU]\n\nunused devices: <none>\n"), 0o644))
+	for _, target := range []string{outside, "../../../../../../../../.." + outside} {
+		root := t.TempDir()
+		testutil.Must(t, os.MkdirAll(filepath.Join(root, "sys"), 0o755))
+		testutil.Must(t, os.MkdirAll(filepath.Join(root, "proc"), 0o755))
+		testutil.Must(t, os.Symlink(target, filepath.Join(root, "proc/mdstat")))
+		// The same path within the root, where a read through the Host
+		// lands: had procfs been handed the link, it would read outside.
+		inside := filepath.Join(root, outside)
+		testutil.Must(t, os.MkdirAll(filepath.Dir(inside), 0o755))
+		testutil.Must(t, os.WriteFile(inside, []byte("Personalities : [raid1]\nunused devices: <none>\n"), 0o644))
+		h, err := machine.Recorded(root)
+		testutil.Must(t, err)
+		if a, err := Read(context.Background(), h); err == nil || len(a) != 0 {
+			t.Errorf("proc/mdstat -> %s: %d arrays, err %v; want refused", target, len(a), err)
+		}
+	}
+	// Absent: the machine has no md driver.
+	root := t.TempDir()
+	testutil.Must(t, os.MkdirAll(filepath.Join(root, "sys"), 0o755))
+	h, err := machine.Recorded(root)
+	testutil.Must(t, err)
+	if _, err := Read(context.Background(), h); !errors.Is(err, machine.ErrNotAvailable) {
+		t.Errorf("no /proc/mdstat: err %v, want ErrNotAvailable", err)
 	}
 }

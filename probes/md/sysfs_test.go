@@ -16,7 +16,7 @@ import (
 // "super external:/md127/0".
 func TestParseMDStatIMSMContainer(t *testing.T) {
 	in := "Personalities : [raid1] [linear] [multipath] [raid0] [raid6] [raid5] [raid4] [raid10] \nmd126 : active raid1 sdb[1] sdc[0]\n      976758784 blocks super external:/md127/0 [2/2] [UU]\n      \nmd127 : inactive sdb[1](S) sdc[0](S)\n      6306 blocks super external:imsm\n\nunused devices: <none>\n"
-	arrays, err := Parse([]byte(in))
+	arrays, err := readMDStat(t, []byte(in))
 	testutil.Must(t, err)
 	by := map[string]Array{}
 	for _, a := range arrays {

@@ -23,7 +23,7 @@ type Link struct {
 // ReadNVMeLink reads the PCIe link of an NVMe controller's PCI function via
 // /sys/class/nvme/<ctrl>/device. Fabrics controllers have none.
 func ReadNVMeLink(ctx context.Context, h *machine.Host, ctrl string) (*Link, error) {
-	dir, err := h.ResolveDir("/sys/class/nvme/" + ctrl + "/device")
+	dir, err := h.Resolve("/sys/class/nvme/" + ctrl + "/device")
 	if err != nil {
 		return nil, err
 	}

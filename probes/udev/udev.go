@@ -26,13 +26,11 @@ type udevProp struct{ name, value string }
 // Read reads the udev record of a block device number ("8:0").
 func Read(ctx context.Context, h *machine.Host, devno string) (*Record, error) {
 	p := "/run/udev/data/b" + strings.TrimSpace(devno)
-	var rec *Record
-	// parseUdev copies the record into one string: the file's bytes are
-	// read into a pooled buffer, not a new one per record.
-	err := h.ReadPooled(ctx, p, func(b []byte) { rec = Parse(b) })
+	b, err := h.ReadFile(ctx, p)
 	if err != nil {
 		return nil, err
 	}
+	rec := Parse(b)
 	rec.Path = p
 	return rec, nil
 }
