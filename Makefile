@@ -2,20 +2,33 @@
 #   make run       install what the doctor uses (Debian packages), build it, examine this machine
 #   make test      install what the tests use, then gofmt and vet, every test (-count=1: the test
 #                  cache hides nothing), and a short fuzz run of every fuzz target (FUZZTIME each);
-#                  4.5 minutes on two cores with a warm Go build cache (the budget is 6)
+#                  the budget is 4 minutes on two cores with a warm Go build cache
 #   make test-all  make test, then deb-test: the Debian package built twice and compared, linted,
 #                  installed, used and purged (about two minutes more, and it installs and removes
 #                  a package on this machine: CI runs it, .ci/run)
-#   make bench     synthetic machines of 1,000 disks and 10,000 block devices against the tar floor,
-#                  and the live check: wall, CPU and peak memory (docs/performance.md)
+#   make bench     synthetic machines of 1,000 and 4,000 disks against the tar floor, the live run
+#                  and the hung machines: wall, CPU and peak memory; BASELINE=<git ref> measures
+#                  that commit side by side (docs/performance.md)
 #   make fuzz-long every fuzz target for FUZZ_LONG executions (10^6 by default)
 #   make deb       dist/diskdoctor_<version>_{amd64,arm64}.deb (packaging/README.md)
 #   make npd-test  build node-problem-detector and run the shipped plugin config through it
 #   make dist      dist/diskdoctor-<version>.tar.gz: the sources of HEAD with a VERSION file
 #   make release   into dist/: the .debs, the .rpms, the source tarball and SHA256SUMS over them
+#   make newcomer  the README's Quick start on fresh Debian 12 and 13 chroots, timed (as root; slow)
 
-export PATH := $(PATH):/usr/local/go/bin
-GO      ?= go
+# The go command, once for this make and its sub-makes (packaging/go.sh): $GO,
+# /usr/local/go/bin/go or the go on PATH if new enough for go.mod's go line,
+# else that toolchain fetched through the module proxy, else (as root)
+# Debian's golang-go first. Its directory comes first on PATH, so that gofmt
+# and the scripts' go are the same Go (GNU make 4.3 does not pass an exported
+# PATH to $(shell ...): GO is a path, not a name looked up there).
+GO := $(shell packaging/go.sh)
+ifeq ($(GO),)
+GO = $(error no usable Go: see packaging/go.sh's message above)
+else
+export GO
+export PATH := $(dir $(GO)):$(PATH)
+endif
 BIN     := bin/diskdoctor
 # The one version string of the binary, the tarball and the packages: from
 # git describe in a checkout, from the VERSION file in a source tarball
@@ -45,7 +58,7 @@ FUZZ_LONG ?= 1000000x
 DEB_ARCHES ?= amd64 arm64
 DEB_TEST_PACKAGES := lintian man-db bash-completion
 
-.PHONY: all deps test-deps install-packages build run test test-all vet fuzz fuzz-long bench bench-fio docs clean deb deb-test dist release npd-test
+.PHONY: newcomer all deps test-deps install-packages build run test test-all vet fuzz fuzz-long bench bench-fio docs clean deb deb-test dist release npd-test
 
 all: build
 
@@ -62,7 +75,7 @@ install-packages:
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			echo "installing:$$missing"; \
-			DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+			DEBIAN_FRONTEND=noninteractive apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 		else \
 			echo "missing Debian packages:$$missing (run as root, or: sudo apt-get install$$missing)"; \
 		fi; \
@@ -76,8 +89,12 @@ build:
 run: deps build
 	./$(BIN) $(ARGS)
 
+# The Go files git tracks, or in a tree without .git (a source tarball,
+# git archive) every Go file: gofmt -l with no file would read stdin.
+GOFILES = $$(git ls-files '*.go' 2>/dev/null | grep . || find . -name '*.go' -not -path './.git/*')
+
 vet:
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt wants to change:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+	@test -z "$$(gofmt -l $(GOFILES))" || { echo "gofmt wants to change:"; gofmt -l $(GOFILES); exit 1; }
 	$(GO) vet ./...
 
 test: test-deps vet
@@ -139,7 +156,7 @@ bench:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BENCH_PACKAGES)"
 	@base=""; if [ -n "$(BASELINE)" ]; then \
 		wt=$$(mktemp -d); trap 'git worktree remove --force "$$wt" >/dev/null 2>&1; rm -rf "$$wt"' EXIT; \
-		git worktree add --detach "$$wt" "$(BASELINE)" >/dev/null && $(MAKE) --no-print-directory -C "$$wt" build >/dev/null || exit 1; \
+		git worktree add -q --detach "$$wt" "$(BASELINE)" >/dev/null && $(MAKE) --no-print-directory -C "$$wt" build >/dev/null || exit 1; \
 		base="$$wt/bin/diskdoctor"; echo "baseline: $(BASELINE) ($$(git rev-parse --short "$(BASELINE)"))"; \
 	fi; \
 	DISKDOCTOR_BENCH=1 DISKDOCTOR_BENCH_BASELINE="$$base" $(GO) test -count=1 -timeout 60m -run '^(TestBenchBudget|TestBenchSnapshotThousandDisks|TestListingsGrowWithTheDevices)$$' -v ./cmd/diskdoctor | grep -E '^(bench:|--- FAIL|FAIL|ok)|per device'
@@ -159,8 +176,11 @@ docs:
 	$(GO) test ./rules -update
 
 # Reproducible: the same commit gives byte-identical files (deb-test checks).
+# The packages' Go is the newer of the doctor's and nfpm's minimum
+# (packaging/tools/go.mod's go line), fetched as packaging/go.sh does.
+DEB_GO = go=$$(packaging/go.sh packaging/tools/go.mod) && GO=$$go
 deb:
-	packaging/build-deb.sh -o dist $(DEB_ARCHES)
+	$(DEB_GO) packaging/build-deb.sh -o dist $(DEB_ARCHES)
 
 # The sources of HEAD (git archive) under diskdoctor-<version>/, with a
 # VERSION file at the top that make build reads where there is no .git.
@@ -174,7 +194,7 @@ dist:
 # (sha256sum -c reads it).
 release:
 	@git diff --quiet HEAD -- || { echo "make release: uncommitted changes (a release is built from a commit)"; exit 1; }
-	packaging/build-deb.sh -o dist --rpm $(DEB_ARCHES)
+	$(DEB_GO) packaging/build-deb.sh -o dist --rpm $(DEB_ARCHES)
 	packaging/dist.sh dist
 	cd dist && v=$$(../packaging/version.sh) && sha256sum diskdoctor_$${v}_*.deb diskdoctor-$${v}-1.*.rpm diskdoctor-$${v}.tar.gz >SHA256SUMS && cat SHA256SUMS
 
@@ -183,7 +203,7 @@ release:
 # was (packaging/test-deb.sh).
 deb-test:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_TEST_PACKAGES)"
-	packaging/test-deb.sh
+	$(DEB_GO) packaging/test-deb.sh
 
 # node-problem-detector itself, built from the Go module proxy (several
 # minutes on two cores: not in make test), running the shipped plugin
@@ -192,6 +212,13 @@ NPD_DIR ?= /tmp/npdbuild
 npd-test:
 	packaging/npd/build-npd.sh $(NPD_DIR)
 	DISKDOCTOR_NPD=$(NPD_DIR)/node-problem-detector $(GO) test -count=1 -run TestRealNPD -v ./cmd/diskdoctor
+
+# The README's Quick start on fresh Debian 12 and 13 (debootstrap chroots, as
+# root), timed: packaging/newcomer.sh. Slow (it downloads each system, Go and
+# every package), so not in make test nor CI. SUITES="trixie" for one.
+SUITES ?= bookworm trixie
+newcomer:
+	packaging/newcomer.sh $(SUITES)
 
 clean:
 	rm -rf bin dist

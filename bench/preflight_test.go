@@ -5,12 +5,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/mount"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -299,6 +301,17 @@ func TestGatherLive(t *testing.T) {
 	tgt, err := ResolveTarget(t.Context(), h, dir, false, 0)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The kernel lists no mount the process's root does not reach
+	// (show_mountinfo in fs/proc_namespace.c): in a chroot, or a container
+	// whose root is a directory, / is not in the mount table, nor the
+	// filesystem holding the checkout.
+	ms, err := mount.Read(t.Context(), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(ms, func(m mount.Mount) bool { return m.MountPoint == "/" }) {
+		t.Skipf("/ is not in /proc/self/mountinfo: a root that is not a mount point (chroot, container) hides the mount of %s", tgt.Path)
 	}
 	pf := gather(t.Context(), h, &Exec{}, tgt, 32*mib, false)
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {

@@ -17,7 +17,7 @@ import (
 func TestOldSMARTArgvRecordingKeepsItsVerdict(t *testing.T) {
 	src := "../fixtures/sata-hdd-pending-sectors"
 	dir := filepath.Join(t.TempDir(), "old-argv")
-	testutil.Must(t, os.CopyFS(dir, os.DirFS(src)))
+	testutil.CopyTree(t, dir, src)
 	mp := filepath.Join(dir, "commands", "manifest.yaml")
 	b, err := os.ReadFile(mp)
 	testutil.Must(t, err)

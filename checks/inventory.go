@@ -2,6 +2,7 @@ package checks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -38,6 +39,7 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 	if Role(plat, "") == "vm" {
 		vmVendor = strings.TrimSpace(plat.Vendor + " " + plat.Product)
 	}
+	rootUnseen := rootNotMounted(ctx, env)
 	var out []*Observation
 	for _, d := range devs {
 		if d.PathOnly {
@@ -56,9 +58,35 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 		setHypervisor(o, d, vmVendor)
 		setIdentity(env, o, d)
 		setUsage(o, d, byDevNo)
+		if rootUnseen && o.Get("in_use") == false {
+			// Not known to hold nothing: what is mounted outside the
+			// doctor's root is not in its mount table.
+			o.Set("in_use", nil)
+			env.Skip("inventory", d.Name, withHint(errors.New("/ is in init's mount table (/proc/1/mountinfo) but not in the doctor's (/proc/self/mountinfo): it runs in a chroot or a container whose root is not a mount point, so the disk under / and what is mounted outside it are unknown, and no disk is called unused"),
+				"run the doctor on the host, or in a container with the host mounted (--host-root)"))
+		}
 		out = append(out, o)
 	}
 	return out
+}
+
+// rootNotMounted: the doctor's mount table has no mount at / while init's
+// has (mount.InitHasRoot): the doctor runs in a chroot, or a container
+// whose root is a directory, and the kernel leaves out of its table every
+// mount its root does not reach, the filesystem under / first. Both tables
+// are recorded in a snapshot, so a replay says what the live run said.
+func rootNotMounted(ctx context.Context, env *Env) bool {
+	mounts, err := env.Mounts(ctx)
+	if err != nil {
+		return false // the mounts' own skipped entry says why
+	}
+	for _, m := range mounts {
+		if m.MountPoint == "/" {
+			return false
+		}
+	}
+	initSees, err := mount.InitHasRoot(ctx, env.Host)
+	return err == nil && initSees
 }
 
 // skipRefusedNames reports the entries of /sys/block the inventory did not

@@ -67,9 +67,23 @@ for f in README.md docs/fleet.md docs/usage.md docs/output.md docs/security.md d
 	gzip -9n <"$f" >"$work/doc/${f##*/}.gz"
 done
 
+# Two recorded machines to try the installed doctor on (nfpm.yaml), as in
+# fixtures/ but for the test suite's expected outputs (expected.txt, the
+# report, stays), with the package's modes and the commit's time: nfpm
+# gives a tree's directories their own times.
+mkdir "$work/examples"
+for m in hpe-microserver-writethrough healthy-workstation; do
+	cp -R "fixtures/$m" "$work/examples/"
+	rm -f "$work/examples/$m/expect.yaml" "$work/examples/$m/expected.json" "$work/examples/$m"/expected-*.txt
+done
+find "$work/examples" -type d -exec chmod 0755 {} +
+find "$work/examples" -type f -exec chmod 0644 {} +
+find "$work/examples" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+
 for arch in "$@"; do
 	stage=$work/$arch
 	cp -r "$work/docs/man" "$work/docs/completions" "$work/doc" "$work/changelog.gz" "$stage/"
+	cp -a "$work/examples" "$stage/"
 	packaging/copyright.sh "$stage/diskdoctor" >"$stage/copyright"
 	deb="$out/diskdoctor_${version}_${arch}.deb"
 	DEB_ARCH=$arch DEB_VERSION=$version DEB_STAGE=$stage DEB_MAINTAINER=$maintainer \

@@ -94,8 +94,21 @@ fi
 	text "$f" "$n"
 done
 
-goroot=$("$go" env GOROOT)
-n=$(name "$goroot/LICENSE")
-printf '\nFiles: go/*\nCopyright: %s\nLicense: %s\n' "$(holders "$goroot/LICENSE" Go)" "$n"
-printf ' (the Go runtime and standard library, %s)\n' "$("$go" env GOVERSION)"
-text "$goroot/LICENSE" "$n"
+# The Go that built the binary (its build information's first line) and its
+# LICENSE: at the top of that Go's GOROOT (go.dev's archives, and the
+# toolchain modules that GOTOOLCHAIN fetches), else in that toolchain
+# module, fetched through the module proxy: Debian's golang-go has no
+# GOROOT/LICENSE (its licence is in /usr/share/doc/golang-X.Y-go/copyright,
+# in DEP-5 form, not the text).
+built=$("$go" version "$bin" | awk '{ print $NF }')
+licence=$("$go" env GOROOT)/LICENSE
+if [ "$("$go" env GOVERSION)" != "$built" ] || [ ! -f "$licence" ]; then
+	m=golang.org/toolchain@v0.0.1-$built.linux-$("$go" env GOHOSTARCH)
+	dir=$(cd / && GO111MODULE=on GOFLAGS= "$go" mod download -json "$m" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p') || true
+	licence=$dir/LICENSE
+	[ -n "$dir" ] && [ -f "$licence" ] || { echo "copyright.sh: no LICENSE of $built: not in $("$go" env GOROOT), and $m could not be fetched" >&2; exit 1; }
+fi
+n=$(name "$licence")
+printf '\nFiles: go/*\nCopyright: %s\nLicense: %s\n' "$(holders "$licence" Go)" "$n"
+printf ' (the Go runtime and standard library, %s)\n' "$built"
+text "$licence" "$n"

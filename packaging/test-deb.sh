@@ -148,6 +148,15 @@ if [ "$can_install" = 1 ]; then
 
 	step "diskdoctor --version names $version and the commit" bash -c \
 		"/usr/bin/diskdoctor --version | tee /dev/stderr | grep -qxF 'diskdoctor version $version' && /usr/bin/diskdoctor --version | grep -q '^commit: $(git rev-parse HEAD)'"
+	# What --help shows works as shown: the recorded machine the package
+	# ships (a critical report, exit 2), and the healthy one (exit 0).
+	step "diskdoctor --root the shipped example --help shows, and the healthy one" bash -c '
+		ex=$(diskdoctor --help | grep -o "/usr/share/diskdoctor/examples/[^ ]*" | head -n 1)
+		[ "$ex" = /usr/share/diskdoctor/examples/hpe-microserver-writethrough ] || { echo "--help shows no shipped example: $ex"; exit 1; }
+		diskdoctor --root "$ex" --width 80 >/tmp/diskdoctor-example.$$; rc=$?
+		head -n 5 /tmp/diskdoctor-example.$$; grep -q "Drive write cache is switched off" /tmp/diskdoctor-example.$$; found=$?; rm -f /tmp/diskdoctor-example.$$
+		[ $rc = 2 ] && [ $found = 0 ] || exit 1
+		diskdoctor --root /usr/share/diskdoctor/examples/healthy-workstation >/dev/null'
 	step "man -w diskdoctor; every subcommand has a page" bash -c '
 		man -w diskdoctor | grep -qx /usr/share/man/man8/diskdoctor.8.gz || exit 1
 		for c in bench checks diff explain rules snapshot version; do man -w diskdoctor-$c || exit 1; done

@@ -131,6 +131,42 @@ func checkUdevSyntax(t *testing.T, name string, h heredoc) {
 	}
 }
 
+// udevRan tells whether udevadm test's output queues cmd (a prefix of the
+// command line) to run. systemd 252's udevadm test prints "run: '%s'"
+// (src/udev/udevadm-test.c); systemd 257's lists the queue as
+// "  RUN{program} : %s" (the same file).
+func udevRan(out, cmd string) bool {
+	return strings.Contains(out, "run: '"+cmd) || strings.Contains(out, "RUN{program} : "+cmd)
+}
+
+// udevWrote tells whether udevadm test's output says a rule writes value
+// to a sysfs attribute. Test mode writes nothing; it logs what it would
+// write (src/udev/udev-rules.c, TK_A_ATTR): systemd 252 "ATTR '%s'
+// writing '%s'", systemd 257 "Running in test mode, skipping writing
+// ATTR{%s}=\"%s\".", later releases "Running in test mode, skipping
+// writing \"%s\" to sysfs attribute \"%s\".".
+func udevWrote(out, value string) bool {
+	q := regexp.QuoteMeta(value)
+	return regexp.MustCompile(`writing '` + q + `'|skipping writing ATTR\{[^}]*\}="` + q + `"|skipping writing "` + q + `" to sysfs attribute`).MatchString(out)
+}
+
+// The two matchers read each systemd release's udevadm test wording, and
+// a value is not taken for another that starts with it.
+func TestUdevTestWordings(t *testing.T) {
+	for _, out := range []string{
+		"loop0: /etc/udev/rules.d/60-x.rules:2 ATTR '/sys/devices/virtual/block/loop0/queue/scheduler' writing 'mq-deadline'\nrun: '/usr/sbin/hdparm -W1 /dev/loop0'\n",
+		"loop0: /etc/udev/rules.d/60-x.rules:2 Running in test mode, skipping writing ATTR{/sys/devices/virtual/block/loop0/queue/scheduler}=\"mq-deadline\".\nQueued commands:\n  RUN{program} : /usr/sbin/hdparm -W1 /dev/loop0\n",
+		"loop0: /etc/udev/rules.d/60-x.rules:2 ATTR{queue/scheduler}=\"mq-deadline\": Running in test mode, skipping writing \"mq-deadline\" to sysfs attribute \"queue/scheduler\".\n  RUN{program} : /usr/sbin/hdparm -W1 /dev/loop0\n",
+	} {
+		if !udevWrote(out, "mq-deadline") || udevWrote(out, "mq") || udevWrote(out, "none") {
+			t.Errorf("udevWrote misreads %q", out)
+		}
+		if !udevRan(out, "/usr/sbin/hdparm -W1 /dev/") || udevRan(out, "/usr/sbin/hdparm -W0") {
+			t.Errorf("udevRan misreads %q", out)
+		}
+	}
+}
+
 // udevTest runs `udevadm test` on a loop device of our own, in a private
 // mount namespace whose /etc/udev/rules.d holds only the given files (LOOP
 // in them stands for the loop device's name). It reports false, having
@@ -214,7 +250,7 @@ func TestWriteCacheUdevRulesMatch(t *testing.T) {
 	setter := func(props string) string {
 		return `SUBSYSTEM=="block", KERNEL=="LOOP", ` + props + "\n"
 	}
-	ran := `run: '/usr/sbin/hdparm -W1 /dev/`
+	const ran = "/usr/sbin/hdparm -W1 /dev/"
 	for _, tt := range []struct {
 		name, rule, props string
 		match             bool
@@ -232,7 +268,7 @@ func TestWriteCacheUdevRulesMatch(t *testing.T) {
 			if !strings.Contains(out, "69-diskdoctor-write-cache.rules") && !strings.Contains(out, "DEVNAME=") {
 				t.Fatalf("udevadm test did not run the rules:\n%s", out)
 			}
-			if got := strings.Contains(out, ran); got != tt.match {
+			if got := udevRan(out, ran); got != tt.match {
 				t.Errorf("rule ran hdparm: %v, want %v\n%s\n--- udevadm test:\n%s", got, tt.match, tt.rule, out)
 			}
 		})
@@ -321,10 +357,10 @@ func TestSchedulerUdevRulesMatch(t *testing.T) {
 	if !ok {
 		t.Skip("udevadm test unavailable here (see log)")
 	}
-	if !strings.Contains(out, "writing 'mq-deadline'") {
+	if !udevWrote(out, "mq-deadline") {
 		t.Errorf("the rotating-disk rule did not set mq-deadline:\n%s\n--- udevadm test:\n%s", body, out)
 	}
-	if strings.Contains(out, "writing 'none'") {
+	if udevWrote(out, "none") {
 		t.Errorf("the NVMe rule's scheduler was written to a loop device: a continuation was lost\n%s\n--- udevadm test:\n%s", body, out)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
+	"github.com/diskdoctor/diskdoctor/internal/testutil"
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/window"
 )
@@ -122,9 +123,7 @@ func TestCollectBoundsProbeContent(t *testing.T) {
 // holds the first root's file at that path, as Collect reads it.
 func TestCollectKeepsTheWindowsReadingsApart(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join(fixturesDir, "nvme-busy-healthy"))); err != nil {
-		t.Fatal(err)
-	}
+	testutil.CopyTree(t, dir, filepath.Join(fixturesDir, "nvme-busy-healthy"))
 	const firstRoot = "0::/first-root.scope\n"
 	if err := os.WriteFile(filepath.Join(dir, "proc/4410/cgroup"), []byte(firstRoot), 0o644); err != nil {
 		t.Fatal(err)

@@ -43,7 +43,7 @@ labelled by risk. It never changes the machine.`,
 		Example: `  diskdoctor                          # this machine
   diskdoctor --format json            # the diskdoctor/v1 JSON contract
   diskdoctor --format json -o /var/lib/diskdoctor/report.json
-  diskdoctor --root fixtures/hpe-microserver-writethrough
+  diskdoctor --root /usr/share/diskdoctor/examples/hpe-microserver-writethrough
   diskdoctor --host-root /host        # from a container, the host mounted at /host
   diskdoctor --device loop0 --format json
   diskdoctor --sample 5s              # "the disk is slow": measure, then explain

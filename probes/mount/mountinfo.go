@@ -50,3 +50,33 @@ func Read(ctx context.Context, h *machine.Host) ([]Mount, error) {
 	}
 	return out, ctx.Err()
 }
+
+// InitHasRoot reports whether init's mount table (/proc/1/mountinfo) has a
+// mount at /. The kernel shows a process's mounts relative to that
+// process's own root (mounts_open_common and show_mountinfo in
+// fs/proc_namespace.c, which skip a mount the root does not reach): where
+// the doctor's root is a chroot's directory its own table has no /, and
+// init's still names the machine's root filesystem.
+func InitHasRoot(ctx context.Context, h *machine.Host) (bool, error) {
+	if err := h.Uses("/proc/1/mountinfo"); err != nil {
+		return false, err
+	}
+	pfs, err := procfs.NewFS(h.Path("/proc"))
+	if err != nil {
+		return false, fmt.Errorf("/proc: %w", machine.ErrNotAvailable)
+	}
+	p, err := pfs.Proc(1)
+	if err != nil {
+		return false, machine.FileErr("/proc/1/mountinfo", machine.UnwrapPathErr(err))
+	}
+	infos, err := p.MountInfo()
+	if err != nil {
+		return false, machine.FileErr("/proc/1/mountinfo", machine.UnwrapPathErr(err))
+	}
+	for _, m := range infos {
+		if m.MountPoint == "/" {
+			return true, ctx.Err()
+		}
+	}
+	return false, ctx.Err()
+}
