@@ -172,12 +172,40 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"klog_summary", TypeString, "", OnDevice, "kernel-log", "the incidents about the disk counted by kind, as text"},
 	{"klog_thermal_throttle", TypeInt, "", OnHost, "kernel-log", "'temperature above threshold, cpu clock throttled' messages"},
 	{"klog_timeouts", TypeInt, "", OnDevice, "kernel-log", "command timeout incidents about the disk"},
+	{"klog_understood", TypeBool, "", OnDevice, "kernel-log", "every error-like line about the disk or its bus is one the doctor reads; nil when some are not (klog_unrecognised)"},
+	{"klog_unrecognised", TypeInt, "", OnDevice, "kernel-log", "error-like kernel lines about the disk or its bus (SCSI address, ata port, USB device, host, controller) that nothing in the doctor recognises"},
 	{"uptime_s", TypeFloat, "seconds", OnHost, "kernel-log", "time since boot (/proc/uptime)"},
+
+	// ahci-mode
+	{"ahci_address", TypeString, "", OnController, "ahci-mode", "PCI address of the AHCI controller the kernel log names"},
+	{"ahci_mode", TypeString, "", OnController, "ahci-mode", "the controller's mode from its 'AHCI … impl … mode' boot line: SATA, RAID, IDE or unknown"},
+	{"ahci_remapped_nvme", TypeInt, "", OnController, "ahci-mode", "NVMe devices Intel RST remapped behind the controller (the kernel's 'Found N remapped NVMe devices'); Linux cannot use them"},
 
 	// link-power
 	{"lpm_host", TypeString, "", OnDevice, "link-power", "the SCSI host of the disk's libata port"},
 	{"lpm_policy", TypeString, "", OnDevice, "link-power", "link_power_management_policy of the disk's SCSI host (its libata port)"},
 	{"lpm_saving", TypeBool, "", OnDevice, "link-power", "the policy saves power (not max_performance, not keep_firmware_settings)"},
+
+	// usb-link
+	{"usb_aborts", TypeInt, "", OnDevice, "usb-link", "UAS command aborts and device resets of the disk's SCSI device or host in the kernel log"},
+	{"usb_bos_superspeed", TypeBool, "", OnDevice, "usb-link", "the bridge's BOS descriptor has the SuperSpeed USB Device Capability (bos_descriptors, type 0x03)"},
+	{"usb_bos_superspeed_plus", TypeBool, "", OnDevice, "usb-link", "the bridge's BOS descriptor has the SuperSpeedPlus USB Device Capability (type 0x0a)"},
+	{"usb_device", TypeString, "", OnDevice, "usb-link", "the USB device (bus-port path, 2-1.3) of the bridge the disk sits behind"},
+	{"usb_driver", TypeString, "", OnDevice, "usb-link", "the driver bound to the bridge's interface: uas or usb-storage"},
+	{"usb_enumerated", TypeString, "", OnDevice, "usb-link", "the speed the kernel log last saw the bridge enumerate at (high-speed, SuperSpeed, …)"},
+	{"usb_host_died", TypeBool, "", OnDevice, "usb-link", "the xHCI controller in the disk's path logged Host System Error or HC died"},
+	{"usb_id", TypeString, "", OnDevice, "usb-link", "the bridge's idVendor:idProduct"},
+	{"usb_port", TypeString, "", OnDevice, "usb-link", "the port the bridge is plugged into (usb2-port1, its sysfs port link)"},
+	{"usb_port_peer", TypeString, "", OnDevice, "usb-link", "the port's peer, its SuperSpeed (or USB 2) half (port/peer)"},
+	{"usb_port_superspeed", TypeBool, "", OnDevice, "usb-link", "the bridge's port can run SuperSpeed: it has a SuperSpeed peer, or the bridge runs SuperSpeed on it"},
+	{"usb_reset_summary", TypeString, "", OnDevice, "usb-link", "host controller deaths, UAS aborts and USB resets about the bridge, counted as text"},
+	{"usb_resets", TypeInt, "", OnDevice, "usb-link", "'reset … USB device number' lines of the bridge in the kernel log"},
+	{"usb_speed_mbps", TypeFloat, "Mbit/s", OnDevice, "usb-link", "the bridge's link speed (speed: 1.5, 12, 480, 5000, 10000, 20000)"},
+	{"usb_superspeed_capable", TypeBool, "", OnDevice, "usb-link", "the bridge is a SuperSpeed device: driven by uas, SuperSpeed in its BOS, at SuperSpeed now, or enumerated at SuperSpeed earlier in the log"},
+	{"usb_superspeed_why", TypeString, "", OnDevice, "usb-link", "what says the bridge is SuperSpeed-capable, as text"},
+	{"usb_uas_disabled", TypeBool, "", OnDevice, "usb-link", "usb-storage drives the bridge because UAS was turned off for it (the log's UAS blacklisted/ignored line or an IGNORE_UAS quirk)"},
+	{"usb_uas_disabled_by", TypeString, "", OnDevice, "usb-link", "what turned UAS off: usb-storage.quirks on the kernel command line, or the kernel's own list"},
+	{"usb_version", TypeString, "", OnDevice, "usb-link", "the bridge's bcdUSB (version: 2.00, 3.10, …)"},
 
 	// nvme-power
 	{"aspm_cmdline", TypeString, "", OnHost, "nvme-power", "pcie_aspm= on the kernel command line"},
@@ -293,6 +321,8 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"top_process", TypeString, "", OnHost, "sample", "the process that did most I/O in the window, with its rates"},
 
 	// smart
+	{"smart_apm_enabled", TypeBool, "", OnDevice, "smart", "the drive's Advanced Power Management is on (smartctl ata_apm.enabled)"},
+	{"smart_apm_level", TypeInt, "", OnDevice, "smart", "the APM level, 1 to 254 (below 128 lets the drive spin down and park; ata_apm.level)"},
 	{"dev_timeout_s", TypeInt, "seconds", OnDevice, "smart", "the SCSI command timer (device/timeout)"},
 	{"smart_crc_errors", TypeUint64, "", OnDevice, "smart", "ATA attribute 199, UDMA CRC errors (raw)"},
 	{"smart_critical", TypeStrings, "", OnDevice, "smart", "the drive's critical concerns, as text (health FAILED, failing pre-failure attribute, NVMe critical warning, spare below threshold)"},
@@ -301,6 +331,8 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"smart_firmware", TypeString, "", OnDevice, "smart", "the firmware revision smartctl reports"},
 	{"smart_link_cur_gbps", TypeFloat, "Gb/s", OnDevice, "smart", "the SATA link's current speed"},
 	{"smart_link_max_gbps", TypeFloat, "Gb/s", OnDevice, "smart", "the SATA link's maximum speed"},
+	{"smart_load_cycles", TypeUint64, "", OnDevice, "smart", "ATA attribute 193, Load_Cycle_Count (raw): head load/unload cycles"},
+	{"smart_load_cycles_per_hour", TypeFloat, "per hour", OnDevice, "smart", "smart_load_cycles over the power-on hours"},
 	{"smart_model", TypeString, "", OnDevice, "smart", "the model smartctl reports"},
 	{"smart_model_family", TypeString, "", OnDevice, "smart", "smartctl's model_family (its drive database)"},
 	{"smart_notes", TypeStrings, "", OnDevice, "smart", "smartctl's own messages"},

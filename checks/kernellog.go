@@ -60,10 +60,12 @@ func kernelLogCheck(ctx context.Context, env *Env) []*Observation {
 		uptime = -1
 	}
 	var judged []string
-	for _, d := range env.Judged(ctx) {
+	devs := env.Judged(ctx)
+	for _, d := range devs {
 		judged = append(judged, d.Name)
 	}
 	obs := KernelLogObservations(log, topo, uptime, judged)
+	klogUnknown(env, log, topo, devs, obs)
 	for _, o := range obs {
 		if o.Get("klog_gone") == true {
 			linkGoneMember(ctx, env, topo, o)

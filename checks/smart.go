@@ -136,6 +136,7 @@ func SMARTObservation(dev string, s *smart.Info) *Observation {
 	f.temperatures()
 	f.nvmeThermal()
 	f.interfaceAndFeatures()
+	f.headParking()
 	f.recordingAndRecovery()
 	f.pendingOnly()
 	o.Set("smart_critical", nonNil(f.crit))

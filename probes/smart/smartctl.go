@@ -56,6 +56,8 @@ type Info struct {
 	// present) and TRIM support (IDENTIFY word 169 bit 0), where reported.
 	WriteCache    *bool
 	TrimSupported *bool
+	// APM: the drive's Advanced Power Management (apm.go); nil unknown.
+	APM *APM
 
 	// ERC is the drive's SCT Error Recovery Control (ATA8-ACS SCT
 	// command transport, function code 3): how long it retries a sector
@@ -213,6 +215,7 @@ type smartctlJSON struct {
 	PowerOnTime *struct {
 		Hours *uint64 `json:"hours"`
 	} `json:"power_on_time"`
+	ATAAPM     *apmJSON `json:"ata_apm"`
 	WriteCache *struct {
 		Enabled *bool `json:"enabled"`
 	} `json:"write_cache"`
@@ -339,6 +342,7 @@ func ParseJSON(b []byte) (*Info, error) {
 		s.TrimSupported = j.Trim.Supported
 	}
 	s.readATAAttributes(&j)
+	s.readAPM(j.ATAAPM)
 	if err := s.readNVMeLog(&j); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,31 @@
+package rules
+
+import "testing"
+
+// hdd-head-parking on facts built in the test. The parking case carries
+// the counts of a WD20SPZX in Napsty/check_smart pull request 91
+// (Load_Cycle_Count 1239994 at Power_On_Hours 38056, 32.6 per hour); the
+// healthy twin the counts of a drive that parks only now and then (16,993
+// at 36,055 hours, 0.5 per hour).
+func TestHDDHeadParking(t *testing.T) {
+	hdd := map[string]any{"rotational": true, "model": "WDC WD20SPZX-22CRAT0", "smart_model": "WDC WD20SPZX-22CRAT0", "dev_path": "/dev/sda"}
+	with := func(extra map[string]any) map[string]any { return merged(hdd, extra) }
+	tests := []struct {
+		name  string
+		facts map[string]any
+		want  string
+	}{
+		{"a million cycles at 38,056 hours", with(map[string]any{"smart_load_cycles": uint64(1239994), "smart_load_cycles_per_hour": 32.6}), Warning},
+		{"16,993 cycles at 36,055 hours", with(map[string]any{"smart_load_cycles": uint64(16993), "smart_load_cycles_per_hour": 0.5}), ""},
+		{"over the 300,000 rating at a low rate", with(map[string]any{"smart_load_cycles": uint64(310000), "smart_load_cycles_per_hour": 4.1}), Warning},
+		{"APM 127", with(map[string]any{"smart_load_cycles": uint64(900), "smart_load_cycles_per_hour": 0.2, "smart_apm_enabled": true, "smart_apm_level": 127}), Warning},
+		{"APM 128", with(map[string]any{"smart_load_cycles": uint64(39785), "smart_load_cycles_per_hour": 9.1, "smart_apm_enabled": true, "smart_apm_level": 128}), ""},
+		{"an SSD's counter", with(map[string]any{"rotational": false, "smart_load_cycles": uint64(500000), "smart_load_cycles_per_hour": 50.0}), ""},
+		{"no attribute 193", with(map[string]any{"smart_load_cycles": nil, "smart_load_cycles_per_hour": nil}), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wantSeverity(t, "server", "auto", device("sda", tt.facts), "hdd-head-parking", tt.want)
+		})
+	}
+}
