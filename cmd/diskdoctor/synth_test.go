@@ -424,12 +424,14 @@ func writeSyntheticMachine(dir string, n int) error {
 	manifest.WriteString("# synthetic recorded machine: commands replayed by exact argv\n")
 	manifest.WriteString("- argv: [dmesg]\n  stdout: dmesg.txt\n")
 	var mountinfo, mounts strings.Builder
-	// df -P -T -k -l of the ext4 filesystems: each 40 % used, so no space
-	// finding is planned.
-	var df strings.Builder
+	// df -P -T -k -l and df -P -T -i -l of the ext4 filesystems: each 40 %
+	// used, blocks and inodes, so no space finding is planned.
+	var df, dfInodes strings.Builder
 	df.WriteString("Filesystem     Type 1024-blocks     Used Available Capacity Mounted on\n")
+	dfInodes.WriteString("Filesystem     Type   Inodes   IUsed    IFree IUse% Mounted on\n")
 	dfLine := func(part, mnt string) {
 		df.WriteString(fmt.Sprintf("/dev/%s ext4 1000000000 400000000 600000000 40%% %s\n", part, mnt))
+		dfInodes.WriteString(fmt.Sprintf("/dev/%s ext4 61054976 24421990 36632986 40%% %s\n", part, mnt))
 	}
 	rootMajMin := "0:0"
 	if len(disks) > 0 {
@@ -523,6 +525,8 @@ func writeSyntheticMachine(dir string, n int) error {
 	}
 	w.file("/commands/df.txt", df.String())
 	manifest.WriteString("- argv: [df, -P, -T, -k, -l]\n  stdout: df.txt\n")
+	w.file("/commands/df-inodes.txt", dfInodes.String())
+	manifest.WriteString("- argv: [df, -P, -T, -i, -l]\n  stdout: df-inodes.txt\n")
 	if zfsMembers > 0 {
 		for j, ds := range []string{"", "/backup", "/vm", "/media"} {
 			mountID++
