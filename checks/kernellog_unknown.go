@@ -43,6 +43,12 @@ func klogUnknown(env *Env, log *kernlog.Log, topo *kernlog.Topology, devs []*blo
 		}
 	}
 	known := recognised(&kernlog.Log{Lines: cand}, topo)
+	var unknown []kernlog.Line
+	for _, l := range cand {
+		if !known[l.Num] {
+			unknown = append(unknown, l)
+		}
+	}
 	byDev := map[string]*Observation{}
 	for _, o := range obs {
 		if o.Kind == KindDevice {
@@ -54,11 +60,13 @@ func klogUnknown(env *Env, log *kernlog.Log, topo *kernlog.Topology, devs []*blo
 		if o == nil {
 			continue
 		}
-		about := aboutDisk(d)
 		var lines []kernlog.Line
-		for _, l := range cand {
-			if !known[l.Num] && about.MatchString(l.Text) {
-				lines = append(lines, l)
+		if len(unknown) > 0 {
+			about := aboutDisk(d)
+			for _, l := range unknown {
+				if about.MatchString(l.Text) {
+					lines = append(lines, l)
+				}
 			}
 		}
 		if len(lines) == 0 {
