@@ -101,9 +101,15 @@ vet:
 
 # Four packages at a time on two cores: the command's tests mostly wait on
 # fio, sampling windows and timeouts, and the other packages fill that wait.
+# The short fuzz run goes on beside them at a lower priority (nice 10, so
+# that the tests that measure a busy or idle machine keep their CPU); its
+# log is printed after the tests' results, whole only when it failed.
 test: test-deps vet
-	$(GO) test -count=1 -p 4 ./...
-	@$(MAKE) --no-print-directory fuzz
+	@log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
+	nice -n 10 $(MAKE) --no-print-directory fuzz >"$$log" 2>&1 & fuzz=$$!; \
+	$(GO) test -count=1 -p 4 ./...; rc=$$?; \
+	if wait $$fuzz; then echo "fuzz: $$(grep -c '^fuzz ' "$$log") targets, $(FUZZTIME) each: ok"; else cat "$$log"; echo "fuzz: FAILED"; rc=1; fi; \
+	exit $$rc
 
 # deb-test is not in make test: it builds the packages twice for two
 # architectures (about 100 s of the 6-minute budget on two cores) and
