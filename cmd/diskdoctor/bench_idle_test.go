@@ -15,9 +15,9 @@ import (
 // The doctor's own process sleeps while fio measures: without a terminal
 // nothing of it ticks, samples or polls during a job, so on a small
 // machine a latency-bound job (SYNC4K, an fsync per write) shares the CPUs
-// with fio's threads only, as a hand-run fio does (issue #12, docs/bench.md
-// §10). Counted, not timed: the context switches of the doctor's threads
-// over 2 s in the middle of a 3-s job. Blocked in wait4 and in the read of
+// with fio's threads only, as a hand-run fio does (docs/bench.md, "While
+// fio measures, diskdoctor only waits"). Counted, not timed: the context
+// switches of the doctor's threads over 2 s in the middle of a 3-s job. Blocked in wait4 and in the read of
 // fio's output pipe it makes none when run alone, up to 9 seen while the
 // rest of the package's tests ran beside it; the progress line (4 Hz),
 // forced on without a terminal, makes 100.
