@@ -54,7 +54,28 @@ func (s Space) UsePercent() (float64, bool) {
 // with spaces, a wrapped line of an old df) are skipped; an output with
 // lines but no filesystem is ErrParse.
 func ParseDF(b []byte) ([]Space, error) {
-	var out []Space
+	rows, err := parseDFRows(b, "df")
+	out := make([]Space, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, Space{Source: r.source, FSType: r.fsType, MountPoint: r.mountPoint,
+			SizeBytes: r.n[0] << 10, UsedBytes: r.n[1] << 10, AvailBytes: r.n[2] << 10, Line: r.line})
+	}
+	return out, err
+}
+
+// dfRow is one filesystem line of df -P -T, in blocks or in inodes: the
+// source, the type, three counts, and the mount point.
+type dfRow struct {
+	source, fsType, mountPoint string
+	n                          [3]uint64
+	line                       string // the raw line, for evidence
+}
+
+// parseDFRows reads the filesystem lines of df -P -T's output (what names
+// the output in an error). Lines whose numbers do not parse are skipped;
+// an output with lines but no filesystem is ErrParse.
+func parseDFRows(b []byte, what string) ([]dfRow, error) {
+	var out []dfRow
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	lines := 0
@@ -64,46 +85,44 @@ func ParseDF(b []byte) ([]Space, error) {
 			continue
 		}
 		lines++
-		if s, ok := parseDFLine(line); ok {
-			out = append(out, s)
+		if r, ok := parseDFRow(line); ok {
+			out = append(out, r)
 		}
 	}
 	if lines > 0 && len(out) == 0 {
-		return nil, fmt.Errorf("%w: no filesystem in df output", machine.ErrParse)
+		return nil, fmt.Errorf("%w: no filesystem in %s output", machine.ErrParse, what)
 	}
 	return out, nil
 }
 
-// parseDFLine: six fields, then the mount point, which is the rest of the
+// parseDFRow: six fields, then the mount point, which is the rest of the
 // line (a mount point may hold spaces; df prints it last for that).
-func parseDFLine(line string) (Space, bool) {
+func parseDFRow(line string) (dfRow, bool) {
 	rest := line
 	var f [6]string
 	for i := range f {
 		rest = strings.TrimLeft(rest, " \t")
 		j := strings.IndexAny(rest, " \t")
 		if j < 0 {
-			return Space{}, false
+			return dfRow{}, false
 		}
 		f[i], rest = rest[:j], rest[j:]
 	}
-	mp := strings.TrimLeft(rest, " \t")
-	if !strings.HasPrefix(mp, "/") {
-		return Space{}, false
+	r := dfRow{source: f[0], fsType: f[1], mountPoint: strings.TrimLeft(rest, " \t"), line: line}
+	if !strings.HasPrefix(r.mountPoint, "/") {
+		return dfRow{}, false
 	}
-	var kib [3]uint64
-	for i := range kib {
+	for i := range r.n {
 		n, err := strconv.ParseUint(f[2+i], 10, 64)
 		if err != nil || n > 1<<53 {
-			return Space{}, false
+			return dfRow{}, false
 		}
-		kib[i] = n
+		r.n[i] = n
 	}
 	if !strings.HasSuffix(f[5], "%") && f[5] != "-" {
-		return Space{}, false
+		return dfRow{}, false
 	}
-	return Space{Source: f[0], FSType: f[1], MountPoint: mp,
-		SizeBytes: kib[0] << 10, UsedBytes: kib[1] << 10, AvailBytes: kib[2] << 10, Line: line}, true
+	return r, true
 }
 
 // ReadDF runs DFArgv. df exits 1 when it could not stat one of the

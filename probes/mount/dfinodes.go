@@ -1,13 +1,9 @@
 package mount
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/diskdoctor/diskdoctor/machine"
 )
@@ -42,62 +38,25 @@ func (n Inodes) UsePercent() (float64, bool) {
 }
 
 // ParseDFInodes reads DFInodesArgv's output (header "Inodes IUsed IFree
-// IUse%"). Lines whose numbers do not parse are skipped; an output with
-// lines but no filesystem is ErrParse.
+// IUse%"). Lines whose numbers do not parse, or that use more inodes than
+// they have, are skipped; an output with lines but no filesystem is
+// ErrParse.
 func ParseDFInodes(b []byte) ([]Inodes, error) {
-	var out []Inodes
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	lines := 0
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "Filesystem") {
-			continue
-		}
-		lines++
-		f, mp, ok := dfFields(line)
-		if !ok {
-			continue
-		}
-		var n [3]uint64
-		good := true
-		for i := range n {
-			v, err := strconv.ParseUint(f[2+i], 10, 64)
-			if err != nil || v > 1<<53 {
-				good = false
-				break
-			}
-			n[i] = v
-		}
-		if !good || n[1] > n[0] || (!strings.HasSuffix(f[5], "%") && f[5] != "-") {
-			continue
-		}
-		out = append(out, Inodes{Source: f[0], FSType: f[1], MountPoint: mp, Total: n[0], Used: n[1], Free: n[2], Line: line})
+	rows, err := parseDFRows(b, "df -i")
+	if err != nil {
+		return nil, err
 	}
-	if lines > 0 && len(out) == 0 {
+	var out []Inodes
+	for _, r := range rows {
+		if r.n[1] <= r.n[0] {
+			out = append(out, Inodes{Source: r.source, FSType: r.fsType, MountPoint: r.mountPoint,
+				Total: r.n[0], Used: r.n[1], Free: r.n[2], Line: r.line})
+		}
+	}
+	if len(rows) > 0 && len(out) == 0 {
 		return nil, fmt.Errorf("%w: no filesystem in df -i output", machine.ErrParse)
 	}
 	return out, nil
-}
-
-// dfFields: six fields, then the mount point, the rest of the line (df
-// prints it last because it may hold spaces).
-func dfFields(line string) ([6]string, string, bool) {
-	rest := line
-	var f [6]string
-	for i := range f {
-		rest = strings.TrimLeft(rest, " \t")
-		j := strings.IndexAny(rest, " \t")
-		if j < 0 {
-			return f, "", false
-		}
-		f[i], rest = rest[:j], rest[j:]
-	}
-	mp := strings.TrimLeft(rest, " \t")
-	if !strings.HasPrefix(mp, "/") {
-		return f, "", false
-	}
-	return f, mp, true
 }
 
 // ReadDFInodes runs DFInodesArgv. As with ReadDF, df exits 1 when one
