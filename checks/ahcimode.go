@@ -28,7 +28,7 @@ func ahciMode(ctx context.Context, env *Env) []*Observation {
 			// nothing to say, and no controller to list.
 			continue
 		}
-		o := newObservationSized("ahci-mode", KindController, c.Address, 4)
+		o := NewObservation("ahci-mode", KindController, c.Address)
 		o.Set("ahci_address", c.Address)
 		if c.ModeLine != nil {
 			o.Set("ahci_mode", c.Mode, klogEv(*c.ModeLine))

@@ -67,7 +67,7 @@ func btrfsObservations(stats []*kernlog.BTRFSDevStats, m *block.Map, judged map[
 	var out []*Observation
 	for _, disk := range order {
 		t := by[disk]
-		o := newObservationSized("btrfs", KindDevice, disk, 7)
+		o := NewObservation("btrfs", KindDevice, disk)
 		o.Set("btrfs_dev_errs", t.wr+t.rd+t.flush+t.corrupt+t.gen, t.ev...)
 		o.Set("btrfs_dev_write_errs", t.wr)
 		o.Set("btrfs_dev_read_errs", t.rd)

@@ -81,7 +81,7 @@ func filesystems(ctx context.Context, env *Env) []*Observation {
 		}
 	}
 	for _, d := range judged {
-		o := newObservationSized("filesystems", KindDevice, d.Name, 8)
+		o := NewObservation("filesystems", KindDevice, d.Name)
 		var mine []fsMount
 		for _, f := range fss {
 			if slices.Contains(f.disks, d.Name) {

@@ -57,7 +57,7 @@ func inodeObservations(fss []fsMount, rows []mount.Inodes) []*Observation {
 		if !ok {
 			continue
 		}
-		o := newObservationSized("inodes", KindFilesystem, f.MountPoint, 7)
+		o := NewObservation("inodes", KindFilesystem, f.MountPoint)
 		ev := Evidence{cmd, r.Line}
 		o.Set("inode_fstype", f.FSType)
 		o.Set("inode_device", f.dev)

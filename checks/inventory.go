@@ -54,7 +54,7 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 			out = append(out, o)
 			continue
 		}
-		o := newObservationSized("inventory", KindDevice, d.Name, 36)
+		o := NewObservation("inventory", KindDevice, d.Name)
 		setHypervisor(o, d, vmVendor)
 		setIdentity(env, o, d)
 		setUsage(o, d, byDevNo)

@@ -324,7 +324,7 @@ func goneTransport(dev string) string {
 }
 
 func klogDevice(dev string, groups []kernlog.Group, link *kernlog.SATALinkState, uptime float64) *Observation {
-	o := newObservationSized("kernel-log", KindDevice, dev, 20)
+	o := NewObservation("kernel-log", KindDevice, dev)
 	t := tallyKlog(groups)
 	downgraded := link.Downgraded()
 	if downgraded && t.counts[kernlog.LinkLimited] == 0 {

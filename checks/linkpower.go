@@ -47,7 +47,7 @@ func linkPower(ctx context.Context, env *Env) []*Observation {
 		if d.Transport != "sata" {
 			continue
 		}
-		o := newObservationSized("link-power", KindDevice, d.Name, 4)
+		o := NewObservation("link-power", KindDevice, d.Name)
 		host := scsihost.HostOf(d.SysPath)
 		if host == "" {
 			o.Set("lpm_host", nil)

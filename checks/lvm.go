@@ -74,7 +74,7 @@ func lvmCheck(ctx context.Context, env *Env) []*Observation {
 		if !lv.ThinPool() {
 			continue
 		}
-		o := newObservationSized("lvm", KindPool, lv.FullName(), 10)
+		o := NewObservation("lvm", KindPool, lv.FullName())
 		ev := Evidence{cmd, lv.Raw}
 		o.Set("lvm_vg", lv.VG)
 		o.Set("lvm_lv", lv.Name)

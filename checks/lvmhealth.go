@@ -21,7 +21,7 @@ func lvHealthObservations(lvs []*lvm.LV, cmd string) []*Observation {
 		if strings.HasPrefix(lv.Name, "[") {
 			continue // a hidden sub-LV: its LV carries its health
 		}
-		o := newObservationSized("lvm", KindPool, lv.FullName(), 8)
+		o := NewObservation("lvm", KindPool, lv.FullName())
 		ev := Evidence{cmd, lv.Raw}
 		o.Set("lvm_vg", lv.VG)
 		o.Set("lvm_lv", lv.Name)

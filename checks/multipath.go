@@ -54,7 +54,7 @@ func multipathCheck(ctx context.Context, env *Env) []*Observation {
 		if name == "" {
 			name = im.Map
 		}
-		o := newObservationSized("multipath", KindPool, name, 8)
+		o := NewObservation("multipath", KindPool, name)
 		out = append(out, o)
 		o.Set("multipath_dm", im.Map)
 		m := byDM[im.Map]

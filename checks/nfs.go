@@ -46,7 +46,7 @@ func nfsMountObservations(mounts []mount.Mount) []*Observation {
 			continue
 		}
 		seen[m.MountPoint] = true
-		o := newObservationSized("nfs", KindFilesystem, m.MountPoint, 7)
+		o := NewObservation("nfs", KindFilesystem, m.MountPoint)
 		ev := Evidence{mountinfoSource, m.Source + " " + m.MountPoint + " " + m.FSType + " " + nfsOptionText(m.Options)}
 		server, _, _ := strings.Cut(m.Source, ":")
 		o.Set("nfs_mount_server", server)
@@ -93,7 +93,7 @@ func nfsObservations(servers []*kernlog.NFSServer) []*Observation {
 	causes := []string{}
 	out := []*Observation{host}
 	for _, s := range servers {
-		o := newObservationSized("nfs", KindFilesystem, s.Name, 5)
+		o := NewObservation("nfs", KindFilesystem, s.Name)
 		var ev []Evidence
 		for _, l := range s.Lines {
 			ev = append(ev, Evidence{"dmesg line " + strconv.Itoa(l.Num), l.Raw})

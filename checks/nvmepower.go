@@ -47,7 +47,7 @@ func nvmePower(ctx context.Context, env *Env) []*Observation {
 	out := []*Observation{nvmePowerHost(ctx, env, mod)}
 	owned := map[string]bool{}
 	for _, d := range disks {
-		o := newObservationSized("nvme-power", KindDevice, d.Name, 8)
+		o := NewObservation("nvme-power", KindDevice, d.Name)
 		setNVMePower(ctx, env, o, d.Controllers, mod, down, logErr == nil && log != nil)
 		setLinkASPM(ctx, env, o, d)
 		out = append(out, o)

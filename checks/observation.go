@@ -68,12 +68,6 @@ func NewObservation(check, kind, subject string) *Observation {
 	return &Observation{Check: check, Kind: kind, Subject: subject}
 }
 
-// newObservationSized is NewObservation for a check that sets about facts
-// facts on each subject: the list is allocated once instead of grown.
-func newObservationSized(check, kind, subject string, facts int) *Observation {
-	return &Observation{Check: check, Kind: kind, Subject: subject, facts: make([]Fact, 0, facts)}
-}
-
 // Set records a fact with the evidence it came from (none for derived
 // facts). Setting a fact again replaces its value and adds to its evidence.
 func (o *Observation) Set(fact string, v any, ev ...Evidence) {

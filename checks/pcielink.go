@@ -37,7 +37,7 @@ func pcieLink(ctx context.Context, env *Env) []*Observation {
 		if l == nil {
 			continue
 		}
-		o := newObservationSized("pcie-link", KindDevice, d.Name, 12)
+		o := NewObservation("pcie-link", KindDevice, d.Name)
 		o.Set("pcie_address", l.Address)
 		o.Set("pcie_cur_gts", l.CurGTs, Evidence{l.Files["current_link_speed"], l.CurSpeed})
 		o.Set("pcie_max_gts", l.MaxGTs, Evidence{l.Files["max_link_speed"], l.MaxSpeed})

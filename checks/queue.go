@@ -50,7 +50,7 @@ func queueCheck(ctx context.Context, env *Env) []*Observation {
 	out := make([]*Observation, len(judged))
 	parallel.Each(len(judged), runtime.GOMAXPROCS(0), func(i int) {
 		d := judged[i]
-		o := newObservationSized("queue", KindDevice, d.Name, 16)
+		o := NewObservation("queue", KindDevice, d.Name)
 		l, err := Probe(ctx, env, func(ctx context.Context) (block.Limits, error) {
 			return block.ReadLimits(ctx, env.Host, d), nil
 		})

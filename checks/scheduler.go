@@ -18,7 +18,7 @@ func scheduler(ctx context.Context, env *Env) []*Observation {
 		if d.Queue.Scheduler == "" {
 			continue
 		}
-		o := newObservationSized("scheduler", KindDevice, d.Name, 2)
+		o := NewObservation("scheduler", KindDevice, d.Name)
 		o.Set("scheduler", d.Queue.Scheduler, Evidence{d.Files["scheduler"], strings.Join(bracket(d.Queue.Schedulers, d.Queue.Scheduler), " ")})
 		o.Set("schedulers_available", nonNil(d.Queue.Schedulers))
 		out = append(out, o)

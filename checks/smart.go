@@ -108,7 +108,7 @@ func setDeviceTimeout(ctx context.Context, env *Env, o *Observation, dev string)
 // severity reasons (smart_critical, smart_warnings) are worked out here,
 // where the attribute semantics live; rules judge the facts.
 func SMARTObservation(dev string, s *smart.Info) *Observation {
-	f := &smartFacts{o: newObservationSized("smart", KindDevice, dev, 48), s: s, wear: -1}
+	f := &smartFacts{o: NewObservation("smart", KindDevice, dev), s: s, wear: -1}
 	o := f.o
 	o.Set("smart_protocol", s.Protocol)
 	o.Set("smart_model", s.Model)

@@ -24,7 +24,7 @@ func stack(ctx context.Context, env *Env) []*Observation {
 		byName[d.Name] = d
 	}
 	for _, d := range env.Judged(ctx) {
-		o := newObservationSized("stack", KindDevice, d.Name, 8)
+		o := NewObservation("stack", KindDevice, d.Name)
 		out = append(out, o)
 		drv := controllerDriver(d)
 		kind := ""

@@ -61,7 +61,7 @@ type trimAreas struct {
 }
 
 func trimDevice(ctx context.Context, env *Env, d *block.Device, sched trimSchedule, byDevNo map[string][]mount.Mount) *Observation {
-	o := newObservationSized("trim", KindDevice, d.Name, 8)
+	o := NewObservation("trim", KindDevice, d.Name)
 	setTrimSupport(o, d)
 	var t trimAreas
 	devnos := t.devNos(ctx, env, o, d)

@@ -44,7 +44,7 @@ func usbLink(ctx context.Context, env *Env) []*Observation {
 			env.Skip("usb-link", d.Name, err)
 			continue
 		}
-		o := newObservationSized("usb-link", KindDevice, d.Name, 20)
+		o := NewObservation("usb-link", KindDevice, d.Name)
 		setUSBSysfs(o, l)
 		cmdline, _ := env.CmdLine(ctx)
 		setUSBLog(o, l, klog, klogErr, d.Name, d.SCSIAddr, d.SysPath, cmdline)

@@ -45,7 +45,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 	}
 	var jobs []job
 	for _, d := range judged {
-		o := newObservationSized("write-cache", KindDevice, d.Name, 20)
+		o := NewObservation("write-cache", KindDevice, d.Name)
 		out = append(out, o)
 		setCacheViews(ctx, env, o, d, bootLines)
 		setNoCachePage(o, d, log, noPage)
