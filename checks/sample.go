@@ -161,13 +161,23 @@ func sampleHost(w *window.Window, s *Sample) *Observation {
 		s.Processes = []window.ProcRates{}
 	}
 	for i := range s.Processes {
-		s.Processes[i].ReadBytesPerS = round(s.Processes[i].ReadBytesPerS, 0)
-		s.Processes[i].WriteBytesPerS = round(s.Processes[i].WriteBytesPerS, 0)
+		p := &s.Processes[i]
+		p.ReadBytesPerS, p.WriteBytesPerS = round(p.ReadBytesPerS, 0), round(p.WriteBytesPerS, 0)
+		for j := range p.Devices {
+			p.Devices[j].ReadBytesPerS, p.Devices[j].WriteBytesPerS = round(p.Devices[j].ReadBytesPerS, 0), round(p.Devices[j].WriteBytesPerS, 0)
+		}
 	}
 	if len(s.Processes) > 0 {
 		p := s.Processes[0]
-		host.Set("top_process", fmt.Sprintf("%s (pid %d): write %.1f MB/s, read %.1f MB/s", p.Comm, p.PID, p.WriteBytesPerS/1e6, p.ReadBytesPerS/1e6),
-			Evidence{"/proc/" + fmt.Sprint(p.PID) + "/io, 2 readings", fmt.Sprintf("write_bytes +%.0f B/s, read_bytes +%.0f B/s", p.WriteBytesPerS, p.ReadBytesPerS)})
+		who, src := fmt.Sprintf("%s (pid %d)", p.Comm, p.PID), "/proc/"+fmt.Sprint(p.PID)+"/io, 2 readings"
+		if p.ExitedChildren {
+			// The kernel adds a reaped child's I/O to its parent's
+			// /proc/PID/io (kernel/exit.c, wait_task_zombie).
+			who = "the exited children of " + who
+			src += ", less its threads' /proc/PID/task/TID/io"
+		}
+		host.Set("top_process", fmt.Sprintf("%s: write %.1f MB/s, read %.1f MB/s", who, p.WriteBytesPerS/1e6, p.ReadBytesPerS/1e6),
+			Evidence{src, fmt.Sprintf("write_bytes +%.0f B/s, read_bytes +%.0f B/s", p.WriteBytesPerS, p.ReadBytesPerS)})
 	}
 	bg := map[string]bool{}
 	for _, p := range w.End.Procs {

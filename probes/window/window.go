@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +28,22 @@ type Counters struct {
 	// ProcsDenied counts processes whose /proc/<pid>/io could not be read
 	// (other users' processes without root).
 	ProcsDenied int
+	// DevNos maps a device's name to its "MAJ:MIN" (/proc/diskstats), the
+	// key of a cgroup's io.stat.
+	DevNos map[string]string
+	// CgroupIO is each cgroup's storage bytes so far per device, by cgroup
+	// path (cgroup v2 io.stat: Documentation/admin-guide/cgroup-v2.rst),
+	// for the cgroups whose parent enables the io controller; nil on
+	// cgroup v1 or where none does.
+	CgroupIO map[string]map[string]DeviceBytes
+	// CgroupProcs are the processes of the cgroups of the processes that
+	// did I/O in the window (cgroup.procs), read with the second reading.
+	CgroupProcs map[string][]int
+}
+
+// DeviceBytes are bytes read from and written to one device so far.
+type DeviceBytes struct {
+	Read, Write uint64
 }
 
 // ProcCounters is one process's storage I/O so far (/proc/<pid>/io).
@@ -35,12 +52,22 @@ type ProcCounters struct {
 	Comm, Cgroup          string
 	Cmdline               string // ShortCommand of /proc/PID/cmdline; live only, never recorded: see fillCgroups
 	ReadBytes, WriteBytes uint64
+	// OwnRead and OwnWrite are the I/O of the process's live threads (the
+	// sum of /proc/PID/task/TID/io). /proc/PID/io adds to them the I/O of
+	// its exited threads and of the children it reaped: wait_task_zombie
+	// (kernel/exit.c) adds a reaped child's ioac to the parent's
+	// signal->ioac, which do_io_accounting (fs/proc/base.c) sums into the
+	// process's file, while a thread's own file holds its ioac alone.
+	// OwnKnown is false where the threads were not read (a recording
+	// without them, a process that hid them).
+	OwnRead, OwnWrite uint64
+	OwnKnown          bool
 }
 
 // ReadCounters reads one set of counters, with every process's name and
 // cgroup.
 func ReadCounters(ctx context.Context, h *machine.Host) (*Counters, error) {
-	c, err := readCounters(ctx, h, true)
+	c, err := readCounters(ctx, h, true, false)
 	if err != nil {
 		return nil, err
 	}
@@ -49,15 +76,16 @@ func ReadCounters(ctx context.Context, h *machine.Host) (*Counters, error) {
 }
 
 // readCounters reads the disks' and the processes' counters; comm adds each
-// process's name. A process's files are read through the Host like any
+// process's name, threads each process's own I/O (readThreads). A
+// process's files are read through the Host like any
 // other (contained, bounded, non-blocking) rather than through procfs' Proc,
 // which costs twice the system calls, and a window reads several files of
 // every process.
-func readCounters(ctx context.Context, h *machine.Host, comm bool) (*Counters, error) {
+func readCounters(ctx context.Context, h *machine.Host, comm, threads bool) (*Counters, error) {
 	if err := h.Uses("/proc/diskstats"); err != nil {
 		return nil, err
 	}
-	c := &Counters{Disks: map[string]blockdevice.IOStats{}, Procs: map[int]ProcCounters{}}
+	c := &Counters{Disks: map[string]blockdevice.IOStats{}, Procs: map[int]ProcCounters{}, DevNos: map[string]string{}}
 	bfs, err := blockdevice.NewFS(h.Path("/proc"), h.Path("/"))
 	if err != nil {
 		return nil, fmt.Errorf("/proc: %w", machine.ErrNotAvailable)
@@ -68,8 +96,10 @@ func readCounters(ctx context.Context, h *machine.Host, comm bool) (*Counters, e
 	}
 	for _, s := range stats {
 		c.Disks[s.DeviceName] = s.IOStats
+		c.DevNos[s.DeviceName] = fmt.Sprintf("%d:%d", s.MajorNumber, s.MinorNumber)
 	}
 	c.PSI, _ = system.ReadPressure(ctx, h)
+	c.CgroupIO = readCgroupIO(ctx, h)
 	ents, err := h.ReadDir(ctx, "/proc")
 	if err != nil {
 		return c, nil
@@ -95,6 +125,14 @@ func readCounters(ctx context.Context, h *machine.Host, comm bool) (*Counters, e
 			continue
 		}
 		pc.PID = pid
+		// A process that never did I/O has none of its own either; the
+		// threads of the others are read (readThreads).
+		switch {
+		case pc.ReadBytes == 0 && pc.WriteBytes == 0:
+			pc.OwnKnown = true
+		case threads:
+			pc.OwnRead, pc.OwnWrite, pc.OwnKnown = readThreads(ctx, h, dir)
+		}
 		if comm {
 			if b, err := h.ReadFileLimit(ctx, dir+"/comm", procCommLimit); err == nil {
 				pc.Comm = strings.TrimSuffix(string(b), "\n")
@@ -137,8 +175,113 @@ func parseProcIO(b []byte) (ProcCounters, bool) {
 	return pc, haveR && haveW
 }
 
+// maxThreads bounds the threads read for one process: beyond it the
+// process's own I/O is left unknown rather than read at length.
+const maxThreads = 4096
+
+// readThreads sums the I/O of a process's live threads
+// (/proc/PID/task/TID/io, each a thread's own): the process's own I/O,
+// without its exited threads' and reaped children's. false when the
+// threads cannot be read.
+func readThreads(ctx context.Context, h *machine.Host, dir string) (rd, wr uint64, ok bool) {
+	ents, err := h.ReadDir(ctx, dir+"/task")
+	if err != nil || len(ents) == 0 || len(ents) > maxThreads {
+		return 0, 0, false
+	}
+	for _, e := range ents {
+		b, err := h.ReadFileLimit(ctx, dir+"/task/"+e.Name()+"/io", procIOLimit)
+		if err != nil {
+			if errors.Is(err, machine.ErrPermission) {
+				return 0, 0, false
+			}
+			continue // exited since the listing: its I/O is no longer the process's own
+		}
+		tc, ok := parseProcIO(b)
+		if !ok {
+			return 0, 0, false
+		}
+		rd += tc.ReadBytes
+		wr += tc.WriteBytes
+	}
+	return rd, wr, true
+}
+
+// cgroupRoot is where cgroup v2 is mounted on systemd and most other hosts.
+const cgroupRoot = "/sys/fs/cgroup"
+
+// maxCgroups bounds the cgroups whose io.stat a reading holds (a host of
+// thousands of containers): the rest are left out, their processes' I/O
+// then not split per device.
+const maxCgroups = 2048
+
+// readCgroupIO reads the io.stat of every cgroup whose parent enables the
+// io controller (cgroup.subtree_control), walking down from the root only
+// through such parents: a child has io.stat only then
+// (Documentation/admin-guide/cgroup-v2.rst, "Controlling Controllers").
+// nil on cgroup v1 or where no cgroup has it.
+func readCgroupIO(ctx context.Context, h *machine.Host) map[string]map[string]DeviceBytes {
+	out := map[string]map[string]DeviceBytes{}
+	var walk func(dir, cg string)
+	walk = func(dir, cg string) {
+		sc, err := h.ReadFileLimit(ctx, dir+"/cgroup.subtree_control", procIOLimit)
+		if err != nil || !slices.Contains(strings.Fields(string(sc)), "io") {
+			return
+		}
+		ents, err := h.ReadDir(ctx, dir)
+		if err != nil {
+			return
+		}
+		for _, e := range ents {
+			if !e.IsDir() || len(out) >= maxCgroups || ctx.Err() != nil {
+				continue
+			}
+			child, path := dir+"/"+e.Name(), strings.TrimSuffix(cg, "/")+"/"+e.Name()
+			if b, err := h.ReadFileLimit(ctx, child+"/io.stat", machine.ReadLimit(child)); err == nil {
+				out[path] = parseIOStat(b)
+			}
+			walk(child, path)
+		}
+	}
+	walk(cgroupRoot, "/")
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// parseIOStat reads a cgroup's io.stat: one line per device, "MAJ:MIN
+// rbytes=N wbytes=N rios=N …".
+func parseIOStat(b []byte) map[string]DeviceBytes {
+	out := map[string]DeviceBytes{}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || !strings.Contains(f[0], ":") {
+			continue
+		}
+		var d DeviceBytes
+		for _, kv := range f[1:] {
+			k, v, _ := strings.Cut(kv, "=")
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				continue
+			}
+			switch k {
+			case "rbytes":
+				d.Read = n
+			case "wbytes":
+				d.Write = n
+			}
+		}
+		out[f[0]] = d
+	}
+	return out
+}
+
 // fillCgroups reads the cgroup of each process that did I/O since start
 // (every process when start is nil): only those are named in a report.
+// It also reads their own I/O (their threads', readThreads) and the
+// processes of their cgroups (cgroup.procs), which say whether a cgroup's
+// io.stat is one process's.
 func fillCgroups(ctx context.Context, h *machine.Host, start, end *Counters) {
 	for pid, e := range end.Procs {
 		if start != nil {
@@ -155,6 +298,17 @@ func fillCgroups(ctx context.Context, h *machine.Host, start, end *Counters) {
 			continue
 		}
 		e.Cgroup = lastCgroup(b)
+		if e.ReadBytes != 0 || e.WriteBytes != 0 {
+			e.OwnRead, e.OwnWrite, e.OwnKnown = readThreads(ctx, h, "/proc/"+strconv.Itoa(pid))
+		}
+		if _, ok := end.CgroupIO[e.Cgroup]; ok {
+			if _, done := end.CgroupProcs[e.Cgroup]; !done {
+				if end.CgroupProcs == nil {
+					end.CgroupProcs = map[string][]int{}
+				}
+				end.CgroupProcs[e.Cgroup] = readCgroupProcs(ctx, h, e.Cgroup)
+			}
+		}
 		// The command is for the person at the terminal (iotop shows it),
 		// and only on the live machine. It is read without the tracer (a
 		// command line can hold a password, and a snapshot is meant to be
@@ -167,6 +321,23 @@ func fillCgroups(ctx context.Context, h *machine.Host, start, end *Counters) {
 		}
 		end.Procs[pid] = e
 	}
+}
+
+// readCgroupProcs lists a cgroup's processes (cgroup.procs); nil when it
+// cannot be read.
+func readCgroupProcs(ctx context.Context, h *machine.Host, cg string) []int {
+	p := cgroupRoot + cg + "/cgroup.procs"
+	b, err := h.ReadFileLimit(ctx, p, machine.ReadLimit(p))
+	if err != nil {
+		return nil
+	}
+	pids := []int{}
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids
 }
 
 // lastCgroup is the path of the last line of /proc/<pid>/cgroup
@@ -235,7 +406,7 @@ func Sample(ctx context.Context, h *machine.Host, d time.Duration, progress func
 	// read is a long pass over /proc. Without the first names a pid reused within the
 	// window is not told apart; pid_max is 2^22 on 64-bit systemd hosts,
 	// so reuse within seconds needs millions of process starts.
-	start, err := readCounters(ctx, h, false)
+	start, err := readCounters(ctx, h, false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +428,7 @@ wait:
 			}
 		}
 	}
-	end, err := readCounters(ctx, h, true)
+	end, err := readCounters(ctx, h, true, false)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +446,7 @@ func recordedWindow(ctx context.Context, h *machine.Host) (*Window, error) {
 	if err != nil {
 		return nil, err
 	}
-	start, err := readCounters(ctx, h, true)
+	start, err := readCounters(ctx, h, true, true)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +456,7 @@ func recordedWindow(ctx context.Context, h *machine.Host) (*Window, error) {
 	if err != nil {
 		return nil, err
 	}
-	end, err := readCounters(ctx, second, true)
+	end, err := readCounters(ctx, second, true, false)
 	if err != nil {
 		return nil, fmt.Errorf("second reading: %w", err)
 	}
@@ -366,43 +537,140 @@ type ProcRates struct {
 	Cgroup         string  `json:"cgroup,omitempty"`
 	ReadBytesPerS  float64 `json:"read_bytes_s"`
 	WriteBytesPerS float64 `json:"write_bytes_s"`
+	// ExitedChildren: the row is not the process's own I/O but that of its
+	// threads and children that exited in the window, which the kernel adds
+	// to the parent's /proc/PID/io when it reaps them (ProcCounters.Own).
+	ExitedChildren bool `json:"exited_children,omitempty"`
+	// Devices is the I/O per device, where the kernel counted it: the
+	// process's cgroup's io.stat, when the process was the only one in
+	// its cgroup that did I/O in the window. /proc/PID/io itself does not
+	// say on which device (proc(5)).
+	Devices []ProcDeviceRates `json:"devices,omitempty"`
+}
+
+// ProcDeviceRates is a process's I/O on one device over a window.
+type ProcDeviceRates struct {
+	Name           string  `json:"name"`
+	ReadBytesPerS  float64 `json:"read_bytes_s"`
+	WriteBytesPerS float64 `json:"write_bytes_s"`
+}
+
+// Total is the row's bytes per second, read and written.
+func (p ProcRates) Total() float64 { return p.ReadBytesPerS + p.WriteBytesPerS }
+
+// On is the row's I/O on one device, when the kernel counted it per
+// device (Devices).
+func (p ProcRates) On(dev string) (ProcDeviceRates, bool) {
+	for _, d := range p.Devices {
+		if d.Name == dev {
+			return d, true
+		}
+	}
+	return ProcDeviceRates{}, false
 }
 
 // TopProcesses returns the processes that did storage I/O in the window,
-// top writers first (then top readers). A process that started during the
-// window counts from zero.
+// the most I/O (read and written) first. A process that started during
+// the window counts from zero. A process's own I/O and that of the
+// children it reaped in the window are rows of their own, where its
+// threads could be read (ProcCounters.Own).
 func TopProcesses(w *Window, limit int) []ProcRates {
 	var out []ProcRates
 	for pid, e := range w.End.Procs {
-		s := w.Start.Procs[pid]
+		s, seen := w.Start.Procs[pid]
 		if s.Comm != "" && s.Comm != e.Comm {
-			s = ProcCounters{} // the pid was reused
+			s, seen = ProcCounters{}, false // the pid was reused
 		}
-		var rd, wr float64
-		if e.ReadBytes >= s.ReadBytes {
-			rd = float64(e.ReadBytes - s.ReadBytes)
+		rd, wr := grown(s.ReadBytes, e.ReadBytes), grown(s.WriteBytes, e.WriteBytes)
+		if rd == 0 && wr == 0 {
+			continue
 		}
-		if e.WriteBytes >= s.WriteBytes {
-			wr = float64(e.WriteBytes - s.WriteBytes)
+		row := ProcRates{PID: pid, Comm: e.Comm, Cmdline: e.Cmdline, Cgroup: e.Cgroup}
+		if e.OwnKnown && (s.OwnKnown || !seen) {
+			ord, owr := min(grown(s.OwnRead, e.OwnRead), rd), min(grown(s.OwnWrite, e.OwnWrite), wr)
+			if crd, cwr := rd-ord, wr-owr; crd+cwr > 0 {
+				child := row
+				child.ExitedChildren = true
+				child.ReadBytesPerS, child.WriteBytesPerS = crd/w.Seconds, cwr/w.Seconds
+				out = append(out, child)
+			}
+			rd, wr = ord, owr
 		}
 		if rd == 0 && wr == 0 {
 			continue
 		}
-		out = append(out, ProcRates{PID: pid, Comm: e.Comm, Cmdline: e.Cmdline, Cgroup: e.Cgroup, ReadBytesPerS: rd / w.Seconds, WriteBytesPerS: wr / w.Seconds})
+		row.ReadBytesPerS, row.WriteBytesPerS = rd/w.Seconds, wr/w.Seconds
+		out = append(out, row)
 	}
+	splitByCgroup(w, out)
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].WriteBytesPerS != out[j].WriteBytesPerS {
-			return out[i].WriteBytesPerS > out[j].WriteBytesPerS
+		if a, b := out[i].Total(), out[j].Total(); a != b {
+			return a > b
 		}
-		if out[i].ReadBytesPerS != out[j].ReadBytesPerS {
-			return out[i].ReadBytesPerS > out[j].ReadBytesPerS
+		if out[i].PID != out[j].PID {
+			return out[i].PID < out[j].PID
 		}
-		return out[i].PID < out[j].PID
+		return !out[i].ExitedChildren
 	})
 	if limit > 0 && len(out) > limit {
 		out = out[:limit]
 	}
 	return out
+}
+
+// grown is how much a cumulative counter grew; a counter that went
+// backwards counts as zero.
+func grown(a, b uint64) float64 {
+	if b < a {
+		return 0
+	}
+	return float64(b - a)
+}
+
+// splitByCgroup sets each row's I/O per device from its cgroup's io.stat
+// when the row is the only I/O of its cgroup in the window: no other row
+// in the cgroup or below it (io.stat counts a cgroup's descendants too),
+// and every process of the cgroup readable (cgroup.procs), so that none
+// whose /proc/PID/io was hidden shares the figures.
+func splitByCgroup(w *Window, rows []ProcRates) {
+	if w.Start.CgroupIO == nil || w.End.CgroupIO == nil || w.Seconds <= 0 {
+		return
+	}
+	for i := range rows {
+		cg := rows[i].Cgroup
+		a, okA := w.Start.CgroupIO[cg]
+		b, okB := w.End.CgroupIO[cg]
+		if cg == "" || !okA || !okB || !alone(w, rows, i) {
+			continue
+		}
+		for name, no := range w.End.DevNos {
+			rd, wr := grown(a[no].Read, b[no].Read), grown(a[no].Write, b[no].Write)
+			if rd+wr > 0 {
+				rows[i].Devices = append(rows[i].Devices, ProcDeviceRates{Name: name, ReadBytesPerS: rd / w.Seconds, WriteBytesPerS: wr / w.Seconds})
+			}
+		}
+		sort.Slice(rows[i].Devices, func(x, y int) bool { return rows[i].Devices[x].Name < rows[i].Devices[y].Name })
+	}
+}
+
+// alone says whether rows[i] is the only I/O of its cgroup in the window.
+func alone(w *Window, rows []ProcRates, i int) bool {
+	cg := rows[i].Cgroup
+	for j, r := range rows {
+		if j != i && (r.Cgroup == cg || strings.HasPrefix(r.Cgroup, strings.TrimSuffix(cg, "/")+"/")) {
+			return false
+		}
+	}
+	procs, ok := w.End.CgroupProcs[cg]
+	if !ok || procs == nil {
+		return false
+	}
+	for _, pid := range procs {
+		if _, readable := w.End.Procs[pid]; !readable {
+			return false
+		}
+	}
+	return true
 }
 
 // StallPct is the share of the window (in %) that the PSI total grew by:

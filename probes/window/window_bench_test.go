@@ -21,11 +21,11 @@ func BenchmarkSampleProcsLive(b *testing.B) {
 	var ru0, ru1 syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 	for b.Loop() {
-		start, err := readCounters(ctx, h, false)
+		start, err := readCounters(ctx, h, false, true)
 		if err != nil {
 			b.Fatal(err)
 		}
-		end, err := readCounters(ctx, h, true)
+		end, err := readCounters(ctx, h, true, false)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,8 +1,12 @@
 package window
 
 import (
+	"context"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/machine"
@@ -80,8 +84,141 @@ func TestTopProcesses(t *testing.T) {
 		End:   &Counters{Procs: map[int]ProcCounters{10: {PID: 10, Comm: "fio", WriteBytes: 201000}, 20: {PID: 20, Comm: "cron", ReadBytes: 5}, 30: {PID: 30, Comm: "new", WriteBytes: 4000}, 40: {PID: 40, Comm: "rsync", ReadBytes: 8000}}},
 	}
 	got := TopProcesses(w, 10)
-	if len(got) != 3 || got[0].Comm != "fio" || got[0].WriteBytesPerS != 100000 || got[1].Comm != "new" || got[1].WriteBytesPerS != 2000 || got[2].Comm != "rsync" {
+	// The most I/O first, reads and writes together (iotop sorts by one
+	// column; here the row's total is what loads the device).
+	if len(got) != 3 || got[0].Comm != "fio" || got[0].WriteBytesPerS != 100000 || got[1].Comm != "rsync" || got[1].ReadBytesPerS != 4000 || got[2].Comm != "new" || got[2].WriteBytesPerS != 2000 {
 		t.Errorf("got %+v", got)
+	}
+}
+
+// A shell that runs dd and reaps it: the kernel adds dd's I/O to the
+// shell's /proc/PID/io (wait_task_zombie), but the shell's threads did
+// none of it. The shell's own row is empty, and the reaped I/O is a row
+// of its own, marked as the exited children's.
+func TestTopProcessesReapedChildren(t *testing.T) {
+	w := &Window{Seconds: 5,
+		Start: &Counters{Procs: map[int]ProcCounters{
+			100: {PID: 100, Comm: "bash", ReadBytes: 4096, OwnRead: 4096, OwnKnown: true},
+			200: {PID: 200, Comm: "borg", ReadBytes: 1e6, OwnRead: 1e6, OwnKnown: true},
+		}},
+		End: &Counters{Procs: map[int]ProcCounters{
+			// dd wrote 500 MB and was reaped; bash itself read 8 KiB more.
+			100: {PID: 100, Comm: "bash", ReadBytes: 4096 + 8192, WriteBytes: 500e6, OwnRead: 4096 + 8192, OwnKnown: true},
+			200: {PID: 200, Comm: "borg", ReadBytes: 1e6 + 50e6, OwnRead: 1e6 + 50e6, OwnKnown: true},
+			// Started in the window: its own I/O from zero.
+			300: {PID: 300, Comm: "dd", WriteBytes: 10e6, OwnWrite: 10e6, OwnKnown: true},
+		}},
+	}
+	got := TopProcesses(w, 10)
+	if len(got) != 4 {
+		t.Fatalf("got %d rows, want 4: %+v", len(got), got)
+	}
+	if g := got[0]; g.PID != 100 || !g.ExitedChildren || g.WriteBytesPerS != 100e6 || g.ReadBytesPerS != 0 {
+		t.Errorf("first row = %+v, want the reaped children's 100 MB/s of writes under pid 100", g)
+	}
+	if g := got[1]; g.PID != 200 || g.ExitedChildren || g.ReadBytesPerS != 10e6 {
+		t.Errorf("second row = %+v, want borg's own 10 MB/s", g)
+	}
+	if g := got[2]; g.PID != 300 || g.WriteBytesPerS != 2e6 {
+		t.Errorf("third row = %+v, want dd's 2 MB/s", g)
+	}
+	if g := got[3]; g.PID != 100 || g.ExitedChildren || g.ReadBytesPerS != 8192.0/5 || g.WriteBytesPerS != 0 {
+		t.Errorf("last row = %+v, want bash's own 8 KiB read", g)
+	}
+	// Threads not read (a recording of /proc/PID/io alone): the file's
+	// growth is all the process has, as before.
+	for pid, p := range w.End.Procs {
+		p.OwnKnown = false
+		w.End.Procs[pid] = p
+	}
+	if got := TopProcesses(w, 10); len(got) != 3 || got[0].PID != 100 || got[0].ExitedChildren {
+		t.Errorf("without threads: %+v", got)
+	}
+}
+
+// A cgroup's io.stat splits its one process's I/O per device; a cgroup
+// with two processes doing I/O, or one whose processes cannot all be read,
+// does not.
+func TestTopProcessesCgroupSplit(t *testing.T) {
+	const borg, pg = "/system.slice/borgbackup.service", "/system.slice/postgresql.service"
+	w := &Window{Seconds: 5,
+		Start: &Counters{
+			Procs: map[int]ProcCounters{1: {PID: 1, Comm: "borg"}, 2: {PID: 2, Comm: "postgres"}, 3: {PID: 3, Comm: "postgres"}},
+			CgroupIO: map[string]map[string]DeviceBytes{
+				borg: {"8:16": {Read: 0, Write: 0}, "259:0": {Read: 1e9}},
+				pg:   {"8:0": {Write: 1e6}},
+			},
+		},
+		End: &Counters{
+			Procs: map[int]ProcCounters{
+				1: {PID: 1, Comm: "borg", Cgroup: borg, ReadBytes: 655e6, WriteBytes: 60e6},
+				2: {PID: 2, Comm: "postgres", Cgroup: pg, WriteBytes: 5e6},
+				3: {PID: 3, Comm: "postgres", Cgroup: pg, WriteBytes: 1e6},
+			},
+			DevNos: map[string]string{"sdb": "8:16", "nvme0n1": "259:0", "sda": "8:0"},
+			CgroupIO: map[string]map[string]DeviceBytes{
+				borg: {"8:16": {Read: 5e6, Write: 60e6}, "259:0": {Read: 1e9 + 650e6}},
+				pg:   {"8:0": {Write: 7e6}},
+			},
+			CgroupProcs: map[string][]int{borg: {1}, pg: {2, 3}},
+		},
+	}
+	got := TopProcesses(w, 10)
+	if len(got) != 3 || got[0].Comm != "borg" {
+		t.Fatalf("got %+v", got)
+	}
+	sdb, ok := got[0].On("sdb")
+	if !ok || sdb.ReadBytesPerS != 1e6 || sdb.WriteBytesPerS != 12e6 {
+		t.Errorf("borg on sdb = %+v %v, want 1 MB/s read, 12 MB/s written", sdb, ok)
+	}
+	if nv, ok := got[0].On("nvme0n1"); !ok || nv.ReadBytesPerS != 130e6 {
+		t.Errorf("borg on nvme0n1 = %+v %v, want 130 MB/s read", nv, ok)
+	}
+	if _, ok := got[0].On("sda"); ok {
+		t.Error("borg did no I/O on sda")
+	}
+	for _, p := range got[1:] {
+		if len(p.Devices) != 0 {
+			t.Errorf("postgres shares its cgroup with another postgres that did I/O: %+v", p)
+		}
+	}
+	// A process of borg's cgroup that could not be read may have done
+	// part of the cgroup's I/O.
+	w.End.CgroupProcs[borg] = []int{1, 99}
+	if got := TopProcesses(w, 10); len(got[0].Devices) != 0 {
+		t.Errorf("an unreadable process in the cgroup: %+v", got[0])
+	}
+}
+
+// The io.stat walk reads the cgroups below parents that enable the io
+// controller, and only those; cgroup.procs is read for the cgroups of the
+// processes that did I/O.
+func TestReadCgroupIO(t *testing.T) {
+	root := t.TempDir()
+	write := func(p, s string) {
+		t.Helper()
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("sys/fs/cgroup/cgroup.subtree_control", "cpu io memory pids\n")
+	write("sys/fs/cgroup/system.slice/cgroup.subtree_control", "memory pids\n")
+	write("sys/fs/cgroup/system.slice/io.stat", "8:16 rbytes=4096 wbytes=8192 rios=1 wios=2 dbytes=0 dios=0\n259:0 rbytes=1 wbytes=2 rios=1 wios=1 dbytes=0 dios=0\n")
+	// Its parent does not enable io: the file is not the kernel's.
+	write("sys/fs/cgroup/system.slice/borg.service/io.stat", "8:16 rbytes=1 wbytes=1\n")
+	write("sys/fs/cgroup/user.slice/cgroup.subtree_control", "")
+	h, err := machine.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readCgroupIO(context.Background(), h)
+	want := map[string]map[string]DeviceBytes{"/system.slice": {"8:16": {4096, 8192}, "259:0": {1, 2}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("readCgroupIO = %v, want %v", got, want)
 	}
 }
 
