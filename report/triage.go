@@ -102,30 +102,101 @@ func busyFigures(d window.DeviceRates) string {
 	return fmt.Sprintf("%s was %s %% busy, %s MB/s in the window", clean(d.Name), num(d.UtilPct), num(d.RMBs+d.WMBs))
 }
 
-// busiestProcess names the process that did most I/O in the window as
-// bench's preflight names a competitor: pid, command (window.ShortCommand's
-// program and first arguments, never a whole command line), unit, MB/s,
-// and its estimated share of the device's busy time. The kernel counts a
-// process's I/O without saying on which device (proc(5), /proc/pid/io), so
-// the share is its share of the device's bytes, at most all of them. ""
-// when no process's I/O could be read.
+// busiestProcess names the process that did most I/O on a device in the
+// window, as bench's preflight names a competitor: pid, command
+// (window.ShortCommand's program and first arguments, never a whole
+// command line), unit, its MB/s and its share of the device's busy time.
+// The share is computed from the I/O the process did on that device: the
+// kernel counts a process's I/O without saying on which device (proc(5),
+// /proc/pid/io), so it is known per device only from the process's
+// cgroup's io.stat (window.ProcRates.Devices), or when the device was the
+// only busy one in the window, which is then said. Otherwise the process's
+// total is given, and that it cannot be split per device. "" when no
+// process's I/O could be read.
 func busiestProcess(s *checks.Sample, d window.DeviceRates) string {
 	if s == nil || len(s.Processes) == 0 {
 		return ""
 	}
+	dev := clean(d.Name)
+	share := func(mbs float64) string {
+		if moved := d.RMBs + d.WMBs; moved > 0 {
+			return fmt.Sprintf(", ~%.0f %% of %s's time", min(mbs/moved, 1)*d.UtilPct, dev)
+		}
+		return ""
+	}
+	if p, on, ok := topOnDevice(s, d); ok {
+		mbs := on / bytesPerMB
+		return fmt.Sprintf("; top process on %s %s: %s MB/s there (its cgroup's io.stat)%s", dev, processName(p), num(mbs), share(mbs))
+	}
 	p := s.Processes[0]
+	for _, q := range s.Processes[1:] {
+		if q.Total() > p.Total() {
+			p = q
+		}
+	}
+	mbs := p.Total() / bytesPerMB
+	if only, ok := onlyBusyDevice(s); ok && only == d.Name {
+		return fmt.Sprintf("; top process %s: %s MB/s%s (%s the only busy device)", processName(p), num(mbs), share(mbs), dev)
+	}
+	return fmt.Sprintf("; top process %s: %s MB/s on all devices together, which /proc/PID/io cannot split per device", processName(p), num(mbs))
+}
+
+// topOnDevice is the process that did most I/O on a device as its cgroup
+// counted it (window.ProcRates.Devices), and its bytes per second there;
+// false when none was counted on it, or when a process whose I/O is not
+// split per device may have done more there: what the device moved beyond
+// the counted rows bounds what the others did on it.
+func topOnDevice(s *checks.Sample, d window.DeviceRates) (window.ProcRates, float64, bool) {
+	var top window.ProcRates
+	var most, counted float64
+	for _, p := range s.Processes {
+		if on, ok := p.On(d.Name); ok {
+			counted += on.ReadBytesPerS + on.WriteBytesPerS
+			if on.ReadBytesPerS+on.WriteBytesPerS > most {
+				top, most = p, on.ReadBytesPerS+on.WriteBytesPerS
+			}
+		}
+	}
+	if most == 0 {
+		return top, 0, false
+	}
+	rest := (d.RMBs+d.WMBs)*bytesPerMB - counted
+	for _, p := range s.Processes {
+		if len(p.Devices) == 0 && min(p.Total(), rest) > most {
+			return top, 0, false
+		}
+	}
+	return top, most, true
+}
+
+// onlyBusyDevice is the one device that did more than the noise floor in
+// the window (window.DeviceRates.Active); false when none or several did.
+func onlyBusyDevice(s *checks.Sample) (string, bool) {
+	var name string
+	for _, d := range s.Devices {
+		if d.Active() {
+			if name != "" {
+				return "", false
+			}
+			name = d.Name
+		}
+	}
+	return name, name != ""
+}
+
+// processName is "pid N command (unit)", for a row of exited children
+// "exited children of pid N command (unit)".
+func processName(p window.ProcRates) string {
 	name := p.Comm
 	if p.Cmdline != "" {
 		name = p.Cmdline
 	}
-	text := fmt.Sprintf("; top process pid %d %s", p.PID, clean(name))
+	text := fmt.Sprintf("pid %d %s", p.PID, clean(name))
 	if u := window.Unit(p.Cgroup); u != "" && u != "/" {
 		text += " (" + clean(u) + ")"
 	}
-	mbs := (p.ReadBytesPerS + p.WriteBytesPerS) / bytesPerMB
-	text += ": " + num(mbs) + " MB/s"
-	if dev := d.RMBs + d.WMBs; dev > 0 {
-		text += fmt.Sprintf(", ~%.0f %% of %s's time", min(mbs/dev, 1)*d.UtilPct, clean(d.Name))
+	if p.ExitedChildren {
+		text = "exited children of " + text
 	}
 	return text
 }
@@ -217,18 +288,16 @@ func datasheetOf(rep *rules.Report, dev string) *rules.Datasheet {
 	return nil
 }
 
-// triageTables are the window's iostat -x and iotop -o: every device that
-// did I/O (a stacked one with the disks beneath it), then the processes.
+// triageTables are the window's iostat -x and iotop -o: the devices and
+// the processes that did I/O, the most first, each idle one left out and
+// counted (a device below the noise floor, window.DeviceRates.Active; a
+// process below what the table prints, idleMBs).
 func triageTables(t *textWriter, rep *rules.Report) {
 	s := rep.Sample
 	t.line(t.p.Heading.Render(fmt.Sprintf("Devices in the %s s window", strconv.FormatFloat(s.Seconds, 'f', -1, 64))) + t.p.Dim.Render("  (iostat -x)"))
-	devs := append([]window.DeviceRates(nil), s.Devices...)
-	sort.SliceStable(devs, func(i, j int) bool { return devs[i].UtilPct > devs[j].UtilPct })
+	devs, idleDevs := busyDevices(s.Devices)
 	var rows [][]string
 	for _, d := range devs {
-		if d.RS+d.WS == 0 {
-			continue
-		}
 		name := clean(d.Name)
 		if under := beneath(rep, d.Name); len(under) > 0 {
 			name += " (on " + clean(compactSubjects(under)) + ")"
@@ -240,7 +309,7 @@ func triageTables(t *textWriter, rep *rules.Report) {
 		rows = append(rows, []string{name, num(d.RS), num(d.WS), num(d.RMBs), num(d.WMBs), num(d.RAwaitMs), num(d.WAwaitMs), num(d.AquSz), num(d.UtilPct), share})
 	}
 	if len(rows) == 0 {
-		t.line("  no device did I/O")
+		t.line("  no device did I/O above the noise floor" + idleNote(idleDevs, "device", "devices"))
 	} else {
 		cols := []column{
 			{header: "DEVICE", shrink: true, minW: 8},
@@ -258,19 +327,28 @@ func triageTables(t *textWriter, rep *rules.Report) {
 		if len(omitted) > 0 {
 			t.line(t.p.Dim.Render(truncate("(left out at this width: "+strings.Join(omitted, ", ")+")", t.width)))
 		}
+		if idleDevs > 0 {
+			t.line(t.p.Dim.Render(fmt.Sprintf("  (%d idle %s not shown: below 5 %% busy, 1 MB/s and 50 IO/s)", idleDevs, plural(idleDevs != 1, "device", "devices"))))
+		}
 	}
 	t.blank()
 	t.line(t.p.Heading.Render("Processes doing I/O") + t.p.Dim.Render("  (iotop -o)"))
+	procs, idleProcs := busyProcesses(s.Processes)
 	var prows [][]string
-	for _, p := range s.Processes {
+	for _, p := range procs {
 		command := p.Comm
 		if p.Cmdline != "" {
 			command = p.Cmdline // iotop's COMMAND; cut to the width below
 		}
+		if p.ExitedChildren {
+			// The kernel adds a reaped child's I/O to its parent's
+			// /proc/PID/io (kernel/exit.c, wait_task_zombie).
+			command = "exited children of " + command
+		}
 		prows = append(prows, []string{strconv.Itoa(p.PID), clean(command), clean(unitOf(p.Cgroup)), num(p.ReadBytesPerS / bytesPerMB), num(p.WriteBytesPerS / bytesPerMB)})
 	}
 	if len(prows) == 0 {
-		t.line("  no process did storage I/O that could be read")
+		t.line("  no process did storage I/O that could be read" + idleNote(idleProcs, "process", "processes"))
 	} else {
 		cols := []column{
 			{header: "PID", right: true}, {header: "COMMAND", shrink: true, minW: 16, maxW: 40},
@@ -282,12 +360,60 @@ func triageTables(t *textWriter, rep *rules.Report) {
 		for _, l := range lines {
 			t.line(l)
 		}
+		if idleProcs > 0 {
+			t.line(t.p.Dim.Render(fmt.Sprintf("  (%d %s under 0.05 MB/s not shown)", idleProcs, plural(idleProcs != 1, "process", "processes"))))
+		}
 	}
 	// Said when most processes could not be read: the check then left the
 	// skipped entry sample-processes (a few unreadable ones are normal).
 	if n := s.ProcessesUnreadable; n > 0 && slices.ContainsFunc(rep.Skipped, func(sk checks.Skipped) bool { return sk.Check == "sample-processes" }) {
 		t.wrapped("", 0, 2, fmt.Sprintf("%d processes' /proc/PID/io could not be read (another user's, without root): their I/O is not in this table; run as root to see every process.", n), t.p.Warning)
 	}
+}
+
+// idleMBs is the least a process's row must move to be listed: below it
+// the table would print 0.0 and 0.0.
+const idleMBs = 0.05
+
+// busyDevices are the devices above the noise floor
+// (window.DeviceRates.Active), the busiest first (%util, as the triage
+// answer ranks them, then MB/s), and how many were left out.
+func busyDevices(all []window.DeviceRates) ([]window.DeviceRates, int) {
+	var out []window.DeviceRates
+	for _, d := range all {
+		if d.Active() {
+			out = append(out, d)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.UtilPct != b.UtilPct {
+			return a.UtilPct > b.UtilPct
+		}
+		return a.RMBs+a.WMBs > b.RMBs+b.WMBs
+	})
+	return out, len(all) - len(out)
+}
+
+// busyProcesses are the processes that moved at least idleMBs, the most
+// first, and how many were left out.
+func busyProcesses(all []window.ProcRates) ([]window.ProcRates, int) {
+	var out []window.ProcRates
+	for _, p := range all {
+		if p.Total()/bytesPerMB >= idleMBs {
+			out = append(out, p)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Total() > out[j].Total() })
+	return out, len(all) - len(out)
+}
+
+// idleNote is " (N idle devices)" after a table left empty, "" for none.
+func idleNote(n int, one, many string) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d idle %s not shown)", n, plural(n != 1, one, many))
 }
 
 // unitOf is the systemd unit of a cgroup path (window.Unit), "-" for none.
