@@ -26,8 +26,12 @@ type Competing struct {
 }
 
 // Competitor is one process that did storage I/O in the window. The kernel
-// counts a process's I/O without saying on which device, so its IOPS and
-// share of the devices' busy time are estimated from its share of the bytes.
+// counts a process's I/O without saying on which device (proc(5),
+// /proc/pid/io), so its IOPS and share of the devices' busy time are
+// estimated from its share of the bytes, and only where its bytes on the
+// target's disks are known (Split): from its cgroup's io.stat, or because
+// the target's devices were the only busy ones. Elsewhere they are left
+// out (null) rather than guessed from its I/O on every device.
 type Competitor struct {
 	PID     int    `json:"pid"`
 	Comm    string `json:"comm"`
@@ -36,11 +40,18 @@ type Competitor struct {
 	// OnDevice: it has a file open on the watched devices. False: it did
 	// I/O somewhere, and its files could not be checked (recorded machine)
 	// or none is open there.
-	OnDevice bool    `json:"on_device"`
-	ReadMBs  float64 `json:"read_mb_s"`
-	WriteMBs float64 `json:"write_mb_s"`
-	IOPS     float64 `json:"iops_est"`
-	TimePct  float64 `json:"device_time_pct_est"`
+	OnDevice bool `json:"on_device"`
+	// ExitedChildren: the I/O of its threads and children that exited in
+	// the window (window.ProcRates.ExitedChildren), not its own.
+	ExitedChildren bool     `json:"exited_children,omitempty"`
+	ReadMBs        float64  `json:"read_mb_s"`
+	WriteMBs       float64  `json:"write_mb_s"`
+	IOPS           *float64 `json:"iops_est"`
+	TimePct        *float64 `json:"device_time_pct_est"`
+	// Split says how its bytes on the target's disks are known: "cgroup
+	// io.stat", "only busy devices", or "" (not known: IOPS and TimePct
+	// null).
+	Split string `json:"split,omitempty"`
 }
 
 // Busy says whether other I/O was seen (nil-safe).
@@ -110,6 +121,7 @@ func measureCompeting(ctx context.Context, h *machine.Host, w *window.Window, pf
 		c.Text = fmt.Sprintf("no other I/O on %s in %.1f s", strings.Join(pf.Stacked, ", "), w.Seconds)
 		return c
 	}
+	onlyTarget := onlyTargetBusy(w, pf)
 	devNos := map[string]bool{}
 	for _, d := range pf.DevNos {
 		devNos[d] = true
@@ -122,11 +134,12 @@ func measureCompeting(ctx context.Context, h *machine.Host, w *window.Window, pf
 		}
 		// The command is window.ShortCommand's: never a whole command line,
 		// which may carry another user's secrets or environment.
-		cp := Competitor{PID: p.PID, Comm: printable(p.Comm), Cmdline: printable(p.Cmdline), Unit: printable(window.Unit(p.Cgroup)), ReadMBs: p.ReadBytesPerS / 1e6, WriteMBs: p.WriteBytesPerS / 1e6}
+		cp := Competitor{PID: p.PID, Comm: printable(p.Comm), Cmdline: printable(p.Cmdline), Unit: printable(window.Unit(p.Cgroup)), ReadMBs: p.ReadBytesPerS / 1e6, WriteMBs: p.WriteBytesPerS / 1e6, ExitedChildren: p.ExitedChildren}
 		cp.OnDevice, _ = proc.FilesOn(ctx, h, p.PID, devNos)
-		if totalMBs > 0 {
-			share := min((cp.ReadMBs+cp.WriteMBs)/totalMBs, 1)
-			cp.IOPS, cp.TimePct = share*totalIOPS, share*busiest.UtilPct
+		if mbs, split := bytesOnTarget(p, pf, onlyTarget); split != "" && totalMBs > 0 {
+			share := min(mbs/1e6/totalMBs, 1)
+			iops, pct := share*totalIOPS, share*busiest.UtilPct
+			cp.IOPS, cp.TimePct, cp.Split = &iops, &pct, split
 		}
 		if cp.OnDevice {
 			on = append(on, cp)
@@ -140,6 +153,38 @@ func measureCompeting(ctx context.Context, h *machine.Host, w *window.Window, pf
 	}
 	c.Text = competingText(c, busiest, totalMBs, totalIOPS)
 	return c
+}
+
+// onlyTargetBusy says whether every device that did more than the noise
+// floor in the window is the target's or stacked on it: then any process's
+// I/O in the window went to them.
+func onlyTargetBusy(w *window.Window, pf Facts) bool {
+	for n, e := range w.End.Disks {
+		a, ok := w.Start.Disks[n]
+		if ok && window.Rates(n, a, e, w.Seconds).Active() && !contains(pf.Stacked, n) {
+			return false
+		}
+	}
+	return true
+}
+
+// bytesOnTarget is a process's bytes per second on the target's disks and
+// how they are known: its cgroup's per-device counts, or all its I/O when
+// the target's devices were the only busy ones; "" when not known.
+func bytesOnTarget(p window.ProcRates, pf Facts, onlyTarget bool) (float64, string) {
+	if len(p.Devices) > 0 {
+		var sum float64
+		for _, d := range pf.Disks {
+			if on, ok := p.On(d); ok {
+				sum += on.ReadBytesPerS + on.WriteBytesPerS
+			}
+		}
+		return sum, "cgroup io.stat"
+	}
+	if onlyTarget {
+		return p.Total(), "only busy devices"
+	}
+	return 0, ""
 }
 
 // competingText is the check's one line: what the devices did. The

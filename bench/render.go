@@ -185,15 +185,34 @@ func (c *Competing) ProcessLines(width, indent int) []string {
 		{Header: "~SHARE", Right: true},
 	}
 	var rows [][]string
+	split := map[string]bool{}
 	for _, p := range c.Processes {
-		rows = append(rows, []string{fmt.Sprint(p.PID), or(p.Cmdline, p.Comm), or(p.Unit, "-"), fmt.Sprintf("%.1f", p.ReadMBs+p.WriteMBs), fmt.Sprintf("%.0f", p.IOPS), fmt.Sprintf("%.0f %%", p.TimePct)})
+		iops, pct := "?", "?"
+		if p.IOPS != nil && p.TimePct != nil {
+			iops, pct = fmt.Sprintf("%.0f", *p.IOPS), fmt.Sprintf("%.0f %%", *p.TimePct)
+		}
+		split[p.Split] = true
+		name := or(p.Cmdline, p.Comm)
+		if p.ExitedChildren {
+			name = "exited children of " + name
+		}
+		rows = append(rows, []string{fmt.Sprint(p.PID), name, or(p.Unit, "-"), fmt.Sprintf("%.1f", p.ReadMBs+p.WriteMBs), iops, pct})
 	}
 	header, body, _ := report.FitTable(cols, rows, width-indent)
 	lines = append(lines, pad+header)
 	for _, l := range body {
 		lines = append(lines, pad+l)
 	}
-	note := report.Wrap("~: estimated from each one's share of the bytes (the kernel counts a process's I/O, not on which device)", width, indent, indent)
+	text := "~: estimated from each one's share of the bytes on these devices"
+	switch {
+	case split[""] && len(split) == 1:
+		text = "~SHARE ?: the kernel counts a process's I/O on all devices together (/proc/PID/io), and other devices were busy too, so its share of these is not known"
+	case split[""]:
+		text += "; ?: its I/O on all devices together (/proc/PID/io) cannot be split per device"
+	case split["only busy devices"]:
+		text += " (the only busy ones in the window)"
+	}
+	note := report.Wrap(text, width, indent, indent)
 	note[0] = pad + note[0]
 	return append(lines, note...)
 }
