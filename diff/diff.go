@@ -13,13 +13,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/mattn/go-runewidth"
 
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/internal/parse"
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/mount"
+	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 	"github.com/diskdoctor/diskdoctor/snapshot"
 )
@@ -504,9 +506,20 @@ func (d *Diff) WriteJSON(w io.Writer) error {
 	return enc.Encode(d)
 }
 
-// WriteText renders the diff for people.
-func (d *Diff) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "diskdoctor diff — %s → %s\n", d.Old.Source, d.New.Source)
+// WriteText prints the comparison for a person, laid out for width
+// columns (report.DefaultWidth when 0): every line wrapped at word
+// boundaries with a hanging indent, a word longer than a line cut only
+// when nothing else fits (report.Wrap).
+func (d *Diff) WriteText(w io.Writer, width int) {
+	if width <= 0 {
+		width = report.DefaultWidth
+	}
+	para := func(text string, indent int) {
+		for _, l := range report.Wrap(text, width, 0, indent) {
+			fmt.Fprintln(w, l)
+		}
+	}
+	para(fmt.Sprintf("diskdoctor diff — %s → %s", d.Old.Source, d.New.Source), 2)
 	verdict := "NO CHANGE"
 	switch {
 	case d.Worse:
@@ -516,32 +529,17 @@ func (d *Diff) WriteText(w io.Writer) {
 	case len(d.Changes) > 0:
 		verdict = "CHANGED, NO NEW FINDING"
 	}
-	fmt.Fprintf(w, "%s: %d facts changed, %d findings appeared, %d resolved, %d changed severity (verdict %s → %s)\n",
-		verdict, len(d.Changes), len(d.Findings.Appeared), len(d.Findings.Resolved), len(d.Findings.Changed), d.Old.Verdict, d.New.Verdict)
+	para(fmt.Sprintf("%s: %d facts changed, %d findings appeared, %d resolved, %d changed severity (verdict %s → %s)",
+		verdict, len(d.Changes), len(d.Findings.Appeared), len(d.Findings.Resolved), len(d.Findings.Changed), d.Old.Verdict, d.New.Verdict), 2)
 	if d.Old.Redacted != d.New.Redacted {
-		fmt.Fprintln(w, "note: one side is redacted, the other not; identity facts (serials, WWNs, by-id) are not compared anyway")
+		para("note: one side is redacted, the other not; identity facts (serials, WWNs, by-id) are not compared anyway", 2)
 	}
 	fmt.Fprintln(w)
 	if len(d.Changes) == 0 {
 		fmt.Fprintln(w, "Facts: no change")
 	} else {
 		fmt.Fprintln(w, "Facts:")
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, c := range d.Changes {
-			var what string
-			switch c.Kind {
-			case "added":
-				what = "new: " + factText(c, c.New)
-			case "removed":
-				what = "gone (was " + factText(c, c.Old) + ")"
-			case "grew":
-				what = factText(c, c.Old) + " → " + factText(c, c.New) + " (grew)"
-			default:
-				what = factText(c, c.Old) + " → " + factText(c, c.New)
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Subject, c.Label, what)
-		}
-		tw.Flush()
+		writeFacts(w, d.Changes, width)
 	}
 	fmt.Fprintln(w)
 	section := func(title string, n int) bool {
@@ -552,19 +550,79 @@ func (d *Diff) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "%s:\n", title)
 		return true
 	}
+	// A finding's line: its mark and severity, then the title wrapped
+	// under the title's column.
+	finding := func(mark, severity, rest string) {
+		head := fmt.Sprintf("  %s %-8s ", mark, severity)
+		lines := report.Wrap(rest, width, len(head), len(head))
+		fmt.Fprintln(w, head+lines[0])
+		for _, l := range lines[1:] {
+			fmt.Fprintln(w, l)
+		}
+	}
 	if section("Findings appeared", len(d.Findings.Appeared)) {
 		for _, f := range d.Findings.Appeared {
-			fmt.Fprintf(w, "  + %-8s %s [%s] on %s\n", strings.ToUpper(f.Severity), f.Title, f.Rule, f.Subject)
+			finding("+", strings.ToUpper(f.Severity), fmt.Sprintf("%s [%s] on %s", f.Title, f.Rule, f.Subject))
 		}
 	}
 	if section("Findings resolved", len(d.Findings.Resolved)) {
 		for _, f := range d.Findings.Resolved {
-			fmt.Fprintf(w, "  - %-8s %s [%s] on %s\n", strings.ToUpper(f.Severity), f.Title, f.Rule, f.Subject)
+			finding("-", strings.ToUpper(f.Severity), fmt.Sprintf("%s [%s] on %s", f.Title, f.Rule, f.Subject))
 		}
 	}
 	if section("Severity changed", len(d.Findings.Changed)) {
 		for _, f := range d.Findings.Changed {
-			fmt.Fprintf(w, "  ~ %s → %s %s [%s] on %s\n", strings.ToUpper(f.Old), strings.ToUpper(f.New), f.Title, f.Rule, f.Subject)
+			finding("~", strings.ToUpper(f.Old)+" →", fmt.Sprintf("%s %s [%s] on %s", strings.ToUpper(f.New), f.Title, f.Rule, f.Subject))
 		}
 	}
 }
+
+// writeFacts prints the changed facts in three columns (subject, fact,
+// change), the change wrapped under its column; where the first two leave
+// it too little room, the change goes on the next line, indented.
+func writeFacts(w io.Writer, changes []FactChange, width int) {
+	const minChange = 20
+	subjW, labelW := 0, 0
+	for _, c := range changes {
+		subjW, labelW = max(subjW, textWidth(c.Subject)), max(labelW, textWidth(c.Label))
+	}
+	col := 2 + subjW + 2 + labelW + 2
+	for _, c := range changes {
+		var what string
+		switch c.Kind {
+		case "added":
+			what = "new: " + factText(c, c.New)
+		case "removed":
+			what = "gone (was " + factText(c, c.Old) + ")"
+		case "grew":
+			what = factText(c, c.Old) + " → " + factText(c, c.New) + " (grew)"
+		default:
+			what = factText(c, c.Old) + " → " + factText(c, c.New)
+		}
+		head := "  " + pad(c.Subject, subjW) + "  " + pad(c.Label, labelW) + "  "
+		if width-col < minChange {
+			// Subject and fact on a line (the fact wrapped), the change
+			// under them.
+			lines := report.Wrap(c.Label, width, 2+textWidth(c.Subject)+2, 4)
+			fmt.Fprintln(w, "  "+c.Subject+"  "+lines[0])
+			for _, l := range lines[1:] {
+				fmt.Fprintln(w, l)
+			}
+			for _, l := range report.Wrap(what, width, 6, 6) {
+				fmt.Fprintln(w, strings.Repeat(" ", 6)+strings.TrimLeft(l, " "))
+			}
+			continue
+		}
+		lines := report.Wrap(what, width, col, col)
+		fmt.Fprintln(w, head+lines[0])
+		for _, l := range lines[1:] {
+			fmt.Fprintln(w, l)
+		}
+	}
+}
+
+// textWidth is the columns a string takes on a terminal.
+func textWidth(s string) int { return runewidth.StringWidth(s) }
+
+// pad fills s with spaces to n columns.
+func pad(s string, n int) string { return s + strings.Repeat(" ", max(0, n-textWidth(s))) }

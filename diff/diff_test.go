@@ -95,7 +95,7 @@ func TestDiffText(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	d.WriteText(&b)
+	d.WriteText(&b, 200)
 	for _, want := range []string{"WORSE", "6.1.0-26-amd64 → 6.1.0-28-amd64", "x4 → x2", "write back → write through", "on → off", "mq-deadline → none",
 		"[write-cache-disabled] on sda", "[pcie-link-degraded] on nvme0n1", "[io-scheduler-unsuited] on sdb", "Findings resolved: none"} {
 		if !strings.Contains(b.String(), want) {

@@ -224,10 +224,19 @@ func Rules(w io.Writer, rs []*rules.Rule, cols int) error {
 			t.blank()
 			t.line(clean("site rule from " + origin + ":"))
 		}
-		t.line(clean(fmt.Sprintf("%-28s %-8s %s", r.ID, r.Severity, r.Title)))
+		// The title wrapped at word boundaries under its column (an id
+		// longer than its column pushes the first line on); where that
+		// column would be too narrow, under the id, indented.
+		at := col
+		head := clean(fmt.Sprintf("%-28s %-8s ", r.ID, r.Severity))
+		if t.width-col < 30 {
+			t.line(head)
+			head, at = "    ", 4
+		}
+		t.wrapped(head, width(head), at, clean(r.Title), plain)
 		if len(r.SeverityWhen) > 0 {
 			prose := r.SeverityProse()
-			t.wrapped(strings.Repeat(" ", col), col, col, strings.TrimPrefix(prose, r.Severity+" "), plain)
+			t.wrapped(strings.Repeat(" ", at), at, at, strings.TrimPrefix(prose, r.Severity+" "), plain)
 		}
 	}
 	_, err := io.WriteString(w, t.b.String())

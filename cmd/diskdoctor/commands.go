@@ -16,6 +16,7 @@ import (
 func newRulesCmd() *cobra.Command {
 	var markdown bool
 	var root string
+	var cols int
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List the rules the doctor judges by, built-in and the site's own",
@@ -33,16 +34,42 @@ file it came from. --markdown prints the built-in rules' reference
 				fmt.Fprint(cmd.OutOrStdout(), rules.Markdown(rs))
 				return nil
 			}
+			w, err := textWidth(cmd, cols)
+			if err != nil {
+				return err
+			}
 			rs, err := siteRules(cmd, root)
 			if err != nil {
 				return err
 			}
-			return report.Rules(cmd.OutOrStdout(), rs, report.TerminalWidth(cmd.OutOrStdout()))
+			return report.Rules(cmd.OutOrStdout(), rs, w)
 		},
 	}
+	widthFlag(cmd, &cols)
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the built-in rules' reference as Markdown (docs/rules.md)")
 	cmd.Flags().StringVar(&root, "root", "", "list a recorded machine's own rules (its etc/diskdoctor/rules.d) instead of this machine's")
 	return cmd
+}
+
+// widthFlag is --width of a subcommand that prints text for a person.
+func widthFlag(cmd *cobra.Command, cols *int) {
+	cmd.Flags().IntVar(cols, "width", 0, "lay the text out for this many columns (default: the terminal's, 80 when not a terminal)")
+}
+
+// textWidth is the width to lay text out for: --width, else the
+// terminal's, else report.DefaultWidth; --width below report.MinWidth is
+// refused, as the main command refuses it.
+func textWidth(cmd *cobra.Command, cols int) (int, error) {
+	if cols != 0 && cols < report.MinWidth {
+		return 0, fmt.Errorf("--width %d: at least %d columns", cols, report.MinWidth)
+	}
+	if cols == 0 {
+		cols = report.TerminalWidth(cmd.OutOrStdout())
+	}
+	if cols == 0 {
+		cols = report.DefaultWidth
+	}
+	return cols, nil
 }
 
 // siteRules are doctor.Rules, each refused site rule file named on stderr.
@@ -97,28 +124,43 @@ rule's definition as the engine runs it (rules/defs/RULE-ID.yaml).`,
 				enc.SetIndent(2)
 				return enc.Encode(r)
 			}
-			w := cols
-			if w == 0 {
-				w = report.TerminalWidth(cmd.OutOrStdout())
+			w, err := textWidth(cmd, cols)
+			if err != nil {
+				return err
 			}
 			return report.Explain(cmd.OutOrStdout(), r, w, report.ColorWanted("auto", cmd.OutOrStdout()))
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "text (for people) or yaml (the rule's definition)")
-	cmd.Flags().IntVar(&cols, "width", 0, "lay the text out for this many columns (default: the terminal's, 80 when piped)")
+	widthFlag(cmd, &cols)
 	cmd.Flags().StringVar(&root, "root", "", "find the rule among a recorded machine's own rules too (its etc/diskdoctor/rules.d)")
 	return cmd
 }
 
 func newChecksCmd() *cobra.Command {
-	return &cobra.Command{
+	var cols int
+	cmd := &cobra.Command{
 		Use:   "checks",
 		Short: "List the checks (what the doctor looks at)",
 		Args:  cobra.NoArgs,
-		Run: func(cmd *cobra.Command, _ []string) {
-			for _, c := range checks.All() {
-				fmt.Fprintf(cmd.OutOrStdout(), "%-12s %s\n", c.Name, c.Description)
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w, err := textWidth(cmd, cols)
+			if err != nil {
+				return err
 			}
+			// The name, then the description wrapped at word boundaries
+			// under its own column.
+			const col = 13
+			for _, c := range checks.All() {
+				lines := report.Wrap(c.Description, w, max(col, len(c.Name)+1), col)
+				fmt.Fprintf(cmd.OutOrStdout(), "%-*s%s\n", col, c.Name, lines[0])
+				for _, l := range lines[1:] {
+					fmt.Fprintln(cmd.OutOrStdout(), l)
+				}
+			}
+			return nil
 		},
 	}
+	widthFlag(cmd, &cols)
+	return cmd
 }

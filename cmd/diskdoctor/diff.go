@@ -18,6 +18,7 @@ func newDiffCmd() *cobra.Command {
 	var (
 		o      diff.Options
 		format string
+		cols   int
 	)
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
@@ -44,6 +45,10 @@ higher severity), 3 a side could not be examined.`,
 			if format != "text" && format != "json" {
 				return fmt.Errorf("unknown --format %q (text, json)", format)
 			}
+			width, err := textWidth(cmd, cols)
+			if err != nil {
+				return err
+			}
 			d, err := diff.Sides(cmd.Context(), args[0], args[1], o)
 			if err != nil {
 				return err
@@ -53,7 +58,7 @@ higher severity), 3 a side could not be examined.`,
 					return err
 				}
 			} else {
-				d.WriteText(cmd.OutOrStdout())
+				d.WriteText(cmd.OutOrStdout(), width)
 			}
 			if d.Worse {
 				return exitStatus(rules.ExitWarning)
@@ -63,6 +68,7 @@ higher severity), 3 a side could not be examined.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&format, "format", "f", "text", "output format: text, json")
+	widthFlag(cmd, &cols)
 	f.DurationVar(&o.ProbeTimeout, "probe-timeout", 5*time.Second, "how long one probe (a file read or a command) may take")
 	f.StringVar(&o.Datasheets, "datasheets", "", "a YAML file of your own drive datasheets")
 	f.StringVar(&o.Context, "context", "auto", "what the machine is for: auto, server, desktop, laptop, vm, benchmark")
