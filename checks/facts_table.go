@@ -99,7 +99,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"serial", TypeString, "", OnDevice, "inventory", "the disk's serial number (udev, sysfs)"},
 	{"size_bytes", TypeUint64, "bytes", OnDevice, "inventory", "the disk's size"},
 	{"sysfs_path", TypeString, "", OnDevice, "inventory", "the resolved /sys/block/<dev> path"},
-	{"transport", TypeString, "", OnDevice, "inventory", "the bus: sata, sas, nvme, usb, virtio, mmc, scsi, raid, virtual or unknown"},
+	{"transport", TypeString, "", OnDevice, "inventory", "the bus: sata, sas, nvme, usb, virtio, mmc, iscsi, fc, scsi, raid, virtual or unknown"},
 	{"udev_serial", TypeString, "", OnDevice, "inventory", "udev ID_SERIAL (what udev rules match on)"},
 	{"vendor", TypeString, "", OnDevice, "inventory", "the disk's vendor (udev, sysfs)"},
 	{"virtual", TypeBool, "", OnDevice, "inventory", "a virtual block device (loop, zram, ram, dm, md): inventoried, not judged unless named"},
@@ -529,7 +529,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"btrfs_dev_write_errs", TypeUint64, "", OnDevice, "btrfs", "btrfs write errors of the disk's btrfs devices, as last logged"},
 
 	// engine
-	{"class", TypeString, "", OnDevice, SetByEngine, "the device's datasheet class (nvme-gen4, sata-ssd, hdd, virtual, …)"},
+	{"class", TypeString, "", OnDevice, SetByEngine, "the device's datasheet class (nvme-gen4, sata-ssd, sas-hdd, raid-volume, iscsi, fc, virtual, …)"},
 	{"ctl_drives_plp", TypeBool, "", OnDevice, SetByEngine, "every drive behind the volume protects its cache against power loss (their datasheets)"},
 	{"ctl_ds_cache_mb", TypeFloat, "MB", OnController | OnDevice, SetByEngine, "the controller datasheet's cache size"},
 	{"ctl_ds_energy_pack", TypeString, "", OnController | OnDevice, SetByEngine, "the controller datasheet's energy pack"},

@@ -229,7 +229,9 @@ func NormalizeModel(m string) string {
 	return strings.TrimSpace(collapse.ReplaceAllString(m, " "))
 }
 
-// DeviceClass names the class default for a device's facts.
+// DeviceClass names the class default for a device's transport,
+// rotational flag and PCIe generation (deviceClass adds what the SCSI
+// vendor and the RAID controller say).
 func DeviceClass(transport string, rotational any, pcieMaxGTs any) string {
 	rot, _ := rotational.(bool)
 	switch transport {
@@ -258,6 +260,10 @@ func DeviceClass(transport string, rotational any, pcieMaxGTs any) string {
 			return "sas-hdd"
 		}
 		return "sas-ssd"
+	case "iscsi", "fc":
+		// A LUN of a storage array: it performs as the array behind the
+		// network does, not as any one drive.
+		return transport
 	}
 	if rot {
 		return "sata-hdd"

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"regexp"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/expr-lang/expr"
@@ -110,10 +111,32 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 	return subs, order
 }
 
+// deviceClass is DeviceClass for a device's facts, told apart further by
+// what sits behind the SCSI layer: a RAID controller's logical drive is a
+// volume of several drives ("raid-volume"), not one; a SATA drive answers
+// INQUIRY with the vendor "ATA" through any SCSI/ATA translation layer
+// (T10 SAT: the VENDOR IDENTIFICATION field is "ATA"), so behind a SAS
+// HBA it is SATA, and a drive a RAID controller passes through with
+// another vendor is SAS.
+func deviceClass(facts map[string]any) string {
+	if facts[checks.FactControllerVolume] == true {
+		return "raid-volume"
+	}
+	transport := str(facts[checks.FactTransport])
+	vendor := strings.TrimSpace(str(facts["vendor"]))
+	switch {
+	case transport == "sas" && strings.EqualFold(vendor, "ATA"):
+		transport = "sata"
+	case transport == "raid" && vendor != "" && !strings.EqualFold(vendor, "ATA"):
+		transport = "sas"
+	}
+	return DeviceClass(transport, facts[checks.FactRotational], facts[checks.FactPCIeMaxGTs])
+}
+
 // classify gives a device subject its class and datasheet; sheets holds
 // the lookups made so far.
 func (e *Engine) classify(s *subject, sheets map[string]*Datasheet) {
-	class := DeviceClass(str(s.facts[checks.FactTransport]), s.facts[checks.FactRotational], s.facts[checks.FactPCIeMaxGTs])
+	class := deviceClass(s.facts)
 	model := str(s.facts[checks.FactModel])
 	if s.facts[checks.FactVirtualDisk] == true {
 		// A guest's disk performs as the host's storage does: no drive

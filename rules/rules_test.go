@@ -121,10 +121,36 @@ func TestDeviceClass(t *testing.T) {
 		{"nvme", false, 8.0, "nvme-gen3"}, {"nvme", false, 16.0, "nvme-gen4"}, {"nvme", false, 32.0, "nvme-gen5"},
 		{"nvme", false, nil, "nvme-gen3"}, {"usb", true, nil, "usb"}, {"virtio", true, nil, "virtual"},
 		{"pata", true, nil, "pata-hdd"}, {"pata", false, nil, "sata-ssd"},
+		{"iscsi", true, nil, "iscsi"}, {"fc", false, nil, "fc"}, {"sas", false, nil, "sas-ssd"},
 	}
 	for _, tt := range tests {
 		if got := DeviceClass(tt.transport, tt.rot, tt.gts); got != tt.want {
 			t.Errorf("DeviceClass(%s, %v, %v) = %s, want %s", tt.transport, tt.rot, tt.gts, got, tt.want)
+		}
+	}
+}
+
+// A SCSI-attached disk's class says what it is: a RAID controller's
+// logical drive a volume, whatever its rotational flag; a SATA drive
+// (INQUIRY vendor "ATA") behind a SAS HBA SATA; a drive a RAID controller
+// passes through SAS unless it says ATA; iSCSI and FC LUNs their own.
+func TestDeviceClassBehindSCSI(t *testing.T) {
+	for _, tt := range []struct {
+		facts map[string]any
+		want  string
+	}{
+		{map[string]any{"transport": "raid", "rotational": true, "vendor": "HP", "controller_volume": true}, "raid-volume"},
+		{map[string]any{"transport": "raid", "rotational": false, "vendor": "", "controller_volume": true}, "raid-volume"},
+		{map[string]any{"transport": "raid", "rotational": true, "vendor": "SEAGATE", "controller_volume": false}, "sas-hdd"},
+		{map[string]any{"transport": "raid", "rotational": true, "vendor": "ATA     ", "controller_volume": false}, "sata-hdd"},
+		{map[string]any{"transport": "sas", "rotational": true, "vendor": "ATA"}, "sata-hdd"},
+		{map[string]any{"transport": "sas", "rotational": true, "vendor": "HGST"}, "sas-hdd"},
+		{map[string]any{"transport": "iscsi", "rotational": true, "vendor": "LIO-ORG"}, "iscsi"},
+		{map[string]any{"transport": "fc", "rotational": false, "vendor": "3PARdata"}, "fc"},
+		{map[string]any{"transport": "sata", "rotational": true, "vendor": "ATA"}, "sata-hdd"},
+	} {
+		if got := deviceClass(tt.facts); got != tt.want {
+			t.Errorf("deviceClass(%v) = %s, want %s", tt.facts, got, tt.want)
 		}
 	}
 }

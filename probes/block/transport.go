@@ -4,6 +4,7 @@ import (
 	"context"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/diskdoctor/diskdoctor/machine"
@@ -81,13 +82,30 @@ func transport(d *Device) string {
 	switch {
 	case strings.Contains(p, "/ata") || bus == "ata":
 		return "sata"
-	case strings.Contains(p, "/end_device-") || strings.Contains(p, "/sas_") || has("mpt3sas"):
+	case iscsiSession.MatchString(p):
+		// An iSCSI LUN sits under its session (drivers/scsi/
+		// scsi_transport_iscsi.c: hostN/sessionM/targetN:C:T).
+		return "iscsi"
+	case strings.Contains(p, "/rport-"):
+		// A Fibre Channel LUN sits under its remote port
+		// (drivers/scsi/scsi_transport_fc.c: rport-H:C-N/targetH:C:T).
+		return "fc"
+	case strings.Contains(p, "/end_device-") || strings.Contains(p, "/sas_") || slices.ContainsFunc(d.Drivers, isSASDriver):
 		return "sas"
 	case strings.HasPrefix(d.Name, "sd"):
 		return "scsi"
 	}
 	return "unknown"
 }
+
+var iscsiSession = regexp.MustCompile(`/session\d+/`)
+
+// sasDrivers drive SAS host bus adapters. Those on the SAS transport
+// class put an end_device- node on the disk's path; the list covers the
+// disks whose path lacks one.
+var sasDrivers = map[string]bool{"mpt3sas": true, "mpt2sas": true, "mpi3mr": true, "mvsas": true, "pm80xx": true, "isci": true, "aic94xx": true}
+
+func isSASDriver(drv string) bool { return sasDrivers[drv] || strings.HasPrefix(drv, "hisi_sas") }
 
 // nvmeControllers maps a namespace to its controllers: the per-path links
 // under multipath/ (native multipath) or the nvme<N> directory above it.

@@ -51,3 +51,25 @@ func TestTransportPATA(t *testing.T) {
 		t.Errorf("transport = %s, want pata", got)
 	}
 }
+
+// iSCSI and Fibre Channel LUNs are told from their transport's node on the
+// path (session, rport), SAS disks from the SAS transport's node or the
+// HBA's driver; none is "scsi" any more, and a RAID controller's disk stays
+// "raid".
+func TestTransportSCSIKinds(t *testing.T) {
+	for _, c := range []struct {
+		d    *Device
+		want string
+	}{
+		{&Device{Name: "sdb", SysPath: "/sys/devices/platform/host7/session3/target7:0:0/7:0:0:0/block/sdb", Drivers: []string{"sd"}}, "iscsi"},
+		{&Device{Name: "sdc", SysPath: "/sys/devices/pci0000:00/0000:00:03.0/0000:05:00.0/host2/rport-2:0-0/target2:0:0/2:0:0:1/block/sdc", Drivers: []string{"sd", "qla2xxx"}}, "fc"},
+		{&Device{Name: "sdd", SysPath: "/sys/devices/pci0000:00/0000:00:01.0/0000:02:00.0/host0/port-0:0/end_device-0:0/target0:0:0/0:0:0:0/block/sdd", Drivers: []string{"sd", "mpt3sas"}}, "sas"},
+		{&Device{Name: "sde", SysPath: "/sys/devices/pci0000:00/0000:00:01.0/0000:02:00.0/host0/target0:0:4/0:0:4:0/block/sde", Drivers: []string{"sd", "mpi3mr"}}, "sas"},
+		{&Device{Name: "sdf", SysPath: "/sys/devices/pci0000:00/0000:00:01.0/0000:02:00.0/host0/target0:1:0/0:1:0:0/block/sdf", Drivers: []string{"sd", "hpsa"}}, "raid"},
+		{&Device{Name: "sdg", SysPath: "/sys/devices/pci0000:00/0000:00:01.0/0000:02:00.0/host0/target0:0:0/0:0:0:0/block/sdg", Drivers: []string{"sd", "vmw_pvscsi"}}, "scsi"},
+	} {
+		if got := transport(c.d); got != c.want {
+			t.Errorf("%s: transport = %s, want %s", c.d.Name, got, c.want)
+		}
+	}
+}
