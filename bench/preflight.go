@@ -137,20 +137,27 @@ func fileChecks(pf Facts, res *Preflight) []Check {
 	return out
 }
 
-// ramAdvice suggests a file twice the RAM, or says that none fits here.
+// ramAdvice suggests a file twice the RAM; where that does not fit, the
+// largest that does when it is still larger than RAM (what keeps reads
+// from being served by the page cache), or says that none larger than RAM
+// fits.
 func ramAdvice(pf Facts) string {
 	text := fmt.Sprintf("the test file (%s) is smaller than RAM (%s): any read the page cache serves is RAM speed, not disk speed; direct I/O bypasses it", Size(pf.FileSize), Size(pf.MemTotal))
 	want := roundUpGiB(2 * pf.MemTotal)
 	fit := largestFit(pf)
 	switch {
+	case fit == 0 && pf.DeviceSize > 0 && want > pf.DeviceSize && pf.DeviceSize > pf.MemTotal:
+		return text + fmt.Sprintf("; a file twice the RAM does not fit on %s (%s), one larger than RAM may: use the largest --size the free space allows, or rely on O_DIRECT", pf.Device, Size(pf.DeviceSize))
 	case fit == 0 && pf.DeviceSize > 0 && want > pf.DeviceSize:
-		return text + fmt.Sprintf("; a file larger than RAM does not fit on %s (%s), so rely on O_DIRECT", pf.Device, Size(pf.DeviceSize))
+		return text + fmt.Sprintf("; no file larger than RAM fits on %s (%s), so rely on O_DIRECT", pf.Device, Size(pf.DeviceSize))
 	case fit == 0 || want <= fit:
 		return text + ", but to be sure use --size " + SizeArg(want) + " or more"
+	case fit > pf.MemTotal:
+		return text + fmt.Sprintf(", but to be sure use --size %s (the largest that fits here, larger than RAM; twice the RAM would not fit)", SizeArg(fit))
 	case fit > pf.FileSize:
-		return text + fmt.Sprintf("; a file larger than RAM does not fit here (the largest --size that fits is %s), so rely on O_DIRECT", SizeArg(fit))
+		return text + fmt.Sprintf("; no file larger than RAM fits here (the largest --size that fits is %s), so rely on O_DIRECT", SizeArg(fit))
 	}
-	return text + "; a file larger than RAM does not fit here, so rely on O_DIRECT"
+	return text + "; no file larger than RAM fits here, so rely on O_DIRECT"
 }
 
 // largestFit is the largest --size whose files fit in the free space (0

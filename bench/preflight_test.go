@@ -247,8 +247,34 @@ func TestAdviceFitsTarget(t *testing.T) {
 	pf.Free, pf.FSSize, pf.DeviceSize = 0, 0, 1536*mib
 	pre = judge(nil, pf)
 	for _, c := range pre.Checks {
-		if c.ID == "bench-file-smaller-than-ram" && (strings.Contains(c.Text, "48GiB") || !strings.Contains(c.Text, "does not fit on loop0 (1.5 GiB)")) {
+		if c.ID == "bench-file-smaller-than-ram" && (strings.Contains(c.Text, "48GiB") || !strings.Contains(c.Text, "no file larger than RAM fits on loop0 (1.5 GiB)")) {
 			t.Errorf("advice ignores the device size: %q", c.Text)
+		}
+	}
+}
+
+// A filesystem with room for a file larger than RAM but not for twice the
+// RAM (39 GiB free, 24 GiB of RAM) is not said to hold no file larger than
+// RAM: the advice is the largest --size that fits, which is larger.
+func TestAdviceLargerThanRAMFits(t *testing.T) {
+	pf := Facts{Path: "/srv", FSType: "ext4", Device: "sdb1", Disks: []string{"sdb"}, FileSize: 256 * mib, NeedSpace: 256 * mib,
+		MemTotal: 24 << 30, Free: 40 << 30, FSSize: 100 << 30, DirectOK: true}
+	var text string
+	for _, c := range judge(nil, pf).Checks {
+		if c.ID == "bench-file-smaller-than-ram" {
+			text = c.Text
+		}
+	}
+	fit := largestFit(pf)
+	if text == "" || strings.Contains(text, "does not fit here") || strings.Contains(text, "no file larger than RAM") || !strings.Contains(text, "use --size "+SizeArg(fit)+" (the largest that fits here, larger than RAM") {
+		t.Errorf("advice for 39 GiB free and 24 GiB of RAM: %q (largest fit %s)", text, SizeArg(fit))
+	}
+	// A device larger than RAM but smaller than twice it, free space
+	// unknown: a file larger than RAM may fit.
+	pf.Free, pf.FSSize, pf.DeviceSize = 0, 0, 39<<30
+	for _, c := range judge(nil, pf).Checks {
+		if c.ID == "bench-file-smaller-than-ram" && (strings.Contains(c.Text, "no file larger than RAM") || !strings.Contains(c.Text, "one larger than RAM may")) {
+			t.Errorf("advice for a 39 GiB device and 24 GiB of RAM: %q", c.Text)
 		}
 	}
 }
