@@ -41,6 +41,13 @@ type Facts struct {
 	DeviceSize uint64 `json:"device_size,omitempty"`
 	// Memory: tmpfs or ramfs, whose "disk" is RAM.
 	Memory bool `json:"memory,omitempty"`
+	// Loop is the loop device under the target (loop0), whose I/O goes to
+	// a backing file through the kernel's page cache unless the loop device
+	// does direct I/O (drivers/block/loop.c); LoopBacking and LoopDirectIO
+	// are its /sys/block/<loop>/loop/backing_file and dio, where readable.
+	Loop         string `json:"loop_device,omitempty"`
+	LoopBacking  string `json:"loop_backing_file,omitempty"`
+	LoopDirectIO *bool  `json:"loop_direct_io,omitempty"`
 	// Stacked lists the target's disks and everything stacked on them,
 	// whose I/O the competing-I/O window watches.
 	Stacked []string `json:"-"`
@@ -116,6 +123,7 @@ func gather(ctx context.Context, h *machine.Host, r Runner, t Target, size uint6
 	if dm != nil {
 		pf.DevNos = devNosOf(dm, pf.Stacked, devNo)
 	}
+	loopFacts(ctx, h, &pf)
 	if pf.Compression == "" && pf.FSType == "btrfs" {
 		pf.Compression = "off"
 		for _, o := range strings.Split(pf.MountOpts, ",") {
@@ -131,6 +139,25 @@ func gather(ctx context.Context, h *machine.Host, r Runner, t Target, size uint6
 	}
 	pf.DirectOK, pf.DirectErr = r.ProbeDirect(ctx, t.Path)
 	return pf
+}
+
+// loopFacts names the loop device under the target and what it reads
+// and writes: its backing file, and whether through the page cache.
+func loopFacts(ctx context.Context, h *machine.Host, pf *Facts) {
+	for _, d := range pf.Disks {
+		if !strings.HasPrefix(d, "loop") {
+			continue
+		}
+		pf.Loop = d
+		if b, err := h.ReadString(ctx, "/sys/block/"+d+"/loop/backing_file"); err == nil {
+			pf.LoopBacking = b
+		}
+		if v, err := h.ReadString(ctx, "/sys/block/"+d+"/loop/dio"); err == nil && (v == "0" || v == "1") {
+			dio := v == "1"
+			pf.LoopDirectIO = &dio
+		}
+		return
+	}
 }
 
 func stackedOf(dm *block.Map, disks []string) []string {

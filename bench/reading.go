@@ -85,6 +85,24 @@ func reading(o *Result) []string {
 	return out
 }
 
+// loopReading says what a loop device's figures are: its backing file's,
+// read and written through the kernel's page cache unless the loop device
+// does direct I/O (drivers/block/loop.c, lo_rw_aio with IOCB_DIRECT only
+// when dio is set), so reads of cached pages are RAM speed.
+func loopReading(t Facts) string {
+	file := "a backing file"
+	if t.LoopBacking != "" {
+		file = "its backing file " + t.LoopBacking
+	}
+	switch {
+	case t.LoopDirectIO != nil && *t.LoopDirectIO:
+		return fmt.Sprintf("a loop device (%s): the figures are those of %s with direct I/O, and of the filesystem and disk under it; there is no hardware datasheet to hold them against", t.Loop, file)
+	case t.LoopDirectIO != nil:
+		return fmt.Sprintf("a loop device (%s) without direct I/O: the figures are those of %s through the page cache, so reads it holds are RAM speed, not any disk's; there is no hardware datasheet to hold them against", t.Loop, file)
+	}
+	return fmt.Sprintf("a loop device (%s): the figures are those of %s, through the page cache unless the loop device does direct I/O (/sys/block/%s/loop/dio), so reads may be RAM speed, not any disk's; there is no hardware datasheet to hold them against", t.Loop, file, t.Loop)
+}
+
 func cite(ids []string) string {
 	if len(ids) == 0 {
 		return ""
@@ -108,6 +126,8 @@ func datasheetReading(o *Result) []string {
 	switch {
 	case d == nil:
 		out = append(out, "no datasheet is known for the device under this path: the figures stand alone (add the model to a --datasheets file to compare)")
+	case d.Class == "virtual" && d.SeqReadMBs == 0 && d.SeqWriteMBs == 0 && d.RandReadIO == 0 && d.RandWriteIO == 0 && o.Target.Loop != "":
+		out = append(out, loopReading(o.Target))
 	case d.Class == "virtual" && d.SeqReadMBs == 0 && d.SeqWriteMBs == 0 && d.RandReadIO == 0 && d.RandWriteIO == 0:
 		out = append(out, "a virtual disk: the figures are the host's storage and the hypervisor's I/O path; there is no hardware datasheet to hold them against")
 	}
