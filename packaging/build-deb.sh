@@ -67,14 +67,15 @@ for f in README.md docs/fleet.md docs/usage.md docs/output.md docs/security.md d
 	gzip -9n <"$f" >"$work/doc/${f##*/}.gz"
 done
 
-# Two recorded machines to try the installed doctor on (nfpm.yaml), as in
+# Three recorded machines to try the installed doctor on (nfpm.yaml; bench-vm-loop
+# for bench --root, as bench --help shows), as in
 # fixtures/ but for the test suite's expected outputs (expected.txt, the
 # report, stays), with the package's modes and the commit's time: nfpm
 # gives a tree's directories their own times.
 mkdir "$work/examples"
-for m in hpe-microserver-writethrough healthy-workstation; do
+for m in hpe-microserver-writethrough healthy-workstation bench-vm-loop; do
 	cp -R "fixtures/$m" "$work/examples/"
-	rm -f "$work/examples/$m/expect.yaml" "$work/examples/$m/expected.json" "$work/examples/$m"/expected-*.txt
+	rm -f "$work/examples/$m/expect.yaml" "$work/examples/$m/expected.json" "$work/examples/$m"/expected-*.txt "$work/examples/$m"/expected-*.json
 done
 find "$work/examples" -type d -exec chmod 0755 {} +
 find "$work/examples" -type f -exec chmod 0644 {} +

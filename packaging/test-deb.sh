@@ -156,7 +156,10 @@ if [ "$can_install" = 1 ]; then
 		diskdoctor --root "$ex" --width 80 >/tmp/diskdoctor-example.$$; rc=$?
 		head -n 5 /tmp/diskdoctor-example.$$; grep -q "Drive write cache is switched off" /tmp/diskdoctor-example.$$; found=$?; rm -f /tmp/diskdoctor-example.$$
 		[ $rc = 2 ] && [ $found = 0 ] || exit 1
-		diskdoctor --root /usr/share/diskdoctor/examples/healthy-workstation >/dev/null'
+		diskdoctor --root /usr/share/diskdoctor/examples/healthy-workstation >/dev/null
+		bex=$(diskdoctor bench --help | grep -o "/usr/share/diskdoctor/examples/[^ ]*" | head -n 1)
+		[ "$bex" = /usr/share/diskdoctor/examples/bench-vm-loop ] || { echo "bench --help shows no shipped example: $bex"; exit 1; }
+		diskdoctor bench --root "$bex" >/dev/null'
 	step "man -w diskdoctor; every subcommand has a page" bash -c '
 		man -w diskdoctor | grep -qx /usr/share/man/man8/diskdoctor.8.gz || exit 1
 		for c in bench checks diff explain rules snapshot version; do man -w diskdoctor-$c || exit 1; done

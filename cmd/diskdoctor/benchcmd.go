@@ -58,7 +58,8 @@ on it).
 --root replays a recorded machine: its preflight, and its recorded fio
 run with the settings it was recorded with (PATH, --size, --runtime and
 --profile default to the recording's): diskdoctor bench --root
-fixtures/bench-vm-loop.
+/usr/share/diskdoctor/examples/bench-vm-loop (fixtures/bench-vm-loop in
+the source tree).
 
 EXIT STATUS
   0    the bench ran
@@ -71,8 +72,8 @@ EXIT STATUS
   diskdoctor bench --profile sweep --write --max-depth 64 /mnt/scratch
   diskdoctor bench --steady --steady-max 10m --size 64GiB /mnt/scratch
   diskdoctor bench --dry-run --profile cdm /srv/data > jobs.fio
-  diskdoctor bench --root fixtures/bench-vm-loop    # replay a recorded run
-  diskdoctor bench --root fixtures/bench-vm-loop --dry-run /mnt/bench
+  diskdoctor bench --root /usr/share/diskdoctor/examples/bench-vm-loop    # replay a recorded run
+  diskdoctor bench --root /usr/share/diskdoctor/examples/bench-vm-loop --dry-run /mnt/bench
   diskdoctor bench --format json /srv/data`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
