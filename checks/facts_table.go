@@ -547,4 +547,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	// md: a running pass that makes no headway
 	{"md_sync_stalled", TypeBool, "", OnPool, "md", "the running resync, recovery, reshape or check makes no headway: frozen, no speed, or more than 30 days to go at mdstat's rate (nil when none runs)"},
 	{"md_sync_stalled_why", TypeString, "", OnPool, "md", "what says the pass stalled (frozen, speed, estimate); \"\" when it did not"},
+
+	// controller: a background task that makes no headway
+	{"ctl_tasks_stalled", TypeStrings, "", OnController | OnDevice, "controller", "the tasks of ctl_tasks that make no headway (MegaCli: more than 30 days to go at the pace of the time taken so far), with why"},
 })

@@ -215,3 +215,18 @@ func TestCausedByNamesRules(t *testing.T) {
 		}
 	}
 }
+
+// A controller task that makes no headway is called stalled; one that
+// runs is background work.
+func TestControllerTaskStalledTitle(t *testing.T) {
+	for stalled, want := range map[bool]string{true: "has stalled", false: "busy with background work"} {
+		f := map[string]any{"ctl_tasks": []string{"rebuild on a0 drive 32:2 (2%)"}, "ctl_tasks_stalled": []string{}}
+		if stalled {
+			f["ctl_tasks_stalled"] = []string{"rebuild on a0 drive 32:2 (2%): 49 days to go at the pace of its 1440 minutes so far"}
+		}
+		fs := findingsOf(judge(t, smartArrayVolume("sda", f)), "controller-background-work")
+		if len(fs) != 1 || !strings.Contains(fs[0].Title, want) {
+			t.Errorf("stalled %v: %+v, want a title with %q", stalled, fs, want)
+		}
+	}
+}

@@ -77,7 +77,16 @@ var claims = []claim{
 		}},
 	{"a stalled pass",
 		regexp.MustCompile(`(?i)\bstalled\b`),
-		func(s, _ map[string]any) bool { _, md := s["md_action"]; return !md || s["md_sync_stalled"] == true }},
+		func(s, _ map[string]any) bool {
+			if _, md := s["md_action"]; md {
+				return s["md_sync_stalled"] == true
+			}
+			if _, ctl := s["ctl_tasks"]; ctl {
+				l, _ := s["ctl_tasks_stalled"].([]string)
+				return len(l) > 0
+			}
+			return true
+		}},
 }
 
 // mdStalledMinutes: a running md pass this far from its end at mdstat's
