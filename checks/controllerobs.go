@@ -3,6 +3,7 @@ package checks
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -280,12 +281,15 @@ func (r *ctlRun) failingFacts(o *Observation, ds []*raidctl.Drive, health map[st
 // taskFacts: background work on the volume, on its drives (a rebuild) and,
 // for the controller alone (v nil), what no volume claims.
 func (r *ctlRun) taskFacts(o *Observation, c *raidctl.Controller, v *raidctl.Volume, drives []*raidctl.Drive) {
-	tasks := []string{}
+	tasks, stalled := []string{}, []string{}
 	var ev []Evidence
 	add := func(t raidctl.Task, on string) {
 		s := t.Kind + " on " + on
 		if t.Progress.Set {
 			s += " (" + t.Progress.Text + ")"
+		}
+		if why := taskStalled(t); why != "" && !slices.Contains(tasks, s) {
+			stalled = append(stalled, s+": "+why)
 		}
 		out := outVolumes
 		if r.inv.Family == raidctl.FamilyMegaCli && t.Kind == raidctl.TaskPatrolRead {
@@ -311,7 +315,39 @@ func (r *ctlRun) taskFacts(o *Observation, c *raidctl.Controller, v *raidctl.Vol
 		}
 	}
 	o.Set("ctl_tasks", tasks, ev...)
+	o.Set("ctl_tasks_stalled", stalled)
 }
+
+// megaCliTaken is MegaCli's progress line: "Completed 4%, Taken 616 min."
+var megaCliTaken = regexp.MustCompile(`Completed (\d+(?:\.\d+)?)%, Taken (\d+) min`)
+
+// taskStalled says why a controller task makes no headway, "" when it
+// does or when the tool gives no time to judge it by. Only MegaCli prints
+// how long a task has run beside its progress; at that pace, what is left
+// taking more than taskStallDays is called stalled, as md's passes are
+// (checks/md.go mdStallDays): a rebuild or check the controller runs at
+// its configured rate ends in hours to days (MegaRAID SAS Software User
+// Guide: Rebuild Rate, CC Rate).
+func taskStalled(t raidctl.Task) string {
+	m := megaCliTaken.FindStringSubmatch(t.Line.Text)
+	if m == nil {
+		return ""
+	}
+	pct, _ := strconv.ParseFloat(m[1], 64)
+	taken, _ := strconv.ParseFloat(m[2], 64)
+	switch {
+	case pct <= 0 && taken >= 24*60:
+		return fmt.Sprintf("0 %% done after %.0f minutes", taken)
+	case pct > 0 && pct < 100:
+		if left := taken * (100 - pct) / pct; left > taskStallDays*24*60 {
+			return fmt.Sprintf("%.0f days to go at the pace of its %.0f minutes so far", left/(24*60), taken)
+		}
+	}
+	return ""
+}
+
+// taskStallDays: see taskStalled.
+const taskStallDays = mdStallDays
 
 // taskDrive is the drive whose state line a controller task was read from
 // (a drive in rebuild), nil for none.

@@ -251,10 +251,29 @@ func (r *ctlRun) verdict(c *raidctl.Controller, v *raidctl.Volume) cacheVerdict 
 		r.volumePolicy(&cv, v, energy)
 	}
 	if onOff(c.NoBatteryWrite) == true {
-		cv.unprotected = append(cv.unprotected, "no-battery write cache enabled: the controller keeps writing back without a working battery or capacitor")
+		cv.unprotected = append(cv.unprotected, "no-battery write cache enabled: "+nbwcRisk(kind, energy))
 		cv.unprotEv = append(cv.unprotEv, r.ev(outController, c.NoBatteryWrite)...)
 	}
 	return cv
+}
+
+// nbwcRisk says what No-Battery Write Cache does with the energy pack the
+// controller has: it lets the controller write back without a working
+// battery or capacitor (HPE Smart Array SR Gen10 Configuration Guide), so
+// with a healthy pack it is the risk of the pack failing, not a loss of
+// protection now.
+func nbwcRisk(kind any, energy string) string {
+	switch {
+	case kind == "none":
+		return "the controller writes back with no battery or capacitor at all"
+	case energy == "failed":
+		return "the controller keeps writing back although its battery or capacitor has failed"
+	case energy == "charging":
+		return "the controller writes back while its battery or capacitor charges, and would if it failed"
+	case energy == "ok":
+		return "the battery or capacitor is OK now, but the controller would keep writing back if it failed or were removed"
+	}
+	return "the controller writes back even without a working battery or capacitor"
 }
 
 // volumePolicy compares a volume's configured and current write policy:

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/kernlog"
@@ -142,6 +143,12 @@ func TestCorpus(t *testing.T) {
 			for _, d := range diffs {
 				t.Error(d)
 			}
+			// What the findings say holds against the capture's facts, as
+			// report's TestEveryMachineSaysOnlyWhatItsFactsShow holds it
+			// for whole machines.
+			for _, c := range fixturetest.Contradictions(claimsOf(fs), factsOf(res), nil, "") {
+				t.Error(c)
+			}
 			for _, f := range fs {
 				t.Logf("%s %s %v: %s", f.Rule, f.Severity, f.Subjects, f.Observed)
 			}
@@ -150,6 +157,33 @@ func TestCorpus(t *testing.T) {
 	if n := kinds["dmesg.txt"] + kinds["smartctl.json"] + kinds["mdstat"] + kinds["zpool-status.txt"]; n < 20 {
 		t.Errorf("%d captures in the corpus (%v), want at least 20", n, kinds)
 	}
+}
+
+// claimsOf is what fixturetest.Contradictions reads of findings.
+func claimsOf(fs []rules.Finding) []fixturetest.Finding {
+	var out []fixturetest.Finding
+	for _, f := range fs {
+		texts := map[string]string{}
+		for _, p := range f.PerSubject {
+			texts[p.Subject] = p.Impact + " " + p.Observed
+		}
+		out = append(out, fixturetest.Finding{Rule: f.Rule, Title: f.Title, Subjects: f.Subjects, Texts: texts, Notes: f.Notes})
+	}
+	return out
+}
+
+// factsOf merges a run's observations by subject.
+func factsOf(res *checks.Result) fixturetest.Facts {
+	facts := fixturetest.Facts{"host": {}}
+	for _, o := range res.Observations {
+		if facts[o.Subject] == nil {
+			facts[o.Subject] = map[string]any{}
+		}
+		for _, f := range o.Facts() {
+			facts[o.Subject][f.Name] = f.Value
+		}
+	}
+	return facts
 }
 
 // replayKernelLog: the log through the parser, the topology (sysfs as the

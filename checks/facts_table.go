@@ -543,4 +543,11 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"fw_fixed_version", TypeString, "", OnDevice, SetByEngine, "the first firmware the vendor says fixes the bug"},
 	{"fw_quirks", TypeStrings, "", OnDevice, SetByEngine, "quirks of every firmware entry about the drive"},
 	{"fw_update_tool", TypeString, "", OnDevice, SetByEngine, "the vendor's firmware update tool"},
+
+	// md: a running pass that makes no headway
+	{"md_sync_stalled", TypeBool, "", OnPool, "md", "the running resync, recovery, reshape or check makes no headway: frozen, no speed, or more than 30 days to go at mdstat's rate (nil when none runs)"},
+	{"md_sync_stalled_why", TypeString, "", OnPool, "md", "what says the pass stalled (frozen, speed, estimate); \"\" when it did not"},
+
+	// controller: a background task that makes no headway
+	{"ctl_tasks_stalled", TypeStrings, "", OnController | OnDevice, "controller", "the tasks of ctl_tasks that make no headway (MegaCli: more than 30 days to go at the pace of the time taken so far), with why"},
 })

@@ -105,6 +105,7 @@ func MDObservationsWith(arrays []md.Array, devs []*block.Device, judged func(*bl
 		o.Set("md_sync_waiting", a.SyncWaiting)
 		setMDSync(o, a, ev)
 		setMDSysfs(o, a.Name, sysfs[a.Name])
+		setMDStalled(o, a, sysfs[a.Name])
 	}
 	for _, name := range mm.order {
 		d := mm.owner[name]
@@ -185,6 +186,44 @@ func setMDSync(o *Observation, a md.Array, ev Evidence) {
 	o.Set("md_sync_percent", nil)
 	o.Set("md_sync_speed_mbs", nil)
 	o.Set("md_sync_finish_min", nil)
+}
+
+// mdStallDays is how long a pass may have to go, at mdstat's rate, before
+// it is called stalled. mdstat's finish is what remains over the rate of
+// the last few seconds (md.c status_resync). Unhindered, a pass runs at
+// what the members sustain (tens to hundreds of MB/s: hours to a few days
+// for any disk made); md slows it for competing I/O down to
+// speed_limit_min, 1,000 K/sec by default (md.rst; md.c md_do_sync waits
+// only while the pass is faster than that), where a 4 TB member takes
+// 46 days. A month or more to go means the pass runs at that floor or
+// below: held back by competing I/O, a reshape waiting on its backup
+// file, a member retrying; it will not end in a time that protects the
+// array, and waiting for it is not a plan.
+const mdStallDays = 30
+
+// setMDStalled: whether the running pass makes headway. Stalled when
+// md/sync_action says frozen (md.rst: no sync may start or go on), when
+// mdstat shows no speed, or when its estimate is beyond mdStallDays;
+// nil when no pass runs (nothing to judge).
+func setMDStalled(o *Observation, a md.Array, s md.Sysfs) {
+	if a.Action == "" || a.SyncWaiting != "" {
+		o.Set("md_sync_stalled", nil)
+		o.Set("md_sync_stalled_why", "")
+		return
+	}
+	// A figure mdstat did not print is unknown, not zero.
+	lines := strings.Join(a.Lines, " ")
+	why := ""
+	switch {
+	case s.SyncAction != nil && *s.SyncAction == "frozen":
+		why = "md/sync_action is frozen: md does not go on with the pass"
+	case strings.Contains(lines, "speed=") && a.SyncSpeedKBs <= 0:
+		why = "mdstat shows speed 0: no progress in md's last measuring window"
+	case strings.Contains(lines, "finish=") && a.SyncFinish > mdStallDays*24*60:
+		why = fmt.Sprintf("%.0f days to go at %.0f K/sec (mdstat's finish=%.1fmin)", a.SyncFinish/(24*60), a.SyncSpeedKBs, a.SyncFinish)
+	}
+	o.Set("md_sync_stalled", why != "")
+	o.Set("md_sync_stalled_why", why)
 }
 
 // mdContainers maps each container named by an array inside it

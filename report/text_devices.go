@@ -103,7 +103,11 @@ func trimCell(d map[string]any) string {
 	case true:
 		return "scheduled"
 	case false:
-		return "NEVER"
+		// NEVER names something nothing trims; a disk that holds
+		// nothing to trim is not one.
+		if l, _ := d["trim_uncovered"].([]string); len(l) > 0 {
+			return "NEVER"
+		}
 	}
 	if d[checks.FactTrimSupported] == true {
 		return "yes"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/internal/parse"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -25,6 +26,15 @@ type passedArea struct {
 // passedAreas groups the report's passed rules by area, in the areas'
 // order.
 func passedAreas(rep *rules.Report) []passedArea {
+	// A finding on a controller's volume flags the controller too: the
+	// volume is how the controller's state reaches a person.
+	controllerOf := map[string]string{}
+	for _, d := range rep.Devices {
+		name, _ := d["name"].(string)
+		if c, ok := d[checks.FactCtlController].(string); ok && c != "" && d[checks.FactControllerVolume] == true {
+			controllerOf[name] = c
+		}
+	}
 	flagged := map[string]map[string]bool{}
 	for _, f := range rep.Findings {
 		a := rules.AreaOf(f.Rule)
@@ -33,6 +43,9 @@ func passedAreas(rep *rules.Report) []passedArea {
 		}
 		for _, s := range f.Subjects {
 			flagged[a][s] = true
+			if c := controllerOf[s]; c != "" {
+				flagged[a][c] = true
+			}
 		}
 	}
 	var out []passedArea

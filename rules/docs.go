@@ -32,6 +32,9 @@ func MarkdownRule(r *Rule) string {
 	for _, c := range r.SeverityWhen {
 		fmt.Fprintf(&b, "Severity %s when: `%s`\n\n", c.Severity, oneLine(c.When))
 	}
+	for _, c := range r.TitleWhen {
+		fmt.Fprintf(&b, "Titled **%s** when: `%s`\n\n", c.Title, oneLine(c.When))
+	}
 	if facts := conditionFacts(r); len(facts) > 0 {
 		b.WriteString("**Facts it needs, and when they cannot be read:**\n\n")
 		for _, f := range facts {
@@ -44,6 +47,9 @@ func MarkdownRule(r *Rule) string {
 	fmt.Fprintf(&b, "**Impact:** %s\n\n**Expected:** %s\n\n", oneLine(r.Impact), oneLine(r.Expected))
 	if len(r.Evidence) > 0 {
 		fmt.Fprintf(&b, "**Evidence cited:** %s\n\n", strings.Join(r.Evidence, ", "))
+	}
+	if len(r.CausedBy) > 0 {
+		fmt.Fprintf(&b, "**Likely causes named in a note, with where they rank:** the findings of %s\n\n", strings.Join(r.CausedBy, ", "))
 	}
 	if facts := r.checkedFacts(); len(facts) > 0 {
 		fmt.Fprintf(&b, "**Area:** %s; checked and fine (passed) on a subject where it does not hold and these are known: %s\n\n", r.Area(), strings.Join(facts, ", "))
@@ -218,6 +224,9 @@ func conditionFacts(r *Rule) []string {
 	seen := map[string]bool{}
 	exprs := []string{r.When}
 	for _, c := range r.SeverityWhen {
+		exprs = append(exprs, c.When)
+	}
+	for _, c := range r.TitleWhen {
 		exprs = append(exprs, c.When)
 	}
 	for _, e := range exprs {

@@ -279,7 +279,26 @@ type hit struct {
 	host     *subject
 	env      map[string]any
 	severity string
+	title    string
 	score    float64
+}
+
+// byTitle splits one severity's hits by the title their facts give, in
+// the order the titles first appear: each finding's title is true of
+// every subject it names.
+func byTitle(hits []hit) [][]hit {
+	var out [][]hit
+	at := map[string]int{}
+	for _, h := range hits {
+		i, ok := at[h.title]
+		if !ok {
+			i = len(out)
+			at[h.title] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], h)
+	}
+	return out
 }
 
 // Judge evaluates every rule on every subject, groups each rule's hits of
@@ -361,12 +380,12 @@ func (e *Engine) judge(subs map[string]*subject, order []string) (*judged, error
 			return nil, st.strict
 		}
 		errs.merge(&st.errs)
-		passed[ri] = st.passed
+		passed[ri] = r.notFoundOnItsVolumes(st.passed, st.groups)
 		groups, setBy := policy.regrade(r.ID, st.groups)
 		for _, sev := range []string{Critical, Warning, Info} {
 			hits, accepted := policy.waive(r.ID, groups[sev])
-			if len(hits) > 0 {
-				f, err := e.finding(r, hits, platform, &errs)
+			for _, hs := range byTitle(hits) {
+				f, err := e.finding(r, hs, platform, &errs)
 				if err != nil {
 					return nil, err
 				}
@@ -374,19 +393,26 @@ func (e *Engine) judge(subs map[string]*subject, order []string) (*judged, error
 				findings = append(findings, f)
 			}
 			for _, a := range accepted {
-				f, err := e.finding(r, a.hits, platform, &errs)
-				if err != nil {
-					return nil, err
+				for _, hs := range byTitle(a.hits) {
+					f, err := e.finding(r, hs, platform, &errs)
+					if err != nil {
+						return nil, err
+					}
+					w := *a.waiver
+					f.SeveritySetBy, f.Waived, f.Waiver = setBy, true, &w
+					waived = append(waived, f)
 				}
-				w := *a.waiver
-				f.SeveritySetBy, f.Waived, f.Waiver = setBy, true, &w
-				waived = append(waived, f)
 			}
 		}
+	}
+	for i := range findings {
+		findings[i].seq = i
 	}
 	e.linkCauses(findings)
 	Rank(findings)
 	Rank(waived)
+	e.placeNotes(findings, true)
+	e.placeNotes(waived, false)
 	return &judged{findings: findings, waived: waived, errs: errs.list(), passed: passedList(e.Rules, passed), waivers: policy.states}, nil
 }
 
@@ -426,7 +452,7 @@ func (e *Engine) judgeSubjects(subs map[string]*subject, order []string, host *s
 			if env == nil {
 				env = e.env(s, host, platform)
 			}
-			sev, score, holds, failed := e.judgeRule(r, s, env, st)
+			sev, title, score, holds, failed := e.judgeRule(r, s, env, st)
 			if !holds {
 				if !failed && r.known(s, host) {
 					st.passed = append(st.passed, s.name)
@@ -436,18 +462,18 @@ func (e *Engine) judgeSubjects(subs map[string]*subject, order []string, host *s
 			if st.groups == nil {
 				st.groups = map[string][]hit{}
 			}
-			st.groups[sev] = append(st.groups[sev], hit{s, host, env, sev, score})
+			st.groups[sev] = append(st.groups[sev], hit{s, host, env, sev, title, score})
 		}
 	}
 	return states
 }
 
 // judgeRule evaluates rule r on subject s: whether it holds, and with
-// which severity and impact score, and whether an expression failed (then
+// which severity, title and impact score, and whether an expression failed (then
 // it neither holds nor passes). A failed expression is recorded in st,
 // as the strict run's error or a skipped entry; a failed severity_when or
 // impact_score makes the rule not hold only in a strict run.
-func (e *Engine) judgeRule(r *Rule, s *subject, env map[string]any, st *ruleState) (string, float64, bool, bool) {
+func (e *Engine) judgeRule(r *Rule, s *subject, env map[string]any, st *ruleState) (string, string, float64, bool, bool) {
 	ok, err := expr.Run(r.when, env)
 	if err != nil {
 		if e.Strict {
@@ -455,10 +481,10 @@ func (e *Engine) judgeRule(r *Rule, s *subject, env map[string]any, st *ruleStat
 		} else {
 			st.errs.add(r.ID, "condition", s.name, err)
 		}
-		return "", 0, false, true
+		return "", "", 0, false, true
 	}
 	if ok != true {
-		return "", 0, false, false
+		return "", "", 0, false, false
 	}
 	sev := r.Severity
 	for i, c := range r.SeverityWhen {
@@ -466,7 +492,7 @@ func (e *Engine) judgeRule(r *Rule, s *subject, env map[string]any, st *ruleStat
 		if err != nil {
 			if e.Strict {
 				st.strict = fmt.Errorf("rule %s on %s: severity_when %d: %w", r.ID, s.name, i+1, err)
-				return "", 0, false, true
+				return "", "", 0, false, true
 			}
 			st.errs.add(r.ID, fmt.Sprintf("severity_when %d", i+1), s.name, err)
 			continue
@@ -476,16 +502,32 @@ func (e *Engine) judgeRule(r *Rule, s *subject, env map[string]any, st *ruleStat
 			break
 		}
 	}
+	title := r.Title
+	for i, c := range r.TitleWhen {
+		v, err := expr.Run(c.prog, env)
+		if err != nil {
+			if e.Strict {
+				st.strict = fmt.Errorf("rule %s on %s: title_when %d: %w", r.ID, s.name, i+1, err)
+				return "", "", 0, false, true
+			}
+			st.errs.add(r.ID, fmt.Sprintf("title_when %d", i+1), s.name, err)
+			continue
+		}
+		if v == true {
+			title = c.Title
+			break
+		}
+	}
 	score := 50.0
 	if v, err := expr.Run(r.score, env); err == nil {
 		score, _ = toFloat(v)
 	} else if e.Strict {
 		st.strict = fmt.Errorf("rule %s on %s: impact_score: %w", r.ID, s.name, err)
-		return "", 0, false, true
+		return "", "", 0, false, true
 	} else {
 		st.errs.add(r.ID, "impact_score", s.name, err)
 	}
-	return sev, score, true, false
+	return sev, title, score, true, false
 }
 
 func str(v any) string {

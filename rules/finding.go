@@ -44,6 +44,10 @@ type Finding struct {
 	// rankAs is the severity the finding sorts by: a cause sorts with the
 	// most severe symptom it explains.
 	rankAs int
+	// seq is the finding's place before ranking, by which its notes cite
+	// it; cites are its notes that cite another (placeNotes).
+	seq   int
+	cites []citation
 }
 
 // SubjectText is a rule's impact, expected and observed templates rendered
@@ -86,7 +90,7 @@ func (e *Engine) finding(r *Rule, hits []hit, platform *Platform, errs *evalErro
 		}
 		errs.add(r.ID, part, subject, err)
 	}
-	f := Finding{Rule: r.ID, Severity: hits[0].severity, Title: r.Title, References: r.References, active: map[string]bool{}}
+	f := Finding{Rule: r.ID, Severity: hits[0].severity, Title: hits[0].title, References: r.References, active: map[string]bool{}}
 	texts := make([]hitTexts, len(hits))
 	for i, h := range hits {
 		texts[i] = textsOf(r, h)

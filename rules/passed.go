@@ -151,6 +151,34 @@ func (r *Rule) known(s, host *subject) bool {
 	return true
 }
 
+// notFoundOnItsVolumes drops from a controller rule's passed subjects
+// the controllers whose volumes it found: such a rule judges a controller
+// itself only where no OS device carries its volumes (its condition says
+// so), so that its not holding on the controller says nothing of the
+// volumes, and a subject is never both found and checked and fine for
+// one rule.
+func (r *Rule) notFoundOnItsVolumes(passed []string, groups map[string][]hit) []string {
+	if r.Subject != "controller" || len(passed) == 0 {
+		return passed
+	}
+	found := map[string]bool{}
+	for _, hs := range groups {
+		for _, h := range hs {
+			found[h.subject.name] = true
+			if c := str(h.subject.facts[checks.FactCtlController]); c != "" {
+				found[c] = true
+			}
+		}
+	}
+	var out []string
+	for _, s := range passed {
+		if !found[s] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // passedList assembles each rule's passed subjects, in rule order, each
 // rule's subjects in natural order.
 func passedList(rs []*Rule, subjects [][]string) []Passed {

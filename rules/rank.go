@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,7 +62,11 @@ func (e *Engine) linkCauses(fs []Finding) {
 					fs[j].Notes = append(fs[j].Notes, "also explained in part by "+fs[i].Rule+" on "+strings.Join(fs[i].Subjects, ", "))
 					continue
 				}
-				fs[j].Notes = append(fs[j].Notes, "explained by "+fs[i].Rule+" on "+strings.Join(fs[i].Subjects, ", ")+" (ranked above)")
+				// Where the cause ranks is known only once the findings
+				// are ranked: placeNotes writes it.
+				fs[j].cites = append(fs[j].cites, citation{note: len(fs[j].Notes), target: fs[i].seq,
+					text: "explained by " + fs[i].Rule + " on " + strings.Join(fs[i].Subjects, ", ") + " (ranked %s)"})
+				fs[j].Notes = append(fs[j].Notes, "")
 				explained[j] = true
 				if r := severityRank[fs[j].Severity]; r > fs[i].rankAs {
 					fs[i].rankAs = r
@@ -124,4 +129,74 @@ func less(a, b Finding) bool {
 		return len(a.Subjects) > len(b.Subjects)
 	}
 	return a.Rule < b.Rule
+}
+
+// citation is a note that points at another finding: whether that one
+// ranks above or below is known only after ranking (placeNotes).
+type citation struct {
+	note   int    // its index in Notes
+	target int    // the cited finding's seq
+	text   string // the note, with %s for where the cited finding ranks
+}
+
+// placeNotes writes, once fs is ranked, the notes that point at other
+// findings: each citation's "above" or "below", and for a rule with
+// caused_by the findings of those rules that are present, by their rank
+// (numbered as the report numbers them when numbered), or that none is.
+func (e *Engine) placeNotes(fs []Finding, numbered bool) {
+	pos := map[int]int{}
+	for i := range fs {
+		pos[fs[i].seq] = i
+	}
+	causedBy := map[string][]string{}
+	for _, r := range e.Rules {
+		if len(r.CausedBy) > 0 {
+			causedBy[r.ID] = r.CausedBy
+		}
+	}
+	for i := range fs {
+		f := &fs[i]
+		for _, c := range f.cites {
+			if j, ok := pos[c.target]; ok {
+				f.Notes[c.note] = fmt.Sprintf(c.text, where(i, j))
+			}
+		}
+		f.cites = nil
+		if by := causedBy[f.Rule]; by != nil {
+			f.Notes = append(f.Notes, causedByNote(fs, i, by, numbered))
+		}
+	}
+}
+
+func where(i, j int) string {
+	if j < i {
+		return "above"
+	}
+	return "below"
+}
+
+// causedByNote names the findings of the rules that can cause finding i,
+// with where each ranks: a note that said "the findings above" without
+// looking would point at nothing, or the wrong way.
+func causedByNote(fs []Finding, i int, by []string, numbered bool) string {
+	var cited []string
+	for j := range fs {
+		if j == i || !slices.Contains(by, fs[j].Rule) {
+			continue
+		}
+		what := fs[j].Rule + " on " + strings.Join(fs[j].Subjects, ", ")
+		if numbered {
+			cited = append(cited, fmt.Sprintf("finding %d %s (%s)", j+1, where(i, j), what))
+		} else {
+			cited = append(cited, what+" ("+where(i, j)+")")
+		}
+	}
+	const tail = "the stack trace under each report names the filesystem or driver it waited in."
+	switch len(cited) {
+	case 0:
+		return "No device finding of this run accounts for it; " + tail
+	case 1:
+		return "The likely cause is " + cited[0] + "; " + tail
+	}
+	return "The likely causes are " + strings.Join(cited, ", ") + "; " + tail
 }

@@ -85,6 +85,16 @@ type Rule struct {
 	// hold on the same subjects, the cause ranks first and cites the
 	// measured symptom.
 	Explains []string `yaml:"explains"`
+	// CausedBy names the rules whose findings can cause this one (hung
+	// tasks: a device's errors or a slow pool member): after ranking, a
+	// note names those present and where each ranks, or says none is.
+	CausedBy []string `yaml:"caused_by"`
+	// TitleWhen gives the title for the subjects whose facts say more
+	// than Title can ("reports failing health" only where the health
+	// check failed): the first case that holds wins, Title stands where
+	// none does. Hits with different titles become separate findings, so
+	// a title is never said of a subject whose facts contradict it.
+	TitleWhen []TitleCase `yaml:"title_when"`
 	// Origin is where the rule was defined: BuiltIn, or the site's file
 	// under SiteRulesDir.
 	Origin string `yaml:"-"`
@@ -100,6 +110,15 @@ type Rule struct {
 type SeverityCase struct {
 	When     string `yaml:"when"`
 	Severity string `yaml:"severity"`
+	// Says is When in a sentence, for explain and the rules listing.
+	Says string `yaml:"says"`
+	prog *vm.Program
+}
+
+// TitleCase is the title where its condition holds.
+type TitleCase struct {
+	When  string `yaml:"when"`
+	Title string `yaml:"title"`
 	// Says is When in a sentence, for explain and the rules listing.
 	Says string `yaml:"says"`
 	prog *vm.Program
@@ -235,6 +254,15 @@ func parseRule(b []byte) (*Rule, error) {
 		}
 		if c.prog, err = compileCond(c.When); err != nil {
 			return nil, fieldErr("severity_when", i+1, err)
+		}
+	}
+	for i := range r.TitleWhen {
+		c := &r.TitleWhen[i]
+		if c.Title == "" {
+			return nil, fieldErr("title_when", i+1, errors.New("a case needs a title"))
+		}
+		if c.prog, err = compileCond(c.When); err != nil {
+			return nil, fieldErr("title_when", i+1, err)
 		}
 	}
 	if r.impact, err = compileTemplate("impact", r.Impact); err != nil {
@@ -424,6 +452,9 @@ var templateFuncs = template.FuncMap{
 	// udevmatch makes a value safe inside a udev rule's "..." match value,
 	// still matching the original (see UdevMatchValue).
 	"udevmatch": func(v any) string { return UdevMatchValue(fmt.Sprint(v)) },
+	// atleast: v is a number and at least min; false for an unknown
+	// (nil) fact, so that a text never rests on what was not read.
+	"atleast": func(v any, min float64) bool { f, ok := toFloat(v); return ok && f >= min },
 }
 
 func iec(v any) string {

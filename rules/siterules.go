@@ -142,6 +142,9 @@ func siteConditions(r *Rule) []siteCondition {
 	for i, c := range r.SeverityWhen {
 		out = append(out, siteCondition{"severity_when", i + 1, fmt.Sprintf("severity_when %d", i+1), c.When})
 	}
+	for i, c := range r.TitleWhen {
+		out = append(out, siteCondition{"title_when", i + 1, fmt.Sprintf("title_when %d", i+1), c.When})
+	}
 	for i, n := range r.Notes {
 		out = append(out, siteCondition{"notes", i + 1, fmt.Sprintf("notes %d", i+1), n.When})
 	}

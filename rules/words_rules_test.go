@@ -1,0 +1,232 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+)
+
+// findingsOf are the findings of one rule.
+func findingsOf(fs []Finding, rule string) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if f.Rule == rule {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// The title says whether the drive's health failed or its counters only
+// rose, and the first clause of what was seen names every counter.
+func TestSMARTTitleFromHealth(t *testing.T) {
+	rose := map[string]any{"rotational": true, "smart_passed": true, "smart_critical": []string{},
+		"smart_warnings": []string{"16 reallocated sectors", "24 sectors pending reallocation"}, "smart_pending": 24}
+	failed := map[string]any{"smart_passed": false, "smart_critical": []string{"overall health FAILED"},
+		"smart_warnings": []string{"1894 media and data integrity errors"}}
+	unread := map[string]any{"smart_critical": []string{}, "smart_warnings": []string{"3 reallocated sectors"}}
+	fs := findingsOf(judge(t, device("sdb", rose), device("nvme0n1", failed), device("sdc", unread)), "smart-failing")
+	titles := map[string]string{}
+	for _, f := range fs {
+		for _, s := range f.Subjects {
+			titles[s] = f.Title
+		}
+	}
+	if !strings.Contains(titles["nvme0n1"], "reports failing health") {
+		t.Errorf("failed health: %q", titles["nvme0n1"])
+	}
+	if strings.Contains(titles["sdb"], "failing") || !strings.Contains(titles["sdb"], "still passes") {
+		t.Errorf("passed health, counters rose: %q", titles["sdb"])
+	}
+	if strings.Contains(titles["sdc"], "failing") || strings.Contains(titles["sdc"], "passes") {
+		t.Errorf("health not read: %q (neither failing nor passing)", titles["sdc"])
+	}
+	for _, f := range fs {
+		if slices.Contains(f.Subjects, "sdb") {
+			first, _, _ := strings.Cut(f.PerSubject[0].Observed, "; ")
+			if !strings.Contains(first, "16 reallocated") || !strings.Contains(first, "24 sectors pending") {
+				t.Errorf("first clause %q leaves out a counter", first)
+			}
+		}
+	}
+	// Nothing read is no finding: unknown is not a premise.
+	if fs := findingsOf(judge(t, device("sdd", nil)), "smart-failing"); len(fs) != 0 {
+		t.Errorf("a drive with no SMART facts: %v", fs)
+	}
+}
+
+func smartArrayVolume(name string, facts map[string]any) *checks.Observation {
+	base := map[string]any{"controller_volume": true, "ctl_family": "smartarray", "ctl_tool": "ssacli", "ctl_selector": "slot=0",
+		"ctl_controller": "slot=0", "ctl_volume_ref": "1", "ctl_nbwc": true, "ctl_energy_pack": "battery", "ctl_drive_cache": false,
+		"ctl_unprotected": []string{"no-battery write cache enabled: …"}}
+	for k, v := range facts {
+		base[k] = v
+	}
+	return device(name, base)
+}
+
+// No-Battery Write Cache beside a healthy battery is the risk of the
+// battery failing, not writes without one; a failed battery is the loss
+// itself; an unread state is said as a setting, not as a failure.
+func TestUnprotectedCacheFollowsTheBattery(t *testing.T) {
+	for _, c := range []struct {
+		state   any
+		title   string
+		notSaid string
+	}{
+		{"ok", "would keep writing back if its battery or capacitor failed", "without power-loss protection"},
+		{"failed", "writes back without power-loss protection", "would keep"},
+		{nil, "is set to write back even without a working battery", "without power-loss protection"},
+	} {
+		fs := findingsOf(judge(t, smartArrayVolume("sda", map[string]any{"ctl_energy_state": c.state})), "controller-cache-unprotected")
+		if len(fs) != 1 || !strings.Contains(fs[0].Title, c.title) || strings.Contains(fs[0].Title+fs[0].Impact, c.notSaid) {
+			t.Errorf("battery %v: %+v, want title with %q and no %q", c.state, fs, c.title, c.notSaid)
+		}
+		if c.state == "ok" && !strings.HasPrefix(fs[0].Impact, "should the battery or capacitor fail") {
+			t.Errorf("battery ok: impact %q", fs[0].Impact)
+		}
+	}
+}
+
+// A controller whose volume a rule found is not checked and fine for that
+// rule: the rule judges the controller itself only where no OS device
+// carries its volumes.
+func TestFoundVolumeKeepsItsControllerFromPassing(t *testing.T) {
+	ctl := checks.NewObservation("test", checks.KindController, "slot=0")
+	for k, v := range map[string]any{"kind_controller": true, "ctl_family": "smartarray", "ctl_has_os_volumes": true, "ctl_nbwc": true,
+		"ctl_unprotected": []string{"no-battery write cache enabled: …"}, "ctl_energy_state": "ok", "ctl_tasks": []string{}} {
+		ctl.Set(k, v)
+	}
+	rep, err := strictEngine(t).Build(&checks.Result{Observations: []*checks.Observation{
+		smartArrayVolume("sda", map[string]any{"ctl_energy_state": "ok"}), ctl}}, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(findingsOf(rep.Findings, "controller-cache-unprotected")) == 0 {
+		t.Fatal("no finding on the volume")
+	}
+	for _, p := range rep.Passed {
+		if p.Rule == "controller-cache-unprotected" && slices.Contains(p.Subjects, "slot=0") {
+			t.Errorf("controller-cache-unprotected found on sda and checked and fine on its controller: %v", p.Subjects)
+		}
+	}
+}
+
+// The Gen10 note is for Gen10 and later: a Gen8 or Gen9 gets none.
+func TestPlatformNoteByGeneration(t *testing.T) {
+	off := map[string]any{"wc_on": false, "wc_supported": true, "wc_kernel_on": false, "wc_drive_enabled": false}
+	for product, want := range map[string]bool{"ProLiant DL380p Gen8": false, "ProLiant ML10 Gen9": false, "ProLiant DL380 Gen10": true, "ProLiant DL360 Gen11": true} {
+		fs := findingsOf(judge(t, device("sda", off), hostObs(map[string]any{checks.FactSysVendor: "HPE", checks.FactProduct: product})), "write-cache-disabled")
+		got := len(fs) == 1 && strings.Contains(strings.Join(fs[0].Notes, " "), "Gen10 and later")
+		if got != want {
+			t.Errorf("%s: Gen10 note %v, want %v (%v)", product, got, want, fs)
+		}
+	}
+}
+
+// A measured figure is quoted only for the class or situation it was
+// measured in; anything else gets a sentence of its own class.
+func TestMeasuredFiguresOnlyWhereMeasured(t *testing.T) {
+	off := map[string]any{"wc_on": false, "wc_supported": true, "wc_kernel_on": false, "wc_drive_enabled": false}
+	ssd := findingsOf(judge(t, device("sda", off)), "write-cache-disabled")
+	hdd := findingsOf(judge(t, device("sdb", map[string]any{"wc_on": false, "wc_supported": true, "rotational": true, "model": "WDC WD40EFZX-68AWUN0"})), "write-cache-disabled")
+	if len(ssd) != 1 || !strings.Contains(ssd[0].Impact, "measured on WD Red SA500 SATA SSDs") {
+		t.Errorf("SATA SSD: %v", ssd)
+	}
+	if len(hdd) != 1 || strings.Contains(hdd[0].Impact, "measured") || !strings.Contains(hdd[0].Impact, "platter") {
+		t.Errorf("hard disk: %v", hdd)
+	}
+	for _, c := range []struct {
+		host     map[string]any
+		measured bool
+	}{
+		{map[string]any{"governor": "schedutil", "scaling_driver": "intel_cpufreq", "role": "server", "cpus_at_min_fraction": 1.0}, true},
+		{map[string]any{"governor": "powersave", "scaling_driver": "intel_pstate", "role": "desktop", "cpus_at_min_fraction": 0.0}, false},
+		{map[string]any{"governor": "schedutil", "scaling_driver": "intel_cpufreq", "role": "server"}, false},
+	} {
+		fs := findingsOf(judge(t, hostObs(c.host)), "cpu-governor-powersave")
+		if len(fs) != 1 || strings.Contains(fs[0].Impact, "measured") != c.measured {
+			t.Errorf("%v: %v, want measured figure %v", c.host, fs, c.measured)
+		}
+	}
+}
+
+// An ONLINE pool with checksum errors keeps its redundancy: only a
+// DEGRADED, FAULTED or UNAVAIL pool is said to have lost some.
+func TestOnlinePoolKeepsItsRedundancy(t *testing.T) {
+	online := findingsOf(judge(t, pool("Data", map[string]any{"zfs_state": "ONLINE", "zfs_data_errors": 0,
+		"zfs_vdev_errors": []string{"ata-X: 0 read, 0 write, 2 checksum errors"}, "zfs_vdev_problems": []string{}})), "zfs-pool-unhealthy")
+	degraded := findingsOf(judge(t, pool("Data", map[string]any{"zfs_state": "DEGRADED", "zfs_data_errors": 0,
+		"zfs_vdev_errors": []string{}, "zfs_vdev_problems": []string{"ata-Y UNAVAIL"}})), "zfs-pool-unhealthy")
+	if len(online) != 1 || strings.Contains(online[0].Impact, "redundancy reduced") || strings.Contains(online[0].Title, "degraded") {
+		t.Errorf("ONLINE: %+v", online)
+	}
+	if len(degraded) != 1 || !strings.Contains(degraded[0].Impact, "redundancy reduced") {
+		t.Errorf("DEGRADED: %+v", degraded)
+	}
+}
+
+// The hung-task note names the findings that can cause it by where they
+// rank, after ranking; none present is said so.
+func TestHungTaskNoteFollowsTheRanking(t *testing.T) {
+	hung := hostObs(map[string]any{"klog_hung_tasks": 2})
+	io := device("sdc", map[string]any{"klog_events": 3})
+	fs := judge(t, hung, io)
+	hi := slices.IndexFunc(fs, func(f Finding) bool { return f.Rule == "kernel-hung-tasks" })
+	if hi < 0 {
+		t.Fatalf("no hung-task finding: %s", rulesOf(fs))
+	}
+	note := strings.Join(fs[hi].Notes, " ")
+	ii := slices.IndexFunc(fs, func(f Finding) bool { return f.Rule == "kernel-io-errors" })
+	if ii < 0 {
+		t.Fatalf("no kernel-io-errors finding: %s", rulesOf(fs))
+	}
+	where := "below"
+	if ii < hi {
+		where = "above"
+	}
+	if !strings.Contains(note, fmt.Sprintf("finding %d %s (kernel-io-errors on sdc)", ii+1, where)) {
+		t.Errorf("note %q does not place kernel-io-errors at %d, %s", note, ii+1, where)
+	}
+	alone := judge(t, hostObs(map[string]any{"klog_hung_tasks": 1}))
+	if n := strings.Join(alone[0].Notes, " "); !strings.Contains(n, "No device finding") {
+		t.Errorf("alone: %q", n)
+	}
+}
+
+// Every rule a caused_by names exists.
+func TestCausedByNamesRules(t *testing.T) {
+	rs, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, r := range rs {
+		ids[r.ID] = true
+	}
+	for _, r := range rs {
+		for _, c := range r.CausedBy {
+			if !ids[c] {
+				t.Errorf("%s: caused_by names %q, no such rule", r.ID, c)
+			}
+		}
+	}
+}
+
+// A controller task that makes no headway is called stalled; one that
+// runs is background work.
+func TestControllerTaskStalledTitle(t *testing.T) {
+	for stalled, want := range map[bool]string{true: "has stalled", false: "busy with background work"} {
+		f := map[string]any{"ctl_tasks": []string{"rebuild on a0 drive 32:2 (2%)"}, "ctl_tasks_stalled": []string{}}
+		if stalled {
+			f["ctl_tasks_stalled"] = []string{"rebuild on a0 drive 32:2 (2%): 49 days to go at the pace of its 1440 minutes so far"}
+		}
+		fs := findingsOf(judge(t, smartArrayVolume("sda", f)), "controller-background-work")
+		if len(fs) != 1 || !strings.Contains(fs[0].Title, want) {
+			t.Errorf("stalled %v: %+v, want a title with %q", stalled, fs, want)
+		}
+	}
+}
