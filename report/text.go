@@ -117,7 +117,7 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 		t.blank()
 	}
 	t.line(t.p.Heading.Render("Devices"))
-	deviceTable(t, rep)
+	deviceTable(t, rep, o.verbose)
 	controllerTable(t, rep)
 	passedLines(t, rep, o.verbose)
 	waivedLines(t, rep, o.verbose)
@@ -192,22 +192,25 @@ func skippedLines(t *textWriter, rep *rules.Report, verbose bool) {
 		if len(s.Subjects) > 0 {
 			subj = " (" + compactSubjects(s.Subjects) + ")"
 		}
+		// A program's reason names it ("df: not recorded"): under its
+		// own name it is said once.
+		reason := strings.TrimPrefix(s.Reason, s.Check+": ")
 		if verbose {
-			t.wrapped("  ", 2, 4, clean(s.Check+subj+": "+s.Reason), lipgloss.NewStyle())
+			t.wrapped("  ", 2, 4, clean(s.Check+subj+": "+reason), lipgloss.NewStyle())
 			t.wrapped("    "+t.p.Dim.Render("hint:")+" ", 10, 10, clean(s.Hint), lipgloss.NewStyle())
 			continue
 		}
 		if s.Package != "" {
 			// The missing programs, and the one command that brings
 			// them: wrapped, never cut.
-			t.wrapped("  ", 2, 4, clean(s.Check+subj+": "+s.Reason+" — "+s.Hint), lipgloss.NewStyle())
+			t.wrapped("  ", 2, 4, clean(s.Check+subj+": "+reason+" — "+s.Hint), lipgloss.NewStyle())
 			continue
 		}
 		// One line: the reason is shortened before the hint, which says
 		// how to make the check work.
 		head, hint := clean(s.Check+subj)+": ", " — "+clean(s.Hint)
 		room := t.width - 2 - width(head) - width(hint)
-		reason := clean(s.Reason)
+		reason = clean(reason)
 		if room >= 12 {
 			reason = truncate(reason, room)
 		}
