@@ -236,6 +236,10 @@ var missingKinds = []missingKind{
 	{"not recorded",
 		func(bool) string { return "not recorded" },
 		func(pkgs string) string {
+			if pkgs == "" {
+				// Programs that answered other commands there.
+				return "record the machine again with diskdoctor snapshot"
+			}
 			return "record the machine again with diskdoctor snapshot, " + pkgs + " installed there"
 		}},
 	{"not installed on the host", // machine.ToolMissingOnHost
@@ -266,7 +270,7 @@ func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 	groups := make([]*group, len(missingKinds))
 	for _, s := range in {
 		kind := slices.IndexFunc(missingKinds, func(k missingKind) bool { return strings.HasSuffix(s.Reason, k.suffix) })
-		if kind < 0 || s.Package == "" || strings.ContainsAny(s.Package, " ;|&") {
+		if kind < 0 || s.Package == "" && !s.Answered || strings.ContainsAny(s.Package, " ;|&") {
 			out = append(out, s)
 			continue
 		}
@@ -278,10 +282,18 @@ func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 		}
 		// The reason is the program's ("smartctl: not recorded"): the
 		// line names programs, and the subjects of all of them.
-		tool, _, _ := strings.Cut(s.Reason, ": ")
+		// A controller's command says its argv first ("MegaCli64 -PDList
+		// -aALL -NoLog: MegaCli64: not recorded"): the program is the
+		// name before the end.
+		tool := strings.TrimSuffix(strings.TrimSuffix(s.Reason, missingKinds[kind].suffix), ": ")
+		if i := strings.LastIndex(tool, ": "); i >= 0 {
+			tool = tool[i+2:]
+		}
 		g.tools = appendNew(g.tools, tool)
 		g.subjects = appendNew(g.subjects, s.Subjects...)
-		g.pkgs = appendNew(g.pkgs, s.Package)
+		if s.Package != "" {
+			g.pkgs = appendNew(g.pkgs, s.Package)
+		}
 	}
 	for kind, g := range groups {
 		if g != nil {
