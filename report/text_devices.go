@@ -62,7 +62,7 @@ func deviceTable(t *textWriter, rep *rules.Report, verbose bool) {
 var deviceLegend = []string{
 	"BUS: how the disk is attached (sata, sas, nvme, usb, virtio, scsi, raid). CLASS: the kind of device its datasheet figures are for (nvme-gen4, sata-ssd, sata-hdd, usb, virtual, …).",
 	"CACHE: the volatile write cache: on, OFF, PLP (off on a drive with power-loss protection), none (no cache to turn on); a RAID volume's: ctl on, CTL OFF, CTL LOW (off while the battery charges), ctl wt (write-through), ctl ? (not read); - not read.",
-	"TRIM: scheduled (fstrim.timer, cron, discard or autotrim trims all it holds), NEVER (something on it is trimmed by nothing), running (a zpool trim now), ? (what trims it is unknown: the schedule was not read), yes (takes TRIM, holds nothing to trim), no (takes no TRIM); a guest's disk: passes (the virtual disk accepts discard), no, ?; - not an SSD, or not read.",
+	"TRIM: scheduled (fstrim.timer, cron, discard or autotrim trims all it holds), NEVER (something on it is trimmed by nothing), running (a zpool trim now), ? (what trims it is unknown: the schedule was not read), yes (takes TRIM, holds nothing to trim), no (takes no TRIM); a guest's disk: passes (the virtual disk accepts discard), no, ?; - not an SSD.",
 	"SCHED: the I/O scheduler (queue/scheduler). MOUNTS / POOLS: mounted filesystems, zfs:POOL, mpath:MAP.",
 }
 
@@ -117,7 +117,8 @@ func cache(d map[string]any) string {
 // schedule was not read), "yes" (it takes discards and holds nothing that
 // wants them). A guest's disk says what the guest sees: "passes" (the
 // virtual disk accepts discard: queue/discard_max_bytes above 0,
-// Documentation/ABI/stable/sysfs-block), "no" or "?".
+// Documentation/ABI/stable/sysfs-block), "no" or "?". "-" is a disk TRIM
+// is not about (a hard disk).
 func trimCell(d map[string]any) string {
 	if d[checks.FactVirtualDisk] == true {
 		switch d[checks.FactTrimSupported] {
@@ -132,6 +133,9 @@ func trimCell(d map[string]any) string {
 		return "no"
 	}
 	if d[checks.FactTrimSupported] != true {
+		if d[checks.FactRotational] == false {
+			return "?" // an SSD whose discard_max_bytes was not read
+		}
 		return "-"
 	}
 	switch {
