@@ -161,6 +161,8 @@ const (
 	FactTransport            = "transport"
 	FactTrimCovered          = "trim_covered"
 	FactTrimSupported        = "trim_supported"
+	FactTrimRelevant         = "trim_relevant"
+	FactZFSTrimState         = "zfs_trim_state"
 	FactVirtualDisk          = "virtual_disk"
 	FactWCNoCachePage        = "wc_no_cache_page"
 	FactWCNVMeVWC            = "wc_nvme_vwc"

@@ -23,14 +23,19 @@ var installHints = map[string]string{
 }
 
 // recordingHint is the advice for a program a recording lacks: it is for
-// the machine that was recorded, never an install on this one (issue #25).
+// the machine that was recorded, never an install on this one. A program
+// that answered other recorded commands was installed there: what the
+// recording lacks is this command's output, and a new recording has it.
 func recordingHint(te *machine.ToolError) (hint, pkg string) {
 	pkg, _ = strings.CutPrefix(installHints[te.Tool], "apt-get install ")
 	with := te.Tool
 	if pkg != "" {
 		with = pkg
 	}
-	if te.Recorded {
+	switch {
+	case te.Answered:
+		return fmt.Sprintf("the recording holds other %s commands but not this one; record the machine again with diskdoctor snapshot", te.Tool), ""
+	case te.Recorded:
 		return fmt.Sprintf("%s was not installed on the recorded machine; install it there and record it again with diskdoctor snapshot", with), pkg
 	}
 	return fmt.Sprintf("the recording holds no output of this command; record the machine again with diskdoctor snapshot, %s installed there", with), pkg

@@ -2,7 +2,6 @@ package checks
 
 import (
 	"context"
-	"strings"
 
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/multipath"
@@ -72,15 +71,20 @@ func multipathCheck(ctx context.Context, env *Env) []*Observation {
 			continue
 		}
 		active := 0
-		var failed, reinstatable, failedLines []string
+		var failed, reinstatable []string
+		// Evidence is one line of the listing each (a line a report can
+		// quote): the map's header, then its path lines.
+		head := Evidence{cmd, m.Lines[0]}
+		whole, failedEv := []Evidence{head}, []Evidence{head}
 		for i := range m.Paths {
 			p := &m.Paths[i]
+			whole = append(whole, Evidence{cmd, p.Line})
 			switch {
 			case p.Active():
 				active++
 			case p.Down():
 				failed = append(failed, p.Name())
-				failedLines = append(failedLines, p.Line)
+				failedEv = append(failedEv, Evidence{cmd, p.Line})
 				// The kernel still fails a path the checker finds up
 				// again: multipathd reinstates it on its next check,
 				// and "reinstate path" does it now (multipathd(8)).
@@ -89,12 +93,11 @@ func multipathCheck(ctx context.Context, env *Env) []*Observation {
 				}
 			}
 		}
-		whole := Evidence{cmd, strings.Join(m.Lines, "\n")}
 		o.Set("multipath_wwid", m.WWID)
-		o.Set("multipath_paths_total", len(m.Paths), whole)
-		o.Set("multipath_paths_active", active, whole)
+		o.Set("multipath_paths_total", len(m.Paths), whole...)
+		o.Set("multipath_paths_active", active, whole...)
 		if len(failed) > 0 {
-			o.Set("multipath_failed_paths", failed, Evidence{cmd, m.Lines[0] + "\n" + strings.Join(failedLines, "\n")})
+			o.Set("multipath_failed_paths", failed, failedEv...)
 		} else {
 			o.Set("multipath_failed_paths", []string{})
 		}

@@ -58,7 +58,9 @@ func (s *skipLog) list() []Skipped {
 // work. subject may be "" for host-wide probes.
 func (env *Env) Skip(probe, subject string, err error) {
 	reason, hint, pkg := explain(probe, err, env.Opts.ProbeTimeout)
-	env.skips.add(Skipped{Check: probe, Reason: reason, Hint: hint, Package: pkg, NotApplicable: errors.Is(err, machine.ErrNotAvailable)}, subject)
+	var te *machine.ToolError
+	answered := errors.As(err, &te) && te.Answered
+	env.skips.add(Skipped{Check: probe, Reason: reason, Hint: hint, Package: pkg, Answered: answered, NotApplicable: errors.Is(err, machine.ErrNotAvailable)}, subject)
 }
 
 func (env *Env) skipped() []Skipped { return env.skips.list() }
@@ -74,6 +76,10 @@ type Skipped struct {
 	// this machine, or on the recorded one), for a report to name the
 	// packages of several such entries at once.
 	Package string `json:"-"`
+	// Answered: a command the recording lacks of a program that answered
+	// others there; a report names it among the programs not recorded
+	// without a package to install.
+	Answered bool `json:"-"`
 	// NotApplicable: what the probe reads does not exist on this machine
 	// (machine.ErrNotAvailable: the kernel does not expose it, a virtio
 	// disk has no SMART, a disk behind a RAID controller is read through

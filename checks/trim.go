@@ -2,12 +2,12 @@ package checks
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/bootcfg"
 	"github.com/diskdoctor/diskdoctor/probes/mount"
+	"github.com/diskdoctor/diskdoctor/probes/zfs"
 )
 
 func init() {
@@ -19,7 +19,18 @@ func trim(ctx context.Context, env *Env) []*Observation {
 	sched := readTrimSchedule(ctx, env)
 	var out []*Observation
 	for _, d := range env.Judged(ctx) {
-		if d.Rotational == nil || *d.Rotational || d.Transport == "virtual" {
+		if d.Transport == "virtual" {
+			continue
+		}
+		if d.Rotational == nil || *d.Rotational {
+			if d.Hypervisor != "" || d.Transport == "virtio" {
+				// A guest's disk often says rotational whatever backs
+				// it; whether it passes discards on is still what the
+				// guest sees (queue/discard_max_bytes), for the table.
+				o := NewObservation("trim", KindDevice, d.Name)
+				setTrimSupport(o, d)
+				out = append(out, o)
+			}
 			continue
 		}
 		out = append(out, trimDevice(ctx, env, d, sched, byDevNo))
@@ -46,7 +57,8 @@ func readTrimSchedule(ctx context.Context, env *Env) trimSchedule {
 	_, etcErr := env.Host.ReadDir(ctx, "/etc")
 	s.known = etcErr == nil
 	if !s.known && len(env.Judged(ctx)) > 0 {
-		env.Skip("trim schedule", "", withHint(fmt.Errorf("/etc: %w", etcErr), "record /etc/systemd/system and /etc/cron* to tell whether fstrim runs"))
+		// The Host's error names /etc.
+		env.Skip("trim schedule", "", withHint(etcErr, "the recording holds no /etc, so whether fstrim.timer or a cron job trims is unknown; record the machine again with diskdoctor snapshot (it records /etc/systemd/system and /etc/cron*)"))
 	}
 	return s
 }
@@ -68,7 +80,7 @@ func trimDevice(ctx context.Context, env *Env, d *block.Device, sched trimSchedu
 	t.filesystems(devnos, byDevNo, sched)
 	pools := zfsPools(d)
 	if len(pools) > 0 {
-		t.pools(ctx, env, o, pools)
+		t.pools(ctx, env, o, pools, sched)
 	}
 	if sched.timerOn {
 		t.regimeEv = append(t.regimeEv, Evidence{sched.timerLink, "fstrim.timer enabled (trims mounted filesystems; ZFS pools need autotrim or zpool trim)"})
@@ -156,18 +168,43 @@ func (t *trimAreas) filesystems(devnos []string, byDevNo map[string][]mount.Moun
 }
 
 // pools: a ZFS pool trims its members itself when autotrim=on
-// (zpoolprops(7)); fstrim never does.
-func (t *trimAreas) pools(ctx context.Context, env *Env, o *Observation, pools []string) {
+// (zpoolprops(7)); fstrim never does. Without autotrim, a pool is trimmed
+// only by `zpool trim` (zpool-trim(8)), by hand or from a cron job: with
+// /etc unread the cron jobs are unknown, so the pool's regime is too. A
+// trim running now is said either way: it is a one-off unless a job runs
+// it, never "nothing trims it".
+func (t *trimAreas) pools(ctx context.Context, env *Env, o *Observation, pools []string, sched trimSchedule) {
 	autotrim, err := env.ZFSAutotrim(ctx)
+	trimming := map[string]string{}
+	if st, err := env.ZpoolStatus(ctx); err == nil {
+		for _, p := range st.Pools {
+			for _, v := range p.Vdevs {
+				if v.Trim.State == "active" {
+					trimming[p.Name] = v.Name + " " + v.Trim.Text
+				}
+			}
+		}
+	}
+	status := argvString(zfs.StatusArgv())
 	for _, pool := range pools {
 		t.areas++
 		v, ok := autotrim[pool]
+		running := trimming[pool]
 		switch {
 		case err != nil || !ok:
 			t.unknown = true
 		case v == "on":
 			t.regimes = append(t.regimes, "ZFS autotrim=on (pool "+pool+")")
 			t.regimeEv = append(t.regimeEv, Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v})
+		case !sched.known:
+			t.unknown = true
+			if running != "" {
+				t.regimes = append(t.regimes, "zpool trim running now (pool "+pool+"); whether a job runs it is unknown")
+				t.regimeEv = append(t.regimeEv, Evidence{status, running})
+			}
+		case running != "":
+			t.uncovered = append(t.uncovered, "ZFS pool "+pool+" (autotrim="+v+"; a zpool trim runs now, but no job runs it again)")
+			o.AddEvidence("trim_uncovered", Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v}, Evidence{status, running})
 		default:
 			t.uncovered = append(t.uncovered, "ZFS pool "+pool+" (autotrim="+v+")")
 			o.AddEvidence("trim_uncovered", Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v})

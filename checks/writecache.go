@@ -35,7 +35,7 @@ func writeCache(ctx context.Context, env *Env) []*Observation {
 		// decided per disk below.
 		persist = bootcfg.ReadCachePersistence(ctx, env.Host)
 		if persist.Err != nil {
-			env.Skip("write-cache persistence", "", withHint(persist.Err, "the recording holds no /etc: whether a udev rule, unit or hdparm.conf re-enables the cache at boot is unknown; record /etc/udev/rules.d, /etc/systemd/system and /etc/hdparm.conf"))
+			env.Skip("write-cache persistence", "", withHint(persist.Err, "the recording holds no /etc: whether a udev rule, unit or hdparm.conf re-enables the cache at boot is unknown; record the machine again with diskdoctor snapshot (it records /etc/udev/rules.d, /etc/systemd/system and /etc/hdparm.conf)"))
 		}
 	}
 	var out []*Observation

@@ -135,7 +135,12 @@ func zfsCheck(ctx context.Context, env *Env) []*Observation {
 		o.Set("zfs_pool", p.Name)
 		o.Set("zfs_state", p.State, Evidence{z.statusCmd, p.StateLine})
 		o.Set("zfs_status", p.Status)
-		o.Set("zfs_data_errors", p.DataErrors, Evidence{z.statusCmd, "errors: " + p.Errors})
+		if p.DataErrors >= 0 {
+			// -1 is the parser's "no errors: line": unknown, never a count.
+			o.Set("zfs_data_errors", p.DataErrors, Evidence{z.statusCmd, "errors: " + p.Errors})
+		} else {
+			o.Set("zfs_data_errors", nil)
+		}
 		members := z.poolMembers(o, p)
 		z.poolBackground(o, p)
 		poolMemberFacts(o, p, members, autotrim)

@@ -156,6 +156,11 @@ type recordedRunner struct {
 	// missingUnrecorded: a v1 snapshot of a recorded machine, whose
 	// "missing: true" may mean only "not recorded" (manifest.Meta).
 	missingUnrecorded bool
+	// answered: the programs with at least one recorded output. A
+	// "missing: true" entry of such a program cannot mean it was not
+	// installed (it answered another command): only that this command
+	// was not recorded.
+	answered map[string]bool
 }
 
 func argvKey(argv []string) string { return strings.Join(argv, "\x00") }
@@ -204,6 +209,12 @@ func (r *recordedRunner) load() error {
 	named := make(map[string]int, len(entries))
 	for _, e := range entries {
 		r.entries[argvKey(e.Argv)] = e
+		if !e.Missing && !e.Timeout && len(e.Argv) > 0 {
+			if r.answered == nil {
+				r.answered = map[string]bool{}
+			}
+			r.answered[e.Argv[0]] = true
+		}
 		if named[e.Stdout]++; named[e.Stdout] == 2 {
 			r.shared[e.Stdout] = true
 		}
@@ -241,8 +252,9 @@ func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, err
 	}
 	switch {
 	case !ok || e.Missing:
-		unrecorded := !ok || r.missingUnrecorded
-		return res, &ToolError{Tool: argv[0], Recorded: !unrecorded, NotRecorded: unrecorded}
+		seen := r.answered[argv[0]]
+		unrecorded := !ok || r.missingUnrecorded || seen
+		return res, &ToolError{Tool: argv[0], Recorded: !unrecorded, NotRecorded: unrecorded, Answered: seen}
 	case e.Timeout:
 		<-ctx.Done()
 		return res, fmt.Errorf("%s: %w", res, CtxErr(ctx.Err()))

@@ -8,13 +8,15 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
 // Explain prints one rule for a person: what it is about, why it matters,
 // when it holds, what it reads, and what to do, the commands laid out as a
 // report prints them (wrapped so that pasting runs them) with the device's
-// values shown as placeholders (DEVICE, DEV_PATH, …).
+// values shown as placeholders (DEVICE, /dev/DEVICE, <the pool's log
+// disks>, …): never a fact's internal name.
 func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 	if cols <= 0 {
 		cols = DefaultWidth
@@ -50,19 +52,23 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 	section("When it holds")
 	holds := inWords(r.Holds, r.When)
 	if holds == "" {
-		holds = someCases
+		holds = someCases(r.ID)
 	}
 	t.wrapped("  ", 2, 4, holds, plain)
 	if r.Expected != "" {
 		t.wrapped("  "+t.p.Dim.Render("Expected instead:")+" ", 20, 4, placeholders(r.Expected), plain)
 	}
 	if len(r.Evidence) > 0 {
-		t.wrapped("  "+t.p.Dim.Render("Evidence cited:")+" ", 18, 4, strings.Join(r.Evidence, ", "), plain)
+		var ev []string
+		for _, f := range r.Evidence {
+			ev = append(ev, factWords(f))
+		}
+		t.wrapped("  "+t.p.Dim.Render("Evidence cited:")+" ", 18, 4, strings.Join(ev, "; "), plain)
 	}
 	if len(r.Remediation) > 0 {
 		section("What to do")
 		for _, m := range r.Remediation {
-			for _, alt := range alternatives(m.Command) {
+			for _, alt := range alternatives(r.ID, m.Command) {
 				remediationLine(t, 2, m.Risk, alt.text, "")
 				if alt.when != "" {
 					t.wrapped(strings.Repeat(" ", 16), 16, 16, alt.when, t.p.Dim)
@@ -70,10 +76,10 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 			}
 			cond := ""
 			if strings.TrimSpace(m.When) != "" {
-				cond = onlyWhen(m.Says, m.When)
+				cond = onlyWhen(r.ID, m.Says, m.When)
 			}
 			if m.ForEach != "" {
-				cond = strings.TrimSpace(cond + " (once for each of " + strings.ToUpper(m.ForEach) + ")")
+				cond = strings.TrimSpace(cond + " (once for each of " + factWords(m.ForEach) + ")")
 			}
 			if cond != "" {
 				t.wrapped(strings.Repeat(" ", 16), 16, 16, cond, t.p.Dim)
@@ -82,7 +88,7 @@ func Explain(w io.Writer, r *rules.Rule, cols int, color bool) error {
 				t.wrapped(strings.Repeat(" ", 16), 16, 16, placeholders(m.Note), t.p.Dim)
 			}
 		}
-		t.wrapped("", 0, 0, "DEVICE, DEV_PATH and the other capitals stand for the values of what the finding is about; a report prints them filled in and quoted.", t.p.Dim)
+		t.wrapped("", 0, 0, "DEVICE, /dev/DEVICE, the other capitals and the words in <angle brackets> stand for the values of what the finding is about; a report prints them filled in and quoted.", t.p.Dim)
 	}
 	if len(r.Notes) > 0 {
 		section("Notes")
@@ -117,8 +123,9 @@ var simpleCond = regexp.MustCompile(`^(?:\(?([a-z_][a-z0-9_.]*)(?: \?\? [^()]*\)
 
 // inWords is a condition for a person: the rule's sentence for it (says)
 // where it has one, else facts each compared with one value, in words
-// ("CTL_FAMILY is storcli and ENERGY_PACK is battery"); "" for anything
-// else, whose expression is for --format yaml, never for explain.
+// ("the controller's tool family is storcli and the cache's power-loss
+// protection is battery"); "" for anything else, whose expression is for
+// --format yaml, never for explain.
 func inWords(says, cond string) string {
 	if says != "" {
 		return oneLine(says)
@@ -134,19 +141,22 @@ func inWords(says, cond string) string {
 			return ""
 		}
 		name := m[1] + m[3]
-		words = append(words, strings.ToUpper(name[strings.LastIndex(name, ".")+1:])+is+m[2]+m[4])
+		words = append(words, factWords(name[strings.LastIndex(name, ".")+1:])+is+m[2]+m[4])
 	}
 	return strings.Join(words, " and ")
 }
 
-// someCases stands for a condition explain cannot say in words.
-const someCases = "in some cases (explain --format yaml shows when)"
+// someCases stands for a condition explain cannot say in words: the
+// command that prints it.
+func someCases(id string) string {
+	return "in some cases (diskdoctor explain " + id + " --format yaml prints the condition)"
+}
 
-func onlyWhen(says, cond string) string {
+func onlyWhen(id, says, cond string) string {
 	if w := inWords(says, cond); w != "" {
 		return "only when " + w
 	}
-	return "only " + someCases
+	return "only " + someCases(id)
 }
 
 var (
@@ -155,12 +165,74 @@ var (
 	anyField  = regexp.MustCompile(`\.([A-Za-z_][A-Za-z0-9_]*)`)
 )
 
-// friendly names some placeholders better than their fact names.
-var friendly = map[string]string{"subject": "DEVICE", "item": "ITEM", "product": "DATASHEET_PRODUCT", "source": "DATASHEET_SOURCE"}
+// short names, in capitals as a command's synopsis writes its operands,
+// the values a command is most often given; every other value is the
+// fact's meaning in angle brackets (factWords). A fact's own name is an
+// identifier of the code, never printed.
+var short = map[string]string{
+	"subject": "DEVICE", "item": "ITEM", "dev_path": "/dev/DEVICE",
+	"ctl_tool": "TOOL", "ctl_selector": "CONTROLLER", "ctl_volume_ref": "VOLUME",
+	"zfs_member_of": "POOL", "lvm_vg": "VG", "fs_fullest_mount": "MOUNTPOINT",
+	"lpm_host": "HOST", "nvme_pm_controller": "NVME-CONTROLLER",
+}
 
-// placeholders replaces each template action of a rule text with the name
-// of what it prints, in capitals ({{quoted .dev_path}} is DEV_PATH); the
-// words of conditions are dropped, their texts kept.
+// words names the values that are not facts of the table: the datasheet's
+// fields (.ds.*) and the template's own.
+var words = map[string]string{
+	"product":                    "the datasheet's model",
+	"source":                     "the datasheet's source",
+	"seq_write_mbs":              "the datasheet's sequential write rate",
+	"seq_read_mbs":               "the datasheet's sequential read rate",
+	"write_latency_us":           "the datasheet's write latency",
+	"read_latency_us":            "the datasheet's read latency",
+	"avail_bytes":                "the space available",
+	"cpus_at_min_fraction":       "the share of CPUs at their minimum frequency",
+	"pcie_max_gts":               "the link's maximum rate",
+	"pcie_fraction":              "the link's bandwidth as trained over its maximum",
+	"smart_load_cycles_per_hour": "head load cycles per power-on hour",
+	"inode_use_percent":          "the share of inodes in use",
+}
+
+var (
+	parenthetical = regexp.MustCompile(`\s*\([^()]*\)`)
+	notWord       = regexp.MustCompile(`[^a-z0-9]+`)
+)
+
+// factWords is a fact (or a datasheet field) said for a person: its
+// meaning from the facts table up to the first colon or semicolon, without
+// asides ("the tool family" for ctl_family); a value the table does not
+// know is its name in words.
+func factWords(name string) string {
+	if w, ok := words[name]; ok {
+		return w
+	}
+	if d, ok := checks.LookupFact(name); ok && d.Meaning != "" {
+		m := parenthetical.ReplaceAllString(d.Meaning, "")
+		// Up to the list of values after a colon, unless the colon is
+		// inside a quotation ("says 'Write cache: enabled'").
+		if i := strings.IndexAny(m, ":;"); i > 0 && !strings.Contains(m[:i], " '") {
+			m = m[:i]
+		}
+		if m = strings.TrimSpace(m); m != "" {
+			return m
+		}
+	}
+	return strings.TrimSpace(notWord.ReplaceAllString(strings.ToLower(name), " "))
+}
+
+// placeholder is how a rule text's value is shown: a short name in
+// capitals, else its meaning in angle brackets.
+func placeholder(name string) string {
+	if n, ok := short[name]; ok {
+		return n
+	}
+	return "<" + factWords(name) + ">"
+}
+
+// placeholders replaces each template action of a rule text with what it
+// prints ({{quoted .dev_path}} is /dev/DEVICE, {{.zfs_log_devices}} is
+// <the pool's log disks>); the words of conditions are dropped, their
+// texts kept.
 func placeholders(s string) string {
 	return action.ReplaceAllStringFunc(s, func(a string) string {
 		inner := action.FindStringSubmatch(a)[1]
@@ -179,10 +251,7 @@ func placeholders(s string) string {
 		if m == nil {
 			return "VALUE"
 		}
-		if n, ok := friendly[m[1]]; ok {
-			return n
-		}
-		return strings.ToUpper(m[1])
+		return placeholder(m[1])
 	})
 }
 
@@ -192,15 +261,15 @@ type alternative struct{ text, when string }
 
 var ifElse = regexp.MustCompile(`(?s)^(.*?){{-?\s*if\s+(.*?)\s*-?}}(.*?)(?:{{-?\s*else\s*-?}}(.*?))?{{-?\s*end\s*-?}}(.*)$`)
 
-func alternatives(cmd string) []alternative {
+func alternatives(id, cmd string) []alternative {
 	m := ifElse.FindStringSubmatch(cmd)
 	if m == nil {
 		return []alternative{{text: placeholders(cmd)}}
 	}
 	cond := oneLine(m[2])
-	out := []alternative{{text: placeholders(m[1] + m[3] + m[5]), when: onlyWhen("", cond)}}
+	out := []alternative{{text: placeholders(m[1] + m[3] + m[5]), when: onlyWhen(id, "", cond)}}
 	if strings.TrimSpace(m[1]+m[4]+m[5]) != "" {
-		out = append(out, alternative{text: placeholders(m[1] + m[4] + m[5]), when: onlyWhen("", "not "+cond)})
+		out = append(out, alternative{text: placeholders(m[1] + m[4] + m[5]), when: onlyWhen(id, "", "not "+cond)})
 	}
 	return out
 }

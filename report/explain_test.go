@@ -47,7 +47,7 @@ func TestExplainIsForPeople(t *testing.T) {
 	}
 	// The rules file's lines at column 0, byte for byte, as a report
 	// prints a here-document's body.
-	if !strings.Contains(b.String(), "\nACTION==\"add|change\", SUBSYSTEM==\"block\", \\\n") || !strings.Contains(b.String(), "\nEOF\n") || !strings.Contains(b.String(), "hdparm -W1 DEV_PATH") {
+	if !strings.Contains(b.String(), "\nACTION==\"add|change\", SUBSYSTEM==\"block\", \\\n") || !strings.Contains(b.String(), "\nEOF\n") || !strings.Contains(b.String(), "hdparm -W1 /dev/DEVICE") {
 		t.Errorf("write-cache-disabled: the commands are not as a report prints them:\n%s", b.String())
 	}
 }

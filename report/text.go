@@ -117,7 +117,7 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 		t.blank()
 	}
 	t.line(t.p.Heading.Render("Devices"))
-	deviceTable(t, rep)
+	deviceTable(t, rep, o.verbose)
 	controllerTable(t, rep)
 	passedLines(t, rep, o.verbose)
 	waivedLines(t, rep, o.verbose)
@@ -192,22 +192,25 @@ func skippedLines(t *textWriter, rep *rules.Report, verbose bool) {
 		if len(s.Subjects) > 0 {
 			subj = " (" + compactSubjects(s.Subjects) + ")"
 		}
+		// A program's reason names it ("df: not recorded"): under its
+		// own name it is said once.
+		reason := strings.TrimPrefix(s.Reason, s.Check+": ")
 		if verbose {
-			t.wrapped("  ", 2, 4, clean(s.Check+subj+": "+s.Reason), lipgloss.NewStyle())
+			t.wrapped("  ", 2, 4, clean(s.Check+subj+": "+reason), lipgloss.NewStyle())
 			t.wrapped("    "+t.p.Dim.Render("hint:")+" ", 10, 10, clean(s.Hint), lipgloss.NewStyle())
 			continue
 		}
 		if s.Package != "" {
 			// The missing programs, and the one command that brings
 			// them: wrapped, never cut.
-			t.wrapped("  ", 2, 4, clean(s.Check+subj+": "+s.Reason+" — "+s.Hint), lipgloss.NewStyle())
+			t.wrapped("  ", 2, 4, clean(s.Check+subj+": "+reason+" — "+s.Hint), lipgloss.NewStyle())
 			continue
 		}
 		// One line: the reason is shortened before the hint, which says
 		// how to make the check work.
 		head, hint := clean(s.Check+subj)+": ", " — "+clean(s.Hint)
 		room := t.width - 2 - width(head) - width(hint)
-		reason := clean(s.Reason)
+		reason = clean(reason)
 		if room >= 12 {
 			reason = truncate(reason, room)
 		}
@@ -233,6 +236,10 @@ var missingKinds = []missingKind{
 	{"not recorded",
 		func(bool) string { return "not recorded" },
 		func(pkgs string) string {
+			if pkgs == "" {
+				// Programs that answered other commands there.
+				return "record the machine again with diskdoctor snapshot"
+			}
 			return "record the machine again with diskdoctor snapshot, " + pkgs + " installed there"
 		}},
 	{"not installed on the host", // machine.ToolMissingOnHost
@@ -263,7 +270,7 @@ func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 	groups := make([]*group, len(missingKinds))
 	for _, s := range in {
 		kind := slices.IndexFunc(missingKinds, func(k missingKind) bool { return strings.HasSuffix(s.Reason, k.suffix) })
-		if kind < 0 || s.Package == "" || strings.ContainsAny(s.Package, " ;|&") {
+		if kind < 0 || s.Package == "" && !s.Answered || strings.ContainsAny(s.Package, " ;|&") {
 			out = append(out, s)
 			continue
 		}
@@ -275,10 +282,18 @@ func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 		}
 		// The reason is the program's ("smartctl: not recorded"): the
 		// line names programs, and the subjects of all of them.
-		tool, _, _ := strings.Cut(s.Reason, ": ")
+		// A controller's command says its argv first ("MegaCli64 -PDList
+		// -aALL -NoLog: MegaCli64: not recorded"): the program is the
+		// name before the end.
+		tool := strings.TrimSuffix(strings.TrimSuffix(s.Reason, missingKinds[kind].suffix), ": ")
+		if i := strings.LastIndex(tool, ": "); i >= 0 {
+			tool = tool[i+2:]
+		}
 		g.tools = appendNew(g.tools, tool)
 		g.subjects = appendNew(g.subjects, s.Subjects...)
-		g.pkgs = appendNew(g.pkgs, s.Package)
+		if s.Package != "" {
+			g.pkgs = appendNew(g.pkgs, s.Package)
+		}
 	}
 	for kind, g := range groups {
 		if g != nil {

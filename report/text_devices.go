@@ -11,8 +11,9 @@ import (
 
 // deviceTable is the compact inventory of judged devices, fitted to the
 // width by cutting and then leaving out columns (the model last); virtual
-// devices are counted, not listed.
-func deviceTable(t *textWriter, rep *rules.Report) {
+// devices are counted, not listed. With -v a legend under it says what
+// each column's values mean; the default screen does not grow.
+func deviceTable(t *textWriter, rep *rules.Report, verbose bool) {
 	cols := []column{
 		{header: "DEVICE"},
 		{header: "MODEL", drop: 9, shrink: true, minW: 12},
@@ -49,6 +50,20 @@ func deviceTable(t *textWriter, rep *rules.Report) {
 	if len(skipped) > 0 {
 		t.wrapped("", 0, 2, "not judged (virtual, or NVMe paths; name one with --device): "+abbreviate(skipped, 12), t.p.Dim)
 	}
+	if verbose && judged > 0 {
+		for _, l := range deviceLegend {
+			t.wrapped("  ", 2, 4, l, t.p.Dim)
+		}
+	}
+}
+
+// deviceLegend explains the device table's columns and values, one line
+// a column (docs/usage.md has the same, in full).
+var deviceLegend = []string{
+	"BUS: how the disk is attached (sata, sas, nvme, usb, virtio, scsi, raid). CLASS: the kind of device its datasheet figures are for (nvme-gen4, sata-ssd, sata-hdd, usb, virtual, …).",
+	"CACHE: the volatile write cache: on, OFF, PLP (off on a drive with power-loss protection), none (no cache to turn on); a RAID volume's: ctl on, CTL OFF, CTL LOW (off while the battery charges), ctl wt (write-through), ctl ? (not read); - not read.",
+	"TRIM: scheduled (fstrim.timer, cron, discard or autotrim trims all it holds), NEVER (something on it is trimmed by nothing), running (a zpool trim now), ? (what trims it is unknown: the schedule was not read), yes (takes TRIM, holds nothing to trim), no (takes no TRIM); a guest's disk: passes (the virtual disk accepts discard), no, ?; - not an SSD.",
+	"SCHED: the I/O scheduler (queue/scheduler). MOUNTS / POOLS: mounted filesystems, zfs:POOL, mpath:MAP.",
 }
 
 // maxDeviceRows bounds the device table; JSON has every device.
@@ -95,24 +110,49 @@ func cache(d map[string]any) string {
 	return "-"
 }
 
+// trimCell is what TRIM does for the disk: "no" (it takes no discard),
+// "scheduled" (everything on it is trimmed: fstrim.timer, cron, discard,
+// autotrim), "running" (a zpool trim now), "NEVER" (something on it is
+// trimmed by nothing, /etc read), "?" (what trims it is unknown: the
+// schedule was not read), "yes" (it takes discards and holds nothing that
+// wants them). A guest's disk says what the guest sees: "passes" (the
+// virtual disk accepts discard: queue/discard_max_bytes above 0,
+// Documentation/ABI/stable/sysfs-block), "no" or "?". "-" is a disk TRIM
+// is not about (a hard disk).
 func trimCell(d map[string]any) string {
+	if d[checks.FactVirtualDisk] == true {
+		switch d[checks.FactTrimSupported] {
+		case true:
+			return "passes"
+		case false:
+			return "no"
+		}
+		return "?"
+	}
 	if d[checks.FactTrimSupported] == false {
 		return "no"
 	}
-	switch d[checks.FactTrimCovered] {
-	case true:
-		return "scheduled"
-	case false:
-		// NEVER names something nothing trims; a disk that holds
-		// nothing to trim is not one.
-		if l, _ := d["trim_uncovered"].([]string); len(l) > 0 {
-			return "NEVER"
+	if d[checks.FactTrimSupported] != true {
+		if d[checks.FactRotational] == false {
+			return "?" // an SSD whose discard_max_bytes was not read
 		}
+		return "-"
 	}
-	if d[checks.FactTrimSupported] == true {
+	switch {
+	case d[checks.FactTrimRelevant] == false:
 		return "yes"
+	case d[checks.FactTrimCovered] == true:
+		return "scheduled"
+	case d[checks.FactZFSTrimState] == "active":
+		// A trim now is never "NEVER"; whether one is scheduled is the
+		// finding's to say.
+		return "running"
+	case d[checks.FactTrimCovered] == false:
+		return "NEVER"
+	case d[checks.FactTrimRelevant] == true:
+		return "?"
 	}
-	return "-"
+	return "yes"
 }
 
 func usage(d map[string]any) string {

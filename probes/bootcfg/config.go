@@ -187,7 +187,7 @@ var (
 func ReadCachePersistence(ctx context.Context, h *machine.Host) *CachePersistence {
 	cp := &CachePersistence{}
 	if _, err := h.ReadDir(ctx, "/etc"); err != nil {
-		cp.Err = fmt.Errorf("/etc: %w", err)
+		cp.Err = err // the Host's error names /etc
 		return cp
 	}
 	for _, dir := range cacheRuleDirs {
