@@ -288,14 +288,22 @@ func notReadyActions(rep *rules.Report) []tailAction {
 
 // incompleteActions: make the first check that could not run work, by
 // its skipped entry's hint.
+// Programs missing for several of them are brought in one line, as
+// Skipped checks groups them.
 func incompleteActions(rep *rules.Report) []tailAction {
-	inc := rep.Incomplete[0]
-	for _, s := range rep.Skipped {
-		if s.Check == inc.Check && s.Reason == inc.Reason && s.Hint != "" {
-			return []tailAction{{text: s.Hint}}
+	var entries []checks.Skipped
+	for _, inc := range rep.Incomplete {
+		for _, s := range rep.Skipped {
+			if s.Check == inc.Check && s.Reason == inc.Reason && s.Hint != "" {
+				entries = append(entries, s)
+				break
+			}
 		}
 	}
-	return nil
+	if len(entries) == 0 {
+		return nil
+	}
+	return []tailAction{{text: groupMissingTools(entries)[0].Hint}}
 }
 
 // lastLinesWidth is the terminal the last lines are laid out for (80×24).

@@ -66,7 +66,25 @@ func incompleteChecks(skipped []checks.Skipped, judged map[string]bool) []Incomp
 		})
 		out = append(out, Incomplete{Check: s.Check, Subjects: subs, Reason: s.Reason})
 	}
+	// What guards the data first (the controller's cache and battery, the
+	// drives' health, the write cache, the kernel's errors), tuning last:
+	// the text names the first.
+	slices.SortStableFunc(out, func(a, b Incomplete) int { return incompleteRank(a.Check) - incompleteRank(b.Check) })
 	return out
+}
+
+// incompleteOrder ranks checks by what their not running hides; a check
+// not named here comes after them.
+var incompleteOrder = []string{"controller", "smartctl through the controller", "smartctl", "hdparm -W", "kernel-log"}
+
+func incompleteRank(check string) int {
+	if i := slices.Index(incompleteOrder, check); i >= 0 {
+		return i
+	}
+	if i := slices.Index(incompleteOrder, checks.Skipped{Check: check}.CheckName()); i >= 0 {
+		return i
+	}
+	return len(incompleteOrder)
 }
 
 // incompleteAreas are the areas of the rules (Passed.Area) whose verdict on
