@@ -1,9 +1,13 @@
 package report
 
 import (
+	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -38,5 +42,25 @@ func TestFirstActionFixesOrContains(t *testing.T) {
 				t.Errorf("%s: a look before a fix: %+v", c.name, acts)
 			}
 		}
+	}
+}
+
+// A report not ready for a benchmark (a warning with no warning finding,
+// ready false, not_ready) is valid against docs/schema, and its text
+// verdict names what was measured.
+func TestNotReadyReportMatchesTheSchema(t *testing.T) {
+	rep, err := doctor.Examine(t.Context(), doctor.Options{Root: filepath.Join(fixturesDir, "nvme-busy-healthy"), Context: "benchmark", Sample: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := renderJSON(&b, rep, RunInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := validateJSON(t, compileSchema(t), b.Bytes()); err != nil {
+		t.Errorf("not ready: the JSON does not match the schema:\n%v", err)
+	}
+	if v, _ := verdictLine(newPalette(nil, false), rep); !strings.HasPrefix(v, "NOT READY to benchmark: nvme0n1 100 % busy") || !strings.Contains(v, "25000 reads/s") {
+		t.Errorf("verdict %q", v)
 	}
 }
