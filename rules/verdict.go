@@ -225,10 +225,10 @@ func DeviceLoad(d window.DeviceRates) string {
 	}
 	if iops {
 		if d.RS >= 0.05 {
-			parts = append(parts, num(d.RS)+" reads/s")
+			parts = append(parts, rate(d.RS)+" reads/s")
 		}
 		if d.WS >= 0.05 {
-			parts = append(parts, num(d.WS)+" writes/s")
+			parts = append(parts, rate(d.WS)+" writes/s")
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -240,6 +240,15 @@ func num(v float64) string {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
+// rate prints requests per second: whole from 10 on, as a person counts
+// them ("78 reads/s").
+func rate(v float64) string {
+	if v >= 10 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return num(v)
 }
 
 // judgedDevices are the devices findings may be made about.
