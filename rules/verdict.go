@@ -157,7 +157,18 @@ func (e *Engine) load(subs map[string]*subject, order []string, sample *checks.S
 	out := []NotReady{}
 	if sample != nil {
 		secs := strconv.FormatFloat(sample.Seconds, 'f', -1, 64)
-		for _, d := range sample.Devices {
+		// The busiest first, as the text's top process is set against it.
+		devs := slices.Clone(sample.Devices)
+		slices.SortStableFunc(devs, func(a, b window.DeviceRates) int {
+			switch {
+			case a.UtilPct > b.UtilPct:
+				return -1
+			case a.UtilPct < b.UtilPct:
+				return 1
+			}
+			return 0
+		})
+		for _, d := range devs {
 			if d.UtilPct < BusyUtilPct && !(bench && d.Active()) {
 				continue
 			}
@@ -199,9 +210,14 @@ func (e *Engine) load(subs map[string]*subject, order []string, sample *checks.S
 		if err != nil {
 			continue // a strict run reports it where the rule is judged
 		}
-		reason := strings.ToLower(f.Title[:1]) + f.Title[1:]
+		reason := f.Title
+		if len(reason) > 1 && strings.ToLower(reason[1:2]) == reason[1:2] {
+			// "Tasks spend …" reads "tasks spend …" after a colon; "ZFS
+			// pool …" keeps its capitals.
+			reason = strings.ToLower(reason[:1]) + reason[1:]
+		}
 		if len(f.Subjects) > 0 && f.Subjects[0] != "host" {
-			reason += " (" + strings.Join(f.Subjects, ", ") + ")"
+			reason += " on " + strings.Join(f.Subjects, ", ")
 		}
 		out = append(out, NotReady{Reason: reason, Measured: f.Observed, Rule: r.ID})
 	}
