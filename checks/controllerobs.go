@@ -134,7 +134,7 @@ func (r *ctlRun) volumeFacts(o *Observation, c *raidctl.Controller, v *raidctl.V
 	o.Set("ctl_drives", driveIDs(drives))
 	o.Set("ctl_drive_models", driveModels(drives))
 	o.Set("ctl_media", nilIfEmpty(driveMedia(drives)))
-	r.failingFacts(o, drives, health)
+	r.failingFacts(o, c, drives, health)
 	r.taskFacts(o, c, v, drives)
 	byDesign := cv.present == false || strings.Contains(strings.ToLower(v.Acceleration.Text), "smart path")
 	o.Set("ctl_no_cache_by_design", byDesign, r.ev(outVolumes, v.Acceleration)...)
@@ -260,11 +260,17 @@ func driveFailing(d *raidctl.Drive) string {
 
 // failingFacts lists the failing drives among ds: by the controller's
 // word, and by their own SMART health read through it (health, by drive).
-func (r *ctlRun) failingFacts(o *Observation, ds []*raidctl.Drive, health map[string]driveHealth) {
-	failing := []string{}
+func (r *ctlRun) failingFacts(o *Observation, c *raidctl.Controller, ds []*raidctl.Drive, health map[string]driveHealth) {
+	failing, refs := []string{}, []string{}
 	var ev []Evidence
 	for _, d := range ds {
-		if why := driveFailing(d); why != "" {
+		why := driveFailing(d)
+		if h, ok := health[d.ID]; ok && h.failing != "" || why != "" {
+			if ref := driveRef(r.inv, c, d); ref != "" {
+				refs = append(refs, ref)
+			}
+		}
+		if why != "" {
 			failing = append(failing, why)
 			for _, v := range []raidctl.Value{d.Status, d.Predictive, d.MediaErrors, d.Model, d.Serial} {
 				ev = append(ev, r.ev(outDrives, v)...)
@@ -276,6 +282,31 @@ func (r *ctlRun) failingFacts(o *Observation, ds []*raidctl.Drive, health map[st
 		}
 	}
 	o.Set("ctl_failing_drives", failing, ev...)
+	o.Set("ctl_failing_drive_refs", refs)
+}
+
+// driveRef is a physical drive in its tool's syntax for a command on it:
+// MegaCli -PhysDrv[E:S] (MegaRAID SAS Software User Guide), storcli
+// /cX/eE/sS or /cX/sS without an enclosure (StorCLI Reference Manual),
+// ssacli's bay address (1I:1:1); "" for arcconf, whose commands name a
+// drive by channel and ID, which its drive list does not give.
+func driveRef(inv *raidctl.Inventory, c *raidctl.Controller, d *raidctl.Drive) string {
+	switch inv.Family {
+	case raidctl.FamilyMegaCli:
+		return "-PhysDrv[" + d.ID + "]"
+	case raidctl.FamilyStorcli:
+		enc, slot, ok := strings.Cut(d.ID, ":")
+		if !ok {
+			return ""
+		}
+		if enc == "" {
+			return c.ID + "/s" + slot
+		}
+		return c.ID + "/e" + enc + "/s" + slot
+	case raidctl.FamilyArcconf:
+		return ""
+	}
+	return d.ID
 }
 
 // taskFacts: background work on the volume, on its drives (a rebuild) and,
@@ -369,7 +400,7 @@ func (r *ctlRun) unassignedFacts(o *Observation, c *raidctl.Controller) {
 			loose = append(loose, d)
 		}
 	}
-	r.failingFacts(o, loose, nil)
+	r.failingFacts(o, c, loose, nil)
 	var tasks []raidctl.Task
 	for _, t := range c.Tasks {
 		if d := taskDrive(t, c.Drives); d == nil || memberOf(c, d) == "" {

@@ -124,6 +124,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"ctl_energy_state", TypeString, "", OnController | OnDevice, "controller", "the energy pack's state: ok, charging or failed"},
 	{"ctl_energy_status", TypeString, "", OnController | OnDevice, "controller", "the energy pack's status as the tool prints it"},
 	{"ctl_failing_drives", TypeStrings, "", OnController | OnDevice, "controller", "the volume's drives (or a controller's unassigned ones) failed, predicted to fail or with media errors, with why"},
+	{"ctl_failing_drive_refs", TypeStrings, "", OnController | OnDevice, "controller", "those failing drives in their tool's syntax, for commands on them (-PhysDrv[252:0], /c0/e252/s0, 1I:1:1); none for arcconf"},
 	{"ctl_family", TypeString, "", OnController | OnDevice, "controller", "the tool family: smartarray (ssacli), storcli, megacli or arcconf"},
 	{"ctl_has_os_volumes", TypeBool, "", OnController, "controller", "the OS sees at least one of the controller's volumes as a disk"},
 	{"ctl_media", TypeString, "", OnDevice, "controller", "the media of the volume's drives: hdd, sata-ssd, sas-ssd, nvme or mixed"},

@@ -37,6 +37,11 @@ func renderJSON(w io.Writer, rep *rules.Report, run RunInfo) error {
 	}
 	j.field("host", rep.Host)
 	j.field("verdict", rep.Verdict)
+	j.field("incomplete", rep.Incomplete)
+	j.field("ready", rep.Ready)
+	if len(rep.NotReady) > 0 { // omitempty
+		j.field("not_ready", rep.NotReady)
+	}
 	j.field("findings", rep.Findings)
 	j.field("skipped", rep.Skipped)
 	j.field("passed", rep.Passed)

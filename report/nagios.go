@@ -67,6 +67,8 @@ func renderNagios(w io.Writer, rep *rules.Report, _ RunInfo) error {
 		if n := counts[rules.Info]; n > 0 {
 			summary += fmt.Sprintf(" (%d info)", n)
 		}
+	case len(named) == 0:
+		// Not ready for a benchmark, with nothing found: said below.
 	default:
 		summary = strings.Join(named, "; ")
 		if more > 0 {
@@ -76,13 +78,33 @@ func renderNagios(w io.Writer, rep *rules.Report, _ RunInfo) error {
 			summary += fmt.Sprintf("; %d warning", counts[rules.Warning])
 		}
 	}
+	if rep.Ready != nil && !*rep.Ready {
+		var why []string
+		for _, n := range rep.NotReady {
+			why = append(why, n.Measured)
+		}
+		summary += "; not ready to benchmark: " + strings.Join(why, ", ")
+	}
+	// What could not be examined keeps an OK from being a plain one.
+	if len(rep.Incomplete) > 0 {
+		var inc []string
+		for i, c := range rep.Incomplete {
+			if i == nagiosMaxFindings {
+				inc = append(inc, fmt.Sprintf("+%d more", len(rep.Incomplete)-i))
+				break
+			}
+			inc = append(inc, c.Check+" on "+nagiosSubjects(c.Subjects)+" ("+c.Reason+")")
+		}
+		summary += "; incomplete: " + strings.Join(inc, ", ")
+	}
 	if n := len(rep.Skipped); n > 0 {
 		summary += fmt.Sprintf("; %d skipped", n)
 	}
 
+	summary = strings.TrimPrefix(summary, "; ")
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "DISKDOCTOR %s - %s | critical=%d warning=%d info=%d skipped=%d\n",
-		status, nagiosText(summary), counts[rules.Critical], counts[rules.Warning], counts[rules.Info], len(rep.Skipped))
+	fmt.Fprintf(bw, "DISKDOCTOR %s - %s | critical=%d warning=%d info=%d skipped=%d incomplete=%d\n",
+		status, nagiosText(summary), counts[rules.Critical], counts[rules.Warning], counts[rules.Info], len(rep.Skipped), len(rep.Incomplete))
 
 	// Long output.
 	for _, f := range rep.Findings {

@@ -15,7 +15,7 @@ import (
 // nagiosLine1 is the status line of the plugin output guidelines:
 // SERVICE STATUS - text | perfdata. Text holds no '|'; perfdata is
 // 'label'=value[UOM][;warn;crit;min;max] separated by spaces.
-var nagiosLine1 = regexp.MustCompile(`^DISKDOCTOR (OK|WARNING|CRITICAL|UNKNOWN) - ([^|\n]+) \| (critical=\d+ warning=\d+ info=\d+ skipped=\d+)$`)
+var nagiosLine1 = regexp.MustCompile(`^DISKDOCTOR (OK|WARNING|CRITICAL|UNKNOWN) - ([^|\n]+) \| (critical=\d+ warning=\d+ info=\d+ skipped=\d+ incomplete=\d+)$`)
 
 var nagiosExit = map[string]int{"OK": 0, "WARNING": 1, "CRITICAL": 2, "UNKNOWN": 3}
 

@@ -73,6 +73,10 @@ func npdLine(rep *rules.Report) string {
 		}
 		problems = append(problems, f)
 	}
+	if len(problems) == 0 && rep.Ready != nil && !*rep.Ready && len(rep.NotReady) > 0 {
+		// Nothing found, but not ready for a benchmark: what was measured.
+		return npdShorten(line+" not ready to benchmark: "+rep.NotReady[0].Measured, NPDMaxLine)
+	}
 	if len(problems) == 0 {
 		line += " no warning or critical findings"
 		if info > 0 {

@@ -118,3 +118,14 @@ func TestNPDBounds(t *testing.T) {
 	}
 	checkNPDLine(t, b.Bytes(), "UNKNOWN")
 }
+
+// A machine not ready for a benchmark, with nothing found, says what was
+// measured rather than that nothing is wrong.
+func TestNPDNotReady(t *testing.T) {
+	ready := false
+	rep := &rules.Report{Verdict: rules.VerdictWarning, Ready: &ready,
+		NotReady: []rules.NotReady{{Reason: "nvme0n1 did I/O in the 5 s window", Measured: "nvme0n1 100 % busy, 25000 reads/s"}}}
+	if got := npdLine(rep); got != "WARNING: not ready to benchmark: nvme0n1 100 % busy, 25000 reads/s" {
+		t.Errorf("npd line %q", got)
+	}
+}

@@ -82,6 +82,7 @@ func renderPrometheus(w io.Writer, rep *rules.Report, run RunInfo) error {
 	doc.findings(rep)
 	doc.devices(rep)
 	doc.skipped(rep)
+	doc.incomplete(rep)
 	doc.family("diskdoctor_last_run_timestamp_seconds", "When this report's run started, in seconds since the Unix epoch.").
 		add(float64(run.Start.UnixMilli()) / msPerS)
 	doc.family("diskdoctor_run_duration_seconds", "How long the examination took, in seconds.").
@@ -189,6 +190,25 @@ func (d *promDoc) skipped(rep *rules.Report) {
 	}
 	for k, n := range skips {
 		skipped.add(float64(n), "check", k.check, "probe", k.probe, "applicable", k.applicable)
+	}
+}
+
+// incomplete: per check that bears on a judged device and could not run
+// there, one series per device (bounded: checks times judged devices);
+// and, under --context benchmark, whether the machine is ready.
+func (d *promDoc) incomplete(rep *rules.Report) {
+	inc := d.family("diskdoctor_check_incomplete", "A check that bears on a judged device and could not run on it (a tool missing or not recorded, a timeout, no permission): the verdict on that device is not a plain ok; always 1. 'diskdoctor' prints the reason and the hint.")
+	for _, c := range rep.Incomplete {
+		for _, s := range c.Subjects {
+			inc.add(1, "check", checks.Skipped{Check: c.Check}.CheckName(), "probe", c.Check, "device", s)
+		}
+	}
+	if rep.Ready != nil {
+		v := 0.0
+		if *rep.Ready {
+			v = 1
+		}
+		d.family("diskdoctor_benchmark_ready", "With --context benchmark: whether the machine is ready for a benchmark (1) or not (0: a device busy in the window, pressure, background work; exit status 1).").add(v)
 	}
 }
 

@@ -97,6 +97,10 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 	}
 	verdict, st := verdictLine(t.p, rep)
 	t.wrapped("", 0, 2, verdict, st)
+	hint := benchHint(rep)
+	if hint != "" {
+		t.wrapped("", 0, 2, hint, t.p.Dim)
+	}
 	t.blank()
 	if o.verbose {
 		for i, f := range rep.Findings {
@@ -130,8 +134,14 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 	case cols != "":
 		t.wrapped("", 0, 2, "(left out at this width: "+cols+"; --width, or -v lists them)", t.p.Dim)
 	}
-	// The verdict again, for a terminal that scrolled the first one away.
+	// The verdict again, for a terminal that scrolled the first one away,
+	// and the first thing to do: what a terminal shows after the run.
 	t.wrapped("", 0, 2, verdict, st)
+	if acts := firstActions(rep); len(acts) > 0 {
+		actionLines(t, acts)
+	} else if hint != "" {
+		t.wrapped("", 0, 2, hint, t.p.Dim)
+	}
 	_, err := io.WriteString(w, t.b.String())
 	return err
 }
@@ -346,10 +356,13 @@ func hostLine(h rules.Host) string {
 
 // verdictLine is the verdict in words, and its style: a health verdict,
 // or, where the question is a benchmark (--context benchmark), whether
-// the machine is ready for one (issue #25). A device busy in the sampling
-// window makes a benchmark lie too, although no rule judges it (a loop
-// device, say): the verdict says so, and names the process that did most
-// of the I/O, whatever the findings.
+// the machine is ready for one. A machine that is not ready (busy devices
+// in the window, pressure, background work: rules.Report.NotReady) is NOT
+// READY with what was measured, whatever the findings. A device busy in
+// the window makes a plain verdict OK, BUSY, and names the process that
+// did most of the I/O. An OK whose checks could not all run on the
+// judged devices (rules.Report.Incomplete) says for how many disks it
+// holds and what could not be examined.
 func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 	count := map[string]int{}
 	for _, f := range rep.Findings {
@@ -361,11 +374,20 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		}
 		return fmt.Sprintf("%d %s findings", n, word)
 	}
-	bench := rep.Host.Context == "benchmark"
-	load := ""
+	counts := ""
+	if count[rules.Critical] > 0 {
+		counts = plural(count[rules.Critical], "critical")
+	}
+	if count[rules.Warning] > 0 {
+		counts = strings.TrimPrefix(counts+", "+plural(count[rules.Warning], "warning"), ", ")
+	}
+	bench := rep.Host.Context == rules.ContextBenchmark
+	top := ""
 	busy := busyInWindow(rep)
+	load := ""
 	if busy != nil {
-		load = busyFigures(*busy) + busiestProcess(rep.Sample, *busy)
+		top = busiestProcess(rep.Sample, *busy)
+		load = busyFigures(*busy) + top
 	}
 	also := func(msg string) string {
 		if load == "" {
@@ -373,36 +395,158 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		}
 		return msg + "; " + load
 	}
+	if bench && rep.Ready != nil && !*rep.Ready {
+		msg := "NOT READY to benchmark: "
+		if counts != "" {
+			msg += counts + "; "
+		}
+		msg += clean(notReadyText(rep.NotReady, 2)) + top
+		if rep.Verdict == rules.VerdictCritical {
+			return msg, p.Critical
+		}
+		return msg, p.Warning
+	}
 	switch rep.Verdict {
 	case rules.VerdictCritical:
-		msg := plural(count[rules.Critical], "critical")
-		if count[rules.Warning] > 0 {
-			msg += ", " + plural(count[rules.Warning], "warning")
-		}
 		if bench {
-			return also("NOT READY to benchmark: " + msg), p.Critical
+			return also("NOT READY to benchmark: " + counts), p.Critical
 		}
-		return also("CRITICAL: " + msg), p.Critical
+		return also("CRITICAL: " + counts), p.Critical
 	case rules.VerdictWarning:
 		if bench {
-			return also("CAUTION before benchmarking: " + plural(count[rules.Warning], "warning")), p.Warning
+			return also("CAUTION before benchmarking: " + counts), p.Warning
 		}
-		return also("WARNING: " + plural(count[rules.Warning], "warning")), p.Warning
+		return also("WARNING: " + counts), p.Warning
 	}
 	if busy != nil {
-		if bench {
-			return "NOT IDLE: no warning or critical finding, but " + load + "; a benchmark now would measure that load too", p.Warning
-		}
 		return "OK, BUSY: no warning or critical finding; " + load, p.Warning
 	}
-	msg := "OK: no warning or critical findings"
+	word := "OK"
 	if bench {
-		msg = "READY: no warning or critical findings"
+		word = "READY"
 	}
+	msg := ": no warning or critical findings"
 	if count[rules.Info] > 0 {
 		msg += fmt.Sprintf(" (%d for information)", count[rules.Info])
 	}
-	return msg, p.ok
+	if len(rep.Incomplete) == 0 {
+		return word + msg, p.ok
+	}
+	judged, blind := judgedCount(rep), map[string]bool{}
+	for _, i := range rep.Incomplete {
+		for _, s := range i.Subjects {
+			blind[s] = true
+		}
+	}
+	if n := judged - len(blind); n > 0 {
+		word += fmt.Sprintf(" for %d of %d disks", n, judged)
+	} else {
+		word += " as far as examined"
+	}
+	return word + msg + "; " + clean(incompleteText(rep.Incomplete)), p.Warning
+}
+
+// judgedCount is the number of devices the report judged.
+func judgedCount(rep *rules.Report) int {
+	n := 0
+	for _, d := range rep.Devices {
+		if d[checks.FactJudged] == true {
+			n++
+		}
+	}
+	return n
+}
+
+// incompleteWhat names what a check examines on a device, for "sda's
+// controller could not be examined"; a check not named here is named by
+// itself.
+var incompleteWhat = map[string]string{
+	"controller":                      "controller",
+	"smartctl":                        "SMART health",
+	"smartctl through the controller": "drives' SMART health",
+	"hdparm -W":                       "drive write cache",
+	"nvme get-feature -f 0x06":        "power-state setting (APST)",
+	"kernel-log":                      "kernel log",
+}
+
+// incompleteText says what could not be examined: the first entry in
+// full ("sda's controller could not be examined: ssacli: not installed"),
+// the others counted.
+func incompleteText(inc []rules.Incomplete) string {
+	i := inc[0]
+	what, ok := incompleteWhat[i.Check]
+	if !ok {
+		what, ok = incompleteWhat[checks.Skipped{Check: i.Check}.CheckName()]
+	}
+	if !ok {
+		what = i.Check + " check"
+	}
+	var s string
+	if len(i.Subjects) == 1 {
+		s = i.Subjects[0] + "'s " + what
+	} else {
+		s = "the " + what + " of " + compactSubjects(i.Subjects)
+	}
+	s += " could not be examined: " + shortReason(i.Reason)
+	if n := len(inc) - 1; n > 0 {
+		s += fmt.Sprintf("; %d more %s (Skipped checks)", n, plural(n > 1, "check", "checks"))
+	}
+	return s
+}
+
+// shortReason is the end of a skipped entry's reason: what failed and
+// why ("ssacli, hpssacli or hpacucli: not installed on the recorded
+// machine"), without the probe's description before them.
+func shortReason(r string) string {
+	parts := strings.Split(r, ": ")
+	if len(parts) > 2 {
+		parts = parts[len(parts)-2:]
+	}
+	return strings.Join(parts, ": ")
+}
+
+// notReadyText lists up to n reasons a machine is not ready, each with
+// its measured quantity (a device's load names the device itself).
+func notReadyText(nr []rules.NotReady, n int) string {
+	var parts []string
+	for i, r := range nr {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("%d more", len(nr)-n))
+			break
+		}
+		name, _, _ := strings.Cut(r.Reason, " ")
+		if strings.HasPrefix(r.Measured, name+" ") {
+			parts = append(parts, r.Measured)
+			continue
+		}
+		parts = append(parts, r.Reason+" ("+r.Measured+")")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// benchHint is the line of a run not asked about a benchmark on a machine
+// that is not idle (rules.Report.Load): a benchmark now would measure
+// that load too, and --context benchmark says whether it is ready; "" when
+// there is nothing to say.
+func benchHint(rep *rules.Report) string {
+	if rep.Host.Context == rules.ContextBenchmark {
+		return ""
+	}
+	// What a finding already says is not said again.
+	var load []rules.NotReady
+	for _, l := range rep.Load {
+		if l.Rule == "" || !slices.ContainsFunc(rep.Findings, func(f rules.Finding) bool { return f.Rule == l.Rule }) {
+			load = append(load, l)
+		}
+	}
+	msg := "Before a benchmark, diskdoctor --context benchmark says whether the machine is ready."
+	switch {
+	case len(load) == 0:
+		return ""
+	case busyInWindow(rep) != nil && load[0].Rule == "":
+		return msg // the verdict names the busy device
+	}
+	return "Busy now: " + clean(notReadyText(load, 1)) + ". " + msg
 }
 
 func abbreviate(xs []string, n int) string {

@@ -5,8 +5,12 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -175,4 +179,178 @@ func consolidate(cmds, notes []string) ([]string, []string) {
 		out, outNotes = append(out, c), append(outNotes, notes[ci])
 	}
 	return out, outNotes
+}
+
+// tailAction is one line of the report's last lines: a command with its risk
+// label (and the note under it), or a step in words (risk "").
+type tailAction struct {
+	risk, text, note string
+}
+
+// copyOffFirst matches a finding's note that tells to copy the data off
+// before anything else (a failing disk, a filesystem forced read-only).
+var copyOffFirst = regexp.MustCompile(`(?i)\b(copy off|back up)\b[^.;]*\b(first|now)\b`)
+
+// firstActions are the report's last lines after the verdict: the one
+// command or step that fixes or contains the most important thing, then
+// the read-only command that looks at it. In order: the top warning or
+// critical finding (copy the data off first where its notes say so, else
+// its first command that changes something: runtime, then persistent,
+// never destructive), a machine not ready for a benchmark (pause the
+// process that did most of the I/O), a check that could not run (its
+// hint), the top finding for information.
+func firstActions(rep *rules.Report) []tailAction {
+	top := -1
+	if len(rep.Findings) > 0 {
+		top = 0
+	}
+	serious := top == 0 && rep.Findings[0].Severity != rules.Info
+	switch {
+	case serious:
+		acts := findingActions(rep.Findings[0])
+		if acts[0].risk == rules.RiskReadOnly || strings.HasPrefix(acts[len(acts)-1].text, "diskdoctor explain") {
+			// Nothing here changes anything; where the finding is on the
+			// device a process kept busy, containing that process does.
+			if p, ok := processAction(rep, rep.Findings[0].Subjects); ok {
+				return append([]tailAction{p}, acts[0])
+			}
+		}
+		return acts
+	case rep.Ready != nil && !*rep.Ready:
+		return notReadyActions(rep)
+	case len(rep.Incomplete) > 0:
+		return incompleteActions(rep)
+	case top == 0:
+		return findingActions(rep.Findings[0])
+	}
+	return nil
+}
+
+// findingActions: see firstActions.
+func findingActions(f rules.Finding) []tailAction {
+	var fix, look *tailAction
+	for _, risk := range []string{rules.RiskRuntime, rules.RiskPersistent} {
+		// A one-line command before a script: the last lines are not
+		// the place for a file's body (Fix first and -v print it).
+		for _, script := range []bool{false, true} {
+			for _, m := range f.Remediation {
+				if fix == nil && m.Risk == risk && strings.Contains(m.Command, "\n") == script {
+					fix = &tailAction{risk: m.Risk, text: m.Command, note: m.Note}
+					if script {
+						fix = &tailAction{risk: m.Risk, text: "the fix that writes " + scriptFile(m.Command) + ": Fix first above, or -v"}
+					}
+				}
+			}
+		}
+	}
+	for _, m := range f.Remediation {
+		// A look that needs more than a line or two (a command over every
+		// device's by-id path) is left to Fix first.
+		if m.Risk == rules.RiskReadOnly && !strings.Contains(m.Command, "\n") && width(m.Command) <= 2*(lastLinesWidth-20) {
+			look = &tailAction{risk: m.Risk, text: m.Command}
+			break
+		}
+	}
+	var out []tailAction
+	if slices.ContainsFunc(f.Notes, copyOffFirst.MatchString) {
+		out = append(out, tailAction{text: "copy off what matters first, before anything else"})
+	}
+	if fix != nil {
+		out = append(out, *fix)
+	}
+	if look != nil {
+		out = append(out, *look)
+	}
+	if fix == nil {
+		// No command changes anything here: what to do is in the rule's
+		// explanation, after the look.
+		out = append(out, tailAction{text: "diskdoctor explain " + f.Rule + ": why, and what fixes it"})
+	}
+	return out[:min(2, len(out))]
+}
+
+// notReadyActions: contain the process that did most of the I/O in the
+// window (processAction), then measure again.
+func notReadyActions(rep *rules.Report) []tailAction {
+	var out []tailAction
+	if p, ok := processAction(rep, nil); ok {
+		out = append(out, p)
+	} else {
+		out = append(out, tailAction{text: "let the work above finish, or stop it, before the benchmark"})
+	}
+	secs := "5"
+	if rep.Sample != nil && !rep.Sample.Default {
+		secs = strconv.FormatFloat(rep.Sample.Seconds, 'f', -1, 64)
+	}
+	out = append(out, tailAction{risk: rules.RiskReadOnly, text: "diskdoctor --context benchmark --sample " + secs + "s"})
+	return out
+}
+
+// incompleteActions: make the first check that could not run work, by
+// its skipped entry's hint.
+// Programs missing for several of them are brought in one line, as
+// Skipped checks groups them.
+func incompleteActions(rep *rules.Report) []tailAction {
+	var entries []checks.Skipped
+	for _, inc := range rep.Incomplete {
+		for _, s := range rep.Skipped {
+			if s.Check == inc.Check && s.Reason == inc.Reason && s.Hint != "" {
+				entries = append(entries, s)
+				break
+			}
+		}
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	return []tailAction{{text: groupMissingTools(entries)[0].Hint}}
+}
+
+// lastLinesWidth is the terminal the last lines are laid out for (80×24).
+const lastLinesWidth = 80
+
+// actionLines prints the last lines: "First" and "Then", each a command
+// with its risk label (wrapped so that pasting it runs it) or a step.
+func actionLines(t *textWriter, acts []tailAction) {
+	for i, a := range acts {
+		word := "First"
+		if i > 0 {
+			word = "Then"
+		}
+		if a.risk == "" {
+			t.wrapped(t.p.Bold.Render(fmt.Sprintf("%-6s", word)), 6, 6, clean(a.text), lipgloss.NewStyle())
+			continue
+		}
+		label := fmt.Sprintf("%-6s%-14s", word, "["+a.risk+"]")
+		indent := width(label)
+		lines := wrapCommand(strings.Join(cleanLines(a.text), "\n"), t.width, indent, indent)
+		t.line(t.p.Bold.Render(word) + t.p.riskStyles[a.risk].Render(label[len(word):]) + lines[0])
+		for _, l := range lines[1:] {
+			t.line(l)
+		}
+		if a.note != "" && i == 0 {
+			t.line(strings.Repeat(" ", indent) + t.p.Dim.Render(truncate(clean(a.note), t.width-indent)))
+		}
+	}
+}
+
+// processAction contains the process that did most of the I/O in the
+// window, on the busiest device when it is one of subjects (any device
+// for nil): the idle I/O class where the device's scheduler is BFQ, the
+// only one that honours it (ionice(1)), else a pause (SIGSTOP, resumed by
+// SIGCONT: signal(7)).
+func processAction(rep *rules.Report, subjects []string) (tailAction, bool) {
+	busy := busyInWindow(rep)
+	if busy == nil || rep.Sample == nil || len(rep.Sample.Processes) == 0 || (subjects != nil && !slices.Contains(subjects, busy.Name)) {
+		return tailAction{}, false
+	}
+	p := rep.Sample.Processes[0]
+	for _, d := range rep.Devices {
+		if d["name"] == busy.Name && d[checks.FactScheduler] == "bfq" {
+			return tailAction{risk: rules.RiskRuntime, text: fmt.Sprintf("ionice -c 3 -p %d", p.PID),
+				note: fmt.Sprintf("%s gets %s only when nothing else wants it; or stop it", clean(p.Comm), clean(busy.Name))}, true
+		}
+	}
+	return tailAction{risk: rules.RiskRuntime, text: fmt.Sprintf("kill -STOP %d", p.PID),
+		note: fmt.Sprintf("pauses %s; kill -CONT %d resumes it", clean(p.Comm), p.PID)}, true
 }

@@ -19,7 +19,7 @@ import (
 // a device busy nearly all the window is where requests queue.
 const (
 	bottleneckUtil = 90
-	busyUtil       = 50
+	busyUtil       = rules.BusyUtilPct
 	bytesPerMB     = 1e6 // MB/s as datasheets count, decimal
 )
 
@@ -94,12 +94,10 @@ func busyInWindow(rep *rules.Report) *window.DeviceRates {
 	return active
 }
 
-// busyFigures says how busy a device was in the window.
+// busyFigures says how busy a device was in the window, by the
+// quantities that made it busy (rules.DeviceLoad).
 func busyFigures(d window.DeviceRates) string {
-	if d.UtilPct >= busyUtil {
-		return fmt.Sprintf("%s was %s %% busy in the window", clean(d.Name), num(d.UtilPct))
-	}
-	return fmt.Sprintf("%s was %s %% busy, %s MB/s in the window", clean(d.Name), num(d.UtilPct), num(d.RMBs+d.WMBs))
+	return clean(rules.DeviceLoad(d)) + " in the window"
 }
 
 // busiestProcess names the process that did most I/O on a device in the

@@ -9,9 +9,22 @@ const Schema = "diskdoctor/v1"
 
 // Report is the doctor's answer, as `--format json` prints it.
 type Report struct {
-	Schema   string           `json:"schema"`
-	Host     Host             `json:"host"`
-	Verdict  string           `json:"verdict"`
+	Schema  string `json:"schema"`
+	Host    Host   `json:"host"`
+	Verdict string `json:"verdict"`
+	// Incomplete are the checks that bear on judged devices and could not
+	// run there: with any, an ok verdict is "ok as far as examined"
+	// (docs/output.md), and the exit status stays 0.
+	Incomplete []Incomplete `json:"incomplete"`
+	// Ready is whether the machine is ready for a benchmark, under
+	// --context benchmark (nil otherwise); NotReady says why not, each
+	// reason with the quantity measured. Not ready is a warning at least.
+	Ready    *bool      `json:"ready"`
+	NotReady []NotReady `json:"not_ready,omitempty"`
+	// Load is what kept the machine from idle in any context (busy
+	// devices, pressure, background work), for a plain run to point to
+	// --context benchmark; NotReady under that context.
+	Load     []NotReady       `json:"-"`
 	Findings []Finding        `json:"findings"`
 	Skipped  []checks.Skipped `json:"skipped"`
 	// Passed are the rules judged on known facts that did not hold, and
@@ -93,6 +106,8 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 			r.Verdict = VerdictWarning
 		}
 	}
+	r.Incomplete = incompleteChecks(r.Skipped, judgedDevices(subs))
+	r.Passed = withoutIncomplete(r.Passed, r.Incomplete)
 	host := subs[checks.KindHost+"/host"]
 	r.Host = Host{
 		Hostname: str(host.facts["hostname"]), Kernel: str(host.facts["kernel"]), Root: root,
@@ -101,6 +116,7 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 	if v := str(host.facts["bios_version"]); v != "" {
 		r.Host.BIOS = joinSpace(v, str(host.facts["bios_date"]))
 	}
+	r.settleReadiness(e.load(subs, order, sample, r.Host.Context == ContextBenchmark))
 	r.Devices = []map[string]any{}
 	for _, k := range order {
 		s := subs[k]

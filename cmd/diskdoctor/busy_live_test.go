@@ -67,7 +67,13 @@ func TestLiveBusyMachineDefaultRun(t *testing.T) {
 		}
 		lines := strings.Split(strings.TrimRight(string(stdout), "\n"), "\n")
 		t.Logf("%v:\n%s", args, stdout)
-		return lines[len(lines)-1] // the verdict, repeated on the last line
+		// The verdict, repeated before the first action at the end.
+		for i := len(lines) - 1; i >= 0; i-- {
+			if verdictStart.MatchString(lines[i]) {
+				return lines[i]
+			}
+		}
+		return lines[len(lines)-1]
 	}
 	bench := verdict("--context", "benchmark")
 	if strings.HasPrefix(bench, "READY") {

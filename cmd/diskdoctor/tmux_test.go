@@ -91,9 +91,10 @@ func TestFirstScreenInATerminal(t *testing.T) {
 				}
 				at += i + len(want)
 			}
-			// What stays on the screen at the end is the verdict again.
-			// (its first row: a verdict that names what is busy wraps).
-			if tail := strings.Join(rows[max(0, len(rows)-4):], "\n"); c.name != "live-sample" && !strings.Contains(tail, "\nCRITICAL: 3 critical findings") {
+			// What stays on the screen at the end is the verdict again
+			// (its first row: a verdict that names what is busy wraps),
+			// then the first action.
+			if tail := strings.Join(rows[max(0, len(rows)-10):], "\n"); c.name != "live-sample" && !strings.Contains(tail, "\nCRITICAL: 3 critical findings") {
 				t.Errorf("the last rows are not the verdict:\n%s", tail)
 			}
 			t.Logf("%s: %d rows in a %d×24 terminal", c.name, len(rows), c.cols)

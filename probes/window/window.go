@@ -493,7 +493,15 @@ const (
 // Active says whether a device did more than the noise floor in the
 // window.
 func (r DeviceRates) Active() bool {
-	return r.UtilPct >= activeUtilPct || r.RMBs+r.WMBs >= activeMBs || r.RS+r.WS >= activeIOPS
+	util, mbs, iops := r.Above()
+	return util || mbs || iops
+}
+
+// Above says which figures of the noise floor the device exceeded: its
+// %util, its MB/s, its requests per second; a report names the ones that
+// made it active.
+func (r DeviceRates) Above() (util, mbs, iops bool) {
+	return r.UtilPct >= activeUtilPct, r.RMBs+r.WMBs >= activeMBs, r.RS+r.WS >= activeIOPS
 }
 
 // Rates computes iostat -x figures from two readings secs apart. A counter

@@ -1,0 +1,66 @@
+package report
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/diskdoctor/diskdoctor/doctor"
+	"github.com/diskdoctor/diskdoctor/rules"
+)
+
+// The last lines' first action is what fixes or contains the top finding,
+// never a look when a fix exists: the failing drive's locate command,
+// copying the data off a failing disk, pausing the process that keeps a
+// device saturated, bringing the tool a check lacked.
+func TestFirstActionFixesOrContains(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		rep    func() *rules.Report
+		risk   string
+		prefix string
+	}{
+		{"megacli-failed-drive", func() *rules.Report { return plainReport(t, "megacli-failed-drive") }, rules.RiskRuntime, "MegaCli64 -PdLocate -start '-PhysDrv[1:0]' -a0"},
+		{"nvme-media-errors", func() *rules.Report { return plainReport(t, "nvme-media-errors") }, "", "copy off what matters first"},
+		{"sata-hdd-pending-sectors", func() *rules.Report { return plainReport(t, "sata-hdd-pending-sectors") }, "", "copy off what matters first"},
+		{"hpe-microserver-writethrough", func() *rules.Report { return plainReport(t, "hpe-microserver-writethrough") }, rules.RiskRuntime, "hdparm -W1 "},
+		{"sata-saturated-nvme-idle with its window", func() *rules.Report { return fixtureReport(t, "sata-saturated-nvme-idle") }, rules.RiskRuntime, "kill -STOP 3121"},
+		{"controller-cli-missing", func() *rules.Report { return plainReport(t, "controller-cli-missing") }, "", "ssacli, hpssacli or hpacucli was not installed"},
+	} {
+		acts := firstActions(c.rep())
+		if len(acts) == 0 {
+			t.Errorf("%s: no first action", c.name)
+			continue
+		}
+		if a := acts[0]; a.risk != c.risk || !strings.HasPrefix(a.text, c.prefix) {
+			t.Errorf("%s: first action [%s] %q, want [%s] %q…", c.name, a.risk, a.text, c.risk, c.prefix)
+		}
+		for _, a := range acts[1:] {
+			if acts[0].risk == rules.RiskReadOnly && (a.risk == rules.RiskRuntime || a.risk == rules.RiskPersistent) {
+				t.Errorf("%s: a look before a fix: %+v", c.name, acts)
+			}
+		}
+	}
+}
+
+// A report not ready for a benchmark (a warning with no warning finding,
+// ready false, not_ready) is valid against docs/schema, and its text
+// verdict names what was measured.
+func TestNotReadyReportMatchesTheSchema(t *testing.T) {
+	rep, err := doctor.Examine(t.Context(), doctor.Options{Root: filepath.Join(fixturesDir, "nvme-busy-healthy"), Context: "benchmark", Sample: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := renderJSON(&b, rep, RunInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := validateJSON(t, compileSchema(t), b.Bytes()); err != nil {
+		t.Errorf("not ready: the JSON does not match the schema:\n%v", err)
+	}
+	if v, _ := verdictLine(newPalette(nil, false), rep); !strings.HasPrefix(v, "NOT READY to benchmark: nvme0n1 100 % busy") || !strings.Contains(v, "25000 reads/s") {
+		t.Errorf("verdict %q", v)
+	}
+}

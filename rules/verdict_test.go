@@ -1,0 +1,51 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/probes/window"
+)
+
+// A device's load is named by the figures that crossed the noise floor:
+// a window of 78 small reads a second is "78 reads/s", not the 0.3 MB/s
+// that stayed under it.
+func TestDeviceLoadNamesWhatTripped(t *testing.T) {
+	for _, c := range []struct {
+		d    window.DeviceRates
+		want string
+	}{
+		{window.DeviceRates{Name: "nvme0n1", RS: 78, RMBs: 0.3}, "nvme0n1 0.0 % busy, 78 reads/s"},
+		{window.DeviceRates{Name: "nvme0n1", RS: 25000, WS: 100, RMBs: 3277, WMBs: 1.6, UtilPct: 100}, "nvme0n1 100 % busy, 3277 MB/s read, 1.6 MB/s written, 25000 reads/s, 100 writes/s"},
+		{window.DeviceRates{Name: "loop0", WS: 20, WMBs: 4, UtilPct: 3}, "loop0 3.0 % busy, 4.0 MB/s written"},
+	} {
+		if got := DeviceLoad(c.d); got != c.want {
+			t.Errorf("DeviceLoad(%+v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
+
+// Only what could have been read and names a judged device is
+// incomplete, the most telling check first; a passed rule whose area
+// rests on it loses that device.
+func TestIncompleteChecks(t *testing.T) {
+	judged := map[string]bool{"sda": true, "sdb": true}
+	inc := incompleteChecks([]checks.Skipped{
+		{Check: "nvme get-feature -f 0x06", Subjects: []string{"sdb"}, Reason: "nvme: not recorded"},
+		{Check: "smartctl -x -n standby -j", Subjects: []string{"vda"}, Reason: "a virtio disk has no SMART", NotApplicable: true},
+		{Check: "smartctl -x -n standby -j", Subjects: []string{"sdb", "loop0", "sda"}, Reason: "smartctl: not recorded"},
+		{Check: "kernel-log", Reason: "dmesg: not recorded"},
+		{Check: "controller", Subjects: []string{"sda"}, Reason: "ssacli: not installed"},
+	}, judged)
+	if len(inc) != 3 || inc[0].Check != "controller" || inc[1].Check != "smartctl -x -n standby -j" || len(inc[1].Subjects) != 2 || inc[1].Subjects[0] != "sda" {
+		t.Fatalf("incomplete %+v", inc)
+	}
+	passed := withoutIncomplete([]Passed{
+		{Rule: "write-cache-disabled", Area: "write cache", Subjects: []string{"sda", "sdb"}},
+		{Rule: "smart-failing", Area: "SMART", Subjects: []string{"sda", "sdb"}},
+		{Rule: "trim-not-scheduled", Area: "TRIM", Subjects: []string{"sda"}},
+	}, inc)
+	if len(passed) != 2 || passed[0].Subjects[0] != "sdb" || len(passed[0].Subjects) != 1 || passed[1].Rule != "trim-not-scheduled" {
+		t.Errorf("passed %+v", passed)
+	}
+}
