@@ -543,6 +543,17 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"btrfs_unallocated_max_bytes", TypeUint64, "bytes", OnFilesystem, "btrfs", "the most unallocated space on any one present device (btrfs filesystem usage -b, Unallocated)"},
 	{"btrfs_uuid", TypeString, "", OnFilesystem, "btrfs", "the filesystem's UUID (\"\" when neither sysfs nor filesystem show names it)"},
 
+	// fs-errors, lazyinit
+	{"ext4_device", TypeString, "", OnFilesystem, "fs-errors", "the block device the ext2/3/4 filesystem is mounted from (sda1, dm-0)"},
+	{"ext4_disks", TypeStrings, "", OnFilesystem, "fs-errors", "the whole disks beneath the ext2/3/4 filesystem"},
+	{"ext4_errors_count", TypeUint64, "", OnFilesystem, "fs-errors", "errors the filesystem recorded since its last fsck (/sys/fs/ext4/<dev>/errors_count, else the log's 'error count since last fsck')"},
+	{"ext4_first_error", TypeString, "", OnFilesystem, "fs-errors", "the first recorded error: its time (UTC) and, where known, function and line"},
+	{"ext4_last_error", TypeString, "", OnFilesystem, "fs-errors", "the last recorded error: its time (UTC) and, where known, function and line"},
+	{"ext4_mounted_with_errors", TypeBool, "", OnFilesystem, "fs-errors", "the kernel log has 'mounting fs with errors, running e2fsck is recommended' for the filesystem"},
+	{"ext4_lazyinit_disks", TypeStrings, "", OnHost, "lazyinit", "the disks beneath the writable ext4 filesystems the thread may be zeroing"},
+	{"ext4_lazyinit_filesystems", TypeStrings, "", OnHost, "lazyinit", "writable ext4 filesystems mounted without noinit_itable: the ones ext4lazyinit may be zeroing"},
+	{"ext4_lazyinit_running", TypeBool, "", OnHost, "lazyinit", "the ext4lazyinit kernel thread runs (/proc/<pid>/comm): inode tables are still being zeroed"},
+
 	// engine
 	{"class", TypeString, "", OnDevice, SetByEngine, "the device's datasheet class (nvme-gen4, sata-ssd, hdd, virtual, …)"},
 	{"ctl_drives_plp", TypeBool, "", OnDevice, SetByEngine, "every drive behind the volume protects its cache against power loss (their datasheets)"},
