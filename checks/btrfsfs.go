@@ -48,7 +48,9 @@ func (f *btrfsFS) chunkBytes() uint64 {
 func btrfsFilesystems(ctx context.Context, env *Env, mounts []mount.Mount, m *block.Map) []*btrfsFS {
 	var bt []mount.Mount
 	for _, mt := range mounts {
-		if mt.FSType == "btrfs" {
+		// The kernel prints absolute mount points; anything else (a
+		// hostile recording's "-x") is never put on a command line.
+		if mt.FSType == "btrfs" && strings.HasPrefix(mt.MountPoint, "/") {
 			bt = append(bt, mt)
 		}
 	}
