@@ -20,7 +20,7 @@ func TestBTRFSObservationsFollowTheBdev(t *testing.T) {
 	for i, n := range []string{"sda", "sdb", "sdc"} {
 		devs = append(devs, &block.Device{Name: n, DevNo: "8:" + string(rune('0'+i))})
 	}
-	obs := btrfsObservations(log.BTRFSDeviceStats(), block.NewMap(devs), map[string]bool{"sda": true, "sdb": true, "sdc": true})
+	obs := btrfsObservations(btrfsLogErrs(log.BTRFSDeviceStats()), block.NewMap(devs), map[string]bool{"sda": true, "sdb": true, "sdc": true})
 	if len(obs) != 2 || obs[0].Subject != "sdb" || obs[1].Subject != "sda" {
 		t.Fatalf("%d observations", len(obs))
 	}

@@ -20,6 +20,7 @@ var installHints = map[string]string{
 	"nvme":      "apt-get install nvme-cli",
 	"lvs":       "apt-get install lvm2",
 	"multipath": "apt-get install multipath-tools",
+	"btrfs":     "apt-get install btrfs-progs",
 }
 
 // recordingHint is the advice for a program a recording lacks: it is for

@@ -47,6 +47,7 @@ var areas = []struct{ prefix, area string }{
 	{"multipath-", "multipath"},
 	{"filesystem-", "filesystems"},
 	{"nfs-", "filesystems"},
+	{"ext4-", "filesystems"},
 	{"btrfs-", "btrfs"},
 	{"ssd-nearly-full", "filesystems"},
 	{"ssd-firmware-", "firmware"},

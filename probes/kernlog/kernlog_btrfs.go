@@ -2,6 +2,7 @@ package kernlog
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -62,4 +63,111 @@ func (k *Log) BTRFSDeviceStats() []*BTRFSDevStats {
 		s.Line = l
 	}
 	return out
+}
+
+// BTRFSEvents is what the log says of one btrfs filesystem, named as the
+// kernel names it in its messages: "(device X)", one member (btrfs_printk,
+// fs/btrfs/messages.c; super.c before 6.2).
+type BTRFSEvents struct {
+	Device string
+	// Missing are the "devid N uuid U is missing" lines (read_one_dev,
+	// fs/btrfs/volumes.c, at a degraded mount) and "allowing degraded
+	// mounts" (btrfs_parse_options / btrfs_check_options); MissingIDs
+	// the devids named.
+	Missing    []Line
+	MissingIDs []string
+	// ENOSPC are errors that carry -28 (errno=-28 No space left, a
+	// transaction aborted with -28): the filesystem could not allocate.
+	ENOSPC []Line
+}
+
+// maxBTRFSLines bounds the lines kept per filesystem and kind.
+const maxBTRFSLines = 8
+
+var (
+	btrfsDevOf      = regexp.MustCompile(`^BTRFS(?::? (?:info|warning|error|critical|notice|emerg|alert|err))? \(device ([\w.-]+)(?::? state \w+)?\)`)
+	btrfsDevMissing = regexp.MustCompile(`: devid (\d+) uuid [0-9a-fA-F-]+ is missing`)
+)
+
+// BTRFSFilesystemEvents finds, per filesystem as the log names it, its
+// missing-device and ENOSPC lines, in the order the names first appear.
+func (k *Log) BTRFSFilesystemEvents() []*BTRFSEvents {
+	if k == nil {
+		return nil
+	}
+	var out []*BTRFSEvents
+	by := map[string]*BTRFSEvents{}
+	for _, l := range k.Lines {
+		if !strings.HasPrefix(l.Text, "BTRFS") {
+			continue
+		}
+		missing := btrfsDevMissing.FindStringSubmatch(l.Text)
+		degraded := strings.Contains(l.Text, "allowing degraded mounts")
+		enospc := strings.Contains(l.Text, "errno=-28") || strings.Contains(l.Text, "(error -28)")
+		if missing == nil && !degraded && !enospc {
+			continue
+		}
+		m := btrfsDevOf.FindStringSubmatch(l.Text)
+		if m == nil || len(m[1]) > 255 {
+			continue
+		}
+		e := by[m[1]]
+		if e == nil {
+			e = &BTRFSEvents{Device: m[1]}
+			by[e.Device] = e
+			out = append(out, e)
+		}
+		switch {
+		case enospc:
+			if len(e.ENOSPC) < maxBTRFSLines {
+				e.ENOSPC = append(e.ENOSPC, l)
+			}
+		default:
+			if len(e.Missing) < maxBTRFSLines {
+				e.Missing = append(e.Missing, l)
+			}
+			if missing != nil && !slices.Contains(e.MissingIDs, missing[1]) && len(e.MissingIDs) < maxBTRFSLines {
+				e.MissingIDs = append(e.MissingIDs, missing[1])
+			}
+		}
+	}
+	return out
+}
+
+// BTRFSHungTasks are the hung-task reports whose stack waits in btrfs
+// (btrfs_* frames or the [btrfs] module): a transaction commit, a
+// qgroup rescan or a snapshot delete holding everyone else. At most
+// maxBTRFSLines, with their first lines.
+func (k *Log) BTRFSHungTasks() (tasks []string, at []Line) {
+	if k == nil {
+		return nil, nil
+	}
+	for i, l := range k.Lines {
+		if !strings.Contains(l.Text, "blocked for more than") {
+			continue
+		}
+		m := hungTaskMsg.FindStringSubmatch(l.Text)
+		if m == nil || !btrfsStack(k.Lines[i+1:]) {
+			continue
+		}
+		if len(tasks) < maxBTRFSLines {
+			tasks = append(tasks, m[1])
+			at = append(at, l)
+		}
+	}
+	return tasks, at
+}
+
+// btrfsStack: the stack after a hung-task report names btrfs. It ends at
+// the next hung-task report.
+func btrfsStack(after []Line) bool {
+	for i, l := range after {
+		if i >= maxTraceLines || strings.HasPrefix(l.Text, "INFO: task ") {
+			return false
+		}
+		if strings.Contains(l.Text, "btrfs_") || strings.Contains(l.Text, "[btrfs]") {
+			return true
+		}
+	}
+	return false
 }
