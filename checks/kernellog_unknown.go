@@ -31,7 +31,7 @@ const maxUnknownEvidence = 5
 // the disk or the bus above it (its name or partitions, SCSI address,
 // libata port, USB device, SCSI host, NVMe controller, a PCI function in
 // its path) that nothing in the doctor recognised: not the kernel-log
-// patterns, not the USB or AHCI lines. A disk with such lines is not
+// patterns, not the USB, AHCI or SAS HBA lines. A disk with such lines is not
 // "checked and fine" (klog_understood nil) and the lines are counted in a
 // skipped entry whose hint lists them.
 func klogUnknown(env *Env, log *kernlog.Log, topo *kernlog.Topology, devs []*block.Device, obs []*Observation) {
@@ -110,6 +110,9 @@ func recognised(k *kernlog.Log, topo *kernlog.Topology) map[int]bool {
 		for _, l := range c.Lines {
 			known[l.Num] = true
 		}
+	}
+	for _, l := range hbaLines(k) {
+		known[l.Num] = true
 	}
 	return known
 }
