@@ -226,6 +226,10 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"hba_resets", TypeInt, "", OnController | OnDevice, "hba", "successful diag or hard resets of the HBA (after a fault)"},
 	{"hba_temperature_alarms", TypeInt, "", OnController | OnDevice, "hba", "'Temperature Threshold … exceeded' events of the HBA"},
 
+	// spindown
+	{"spindown_conf_s", TypeInt, "seconds", OnDevice, "spindown", "the standby timer /etc/hdparm.conf sets for the hard disk (spindown_time), in seconds; 0 when no stanza sets one or it is 0; nil when the file could not be read"},
+	{"spindown_conf_value", TypeInt, "", OnDevice, "spindown", "the spindown_time value itself (hdparm -S N)"},
+
 	// sas-link
 	{"sas_end_device", TypeString, "", OnDevice, "sas-link", "the disk's SAS end device (end_device-0:4)"},
 	{"sas_link_cap_gbps", TypeFloat, "Gbit/s", OnDevice, "sas-link", "the rate the disk's link should run at: the phys' maximum, at most 6 for a SATA disk; nil for a SAS disk at 6 below a 12 Gbit/s phy (its own maximum is not known)"},
