@@ -226,6 +226,12 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"hba_resets", TypeInt, "", OnController | OnDevice, "hba", "successful diag or hard resets of the HBA (after a fault)"},
 	{"hba_temperature_alarms", TypeInt, "", OnController | OnDevice, "hba", "'Temperature Threshold … exceeded' events of the HBA"},
 
+	// nvme-hmb
+	{"hmb_cmdline", TypeString, "", OnDevice, "nvme-hmb", "nvme.max_host_mem_size_mb= on the kernel command line"},
+	{"hmb_limit_mib", TypeInt, "MiB", OnDevice, "nvme-hmb", "the driver's limit the drive's minimum buffer was above (min host memory … above limit)"},
+	{"hmb_mib", TypeInt, "MiB", OnDevice, "nvme-hmb", "the Host Memory Buffer allocated, or the drive's minimum when above the limit"},
+	{"hmb_state", TypeString, "", OnDevice, "nvme-hmb", "the controller's Host Memory Buffer as last logged: allocated, failed, over-limit; nil when none was logged (a drive with DRAM asks for none)"},
+
 	// spindown
 	{"spindown_conf_s", TypeInt, "seconds", OnDevice, "spindown", "the standby timer /etc/hdparm.conf sets for the hard disk (spindown_time), in seconds; 0 when no stanza sets one or it is 0; nil when the file could not be read"},
 	{"spindown_conf_value", TypeInt, "", OnDevice, "spindown", "the spindown_time value itself (hdparm -S N)"},
