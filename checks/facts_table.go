@@ -232,6 +232,13 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"hmb_mib", TypeInt, "MiB", OnDevice, "nvme-hmb", "the Host Memory Buffer allocated, or the drive's minimum when above the limit"},
 	{"hmb_state", TypeString, "", OnDevice, "nvme-hmb", "the controller's Host Memory Buffer as last logged: allocated, failed, over-limit; nil when none was logged (a drive with DRAM asks for none)"},
 
+	// nvme-lbaf
+	{"nvme_lbaf_best", TypeString, "", OnDevice, "nvme-lbaf", "the supported LBA format without metadata with the best Relative Performance, as text"},
+	{"nvme_lbaf_best_index", TypeInt, "", OnDevice, "nvme-lbaf", "that format's index (nvme format --lbaf=N)"},
+	{"nvme_lbaf_in_use", TypeString, "", OnDevice, "nvme-lbaf", "the namespace's LBA format in use (FLBAS): block size, index, Relative Performance, as text"},
+	{"nvme_lbaf_rp", TypeInt, "", OnDevice, "nvme-lbaf", "the Relative Performance of the format in use (0 best, 1 better, 2 good, 3 degraded)"},
+	{"nvme_lbaf_suboptimal", TypeBool, "", OnDevice, "nvme-lbaf", "the namespace supports a format without metadata with a better Relative Performance than the one in use"},
+
 	// spindown
 	{"spindown_conf_s", TypeInt, "seconds", OnDevice, "spindown", "the standby timer /etc/hdparm.conf sets for the hard disk (spindown_time), in seconds; 0 when no stanza sets one or it is 0; nil when the file could not be read"},
 	{"spindown_conf_value", TypeInt, "", OnDevice, "spindown", "the spindown_time value itself (hdparm -S N)"},
