@@ -407,6 +407,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"smart_scterc_state", TypeString, "", OnDevice, "smart", "SCT error recovery control: enabled, disabled or unsupported"},
 	{"smart_scterc_write_ds", TypeInt, "deciseconds", OnDevice, "smart", "SCT error recovery control write limit"},
 	{"smart_smr", TypeBool, "", OnDevice, "smart", "smartctl's drive database marks the family drive-managed SMR"},
+	{"smart_rotation_rpm", TypeInt, "rpm", OnDevice, "smart", "the drive's nominal rotation rate as smartctl reports it (rotation_rate): 0 a solid state device, else rpm"},
 	{"smart_standby", TypeString, "", OnDevice, "smart", "the power mode the drive was left in, not woken (STANDBY, SLEEP)"},
 	{"smart_temp_c", TypeInt, "°C", OnDevice, "smart", "the drive's temperature"},
 	{"smart_temp_crit_c", TypeInt, "°C", OnDevice, "smart", "the drive's critical temperature threshold"},
