@@ -45,7 +45,7 @@ type Check struct {
 // registered (a test's own check).
 var runOrder = []string{
 	"pcie-link", "cpu-power", "pressure", "scheduler", "inventory", "controller", "platform",
-	"kernel-log", "ahci-mode", "link-power", "usb-link", "nvme-power", "queue", "md", "lvm", "multipath", "filesystems", "sample", "smart", "stack", "trim", "write-cache", "zfs", "inodes", "nfs", "btrfs",
+	"kernel-log", "ahci-mode", "link-power", "usb-link", "hba", "sas-link", "nvme-power", "nvme-hmb", "nvme-lbaf", "queue", "md", "lvm", "multipath", "filesystems", "sample", "smart", "spindown", "stack", "trim", "write-cache", "zfs", "inodes", "nfs", "btrfs",
 	"fs-errors", "lazyinit",
 }
 

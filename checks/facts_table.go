@@ -208,6 +208,52 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"usb_uas_disabled_by", TypeString, "", OnDevice, "usb-link", "what turned UAS off: usb-storage.quirks on the kernel command line, or the kernel's own list"},
 	{"usb_version", TypeString, "", OnDevice, "usb-link", "the bridge's bcdUSB (version: 2.00, 3.10, …)"},
 
+	// hba
+	{"hba_array_disks", TypeStrings, "", OnController | OnDevice, "hba", "disks behind the HBA that are ZFS or md members (udev zfs_member or linux_raid_member, an md holder)"},
+	{"hba_capabilities", TypeString, "", OnController | OnDevice, "hba", "the HBA's firmware capabilities as the driver lists them (Raid,TLR,EEDP,…)"},
+	{"hba_chip", TypeString, "", OnController | OnDevice, "hba", "the HBA's chip as its FWVersion line names it (LSISAS2008, SAS3008)"},
+	{"hba_dead", TypeBool, "", OnController | OnDevice, "hba", "the driver gave the controller up (Running mpt3sas_dead_ioc thread): every disk behind it was removed"},
+	{"hba_disk_in_array", TypeBool, "", OnController | OnDevice, "hba", "this disk behind the HBA is a ZFS or md member; nil on the controller and on a disk it lost"},
+	{"hba_disks", TypeStrings, "", OnController | OnDevice, "hba", "the disks in sysfs behind the HBA (its SCSI host, or the only mpt2sas/mpt3sas HBA)"},
+	{"hba_fault_states", TypeInt, "", OnController | OnDevice, "hba", "'fault_state(0x…)' lines: the HBA's firmware faulted"},
+	{"hba_fault_summary", TypeString, "", OnController | OnDevice, "hba", "the HBA's faults, resets, alarms and lost disks counted as text"},
+	{"hba_fw_version", TypeString, "", OnController | OnDevice, "hba", "the HBA's firmware version from its FWVersion line (20.00.07.00)"},
+	{"hba_ir", TypeBool, "", OnController | OnDevice, "hba", "the HBA runs IR (Integrated RAID) firmware: its capabilities list Raid"},
+	{"hba_loginfo_pl", TypeInt, "", OnController | OnDevice, "hba", "log_info lines from the HBA's SAS link layer (originator PL)"},
+	{"hba_lost_disks", TypeStrings, "", OnController | OnDevice, "hba", "disks whose commands failed with DID_NO_CONNECT after the HBA died"},
+	{"hba_name", TypeString, "", OnController | OnDevice, "hba", "the HBA the disk is behind, by the driver's name for it (mpt2sas_cm0)"},
+	{"hba_non_operational", TypeInt, "", OnController | OnDevice, "hba", "'SAS host is non-operational' lines of the HBA"},
+	{"hba_reset_failed", TypeInt, "", OnController | OnDevice, "hba", "failed diag or hard resets of the HBA"},
+	{"hba_resets", TypeInt, "", OnController | OnDevice, "hba", "successful diag or hard resets of the HBA (after a fault)"},
+	{"hba_temperature_alarms", TypeInt, "", OnController | OnDevice, "hba", "'Temperature Threshold … exceeded' events of the HBA"},
+
+	// nvme-hmb
+	{"hmb_cmdline", TypeString, "", OnDevice, "nvme-hmb", "nvme.max_host_mem_size_mb= on the kernel command line"},
+	{"hmb_limit_mib", TypeInt, "MiB", OnDevice, "nvme-hmb", "the driver's limit the drive's minimum buffer was above (min host memory … above limit)"},
+	{"hmb_mib", TypeInt, "MiB", OnDevice, "nvme-hmb", "the Host Memory Buffer allocated, or the drive's minimum when above the limit"},
+	{"hmb_state", TypeString, "", OnDevice, "nvme-hmb", "the controller's Host Memory Buffer as last logged: allocated, failed, over-limit; nil when none was logged (a drive with DRAM asks for none)"},
+
+	// nvme-lbaf
+	{"nvme_lbaf_best", TypeString, "", OnDevice, "nvme-lbaf", "the supported LBA format without metadata with the best Relative Performance, as text"},
+	{"nvme_lbaf_best_index", TypeInt, "", OnDevice, "nvme-lbaf", "that format's index (nvme format --lbaf=N)"},
+	{"nvme_lbaf_in_use", TypeString, "", OnDevice, "nvme-lbaf", "the namespace's LBA format in use (FLBAS): block size, index, Relative Performance, as text"},
+	{"nvme_lbaf_rp", TypeInt, "", OnDevice, "nvme-lbaf", "the Relative Performance of the format in use (0 best, 1 better, 2 good, 3 degraded)"},
+	{"nvme_lbaf_suboptimal", TypeBool, "", OnDevice, "nvme-lbaf", "the namespace supports a format without metadata with a better Relative Performance than the one in use"},
+
+	// spindown
+	{"spindown_conf_s", TypeInt, "seconds", OnDevice, "spindown", "the standby timer /etc/hdparm.conf sets for the hard disk (spindown_time), in seconds; 0 when no stanza sets one or it is 0; nil when the file could not be read"},
+	{"spindown_conf_value", TypeInt, "", OnDevice, "spindown", "the spindown_time value itself (hdparm -S N)"},
+
+	// sas-link
+	{"sas_end_device", TypeString, "", OnDevice, "sas-link", "the disk's SAS end device (end_device-0:4)"},
+	{"sas_link_cap_gbps", TypeFloat, "Gbit/s", OnDevice, "sas-link", "the rate the disk's link should run at: the phys' maximum, at most 6 for a SATA disk; nil for a SAS disk at 6 below a 12 Gbit/s phy (its own maximum is not known)"},
+	{"sas_link_gbps", TypeFloat, "Gbit/s", OnDevice, "sas-link", "the slowest negotiated_linkrate of the phys of the disk's port"},
+	{"sas_link_max_gbps", TypeFloat, "Gbit/s", OnDevice, "sas-link", "the lowest maximum_linkrate of the phys of the disk's port"},
+	{"sas_phy_error_summary", TypeString, "", OnDevice, "sas-link", "the non-zero error counters of the port's phys, as text"},
+	{"sas_phy_errors", TypeInt64, "", OnDevice, "sas-link", "the sum of the port's phys' invalid dword, running disparity, loss of dword sync and phy reset problem counters"},
+	{"sas_phys", TypeString, "", OnDevice, "sas-link", "the port's phys with their negotiated and maximum rates, as text"},
+	{"sas_protocol", TypeString, "", OnDevice, "sas-link", "the end device's target_port_protocols: sata, ssp, stp"},
+
 	// nvme-power
 	{"aspm_cmdline", TypeString, "", OnHost, "nvme-power", "pcie_aspm= on the kernel command line"},
 	{"aspm_link_states", TypeStrings, "", OnDevice, "nvme-power", "ASPM link states enabled on the disk's controllers' links (l0s, l1, l1_1, …)"},
@@ -362,6 +408,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"smart_scterc_state", TypeString, "", OnDevice, "smart", "SCT error recovery control: enabled, disabled or unsupported"},
 	{"smart_scterc_write_ds", TypeInt, "deciseconds", OnDevice, "smart", "SCT error recovery control write limit"},
 	{"smart_smr", TypeBool, "", OnDevice, "smart", "smartctl's drive database marks the family drive-managed SMR"},
+	{"smart_rotation_rpm", TypeInt, "rpm", OnDevice, "smart", "the drive's nominal rotation rate as smartctl reports it (rotation_rate): 0 a solid state device, else rpm"},
 	{"smart_standby", TypeString, "", OnDevice, "smart", "the power mode the drive was left in, not woken (STANDBY, SLEEP)"},
 	{"smart_temp_c", TypeInt, "°C", OnDevice, "smart", "the drive's temperature"},
 	{"smart_temp_crit_c", TypeInt, "°C", OnDevice, "smart", "the drive's critical temperature threshold"},

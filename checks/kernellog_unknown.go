@@ -8,6 +8,7 @@ import (
 	"github.com/diskdoctor/diskdoctor/probes/ahci"
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/kernlog"
+	"github.com/diskdoctor/diskdoctor/probes/nvmehmb"
 	"github.com/diskdoctor/diskdoctor/probes/usb"
 )
 
@@ -31,7 +32,7 @@ const maxUnknownEvidence = 5
 // the disk or the bus above it (its name or partitions, SCSI address,
 // libata port, USB device, SCSI host, NVMe controller, a PCI function in
 // its path) that nothing in the doctor recognised: not the kernel-log
-// patterns, not the USB or AHCI lines. A disk with such lines is not
+// patterns, not the USB, AHCI, SAS HBA or NVMe HMB lines. A disk with such lines is not
 // "checked and fine" (klog_understood nil) and the lines are counted in a
 // skipped entry whose hint lists them.
 func klogUnknown(env *Env, log *kernlog.Log, topo *kernlog.Topology, devs []*block.Device, obs []*Observation) {
@@ -110,6 +111,12 @@ func recognised(k *kernlog.Log, topo *kernlog.Topology) map[int]bool {
 		for _, l := range c.Lines {
 			known[l.Num] = true
 		}
+	}
+	for _, l := range hbaLines(k) {
+		known[l.Num] = true
+	}
+	for _, e := range nvmehmb.Scan(k) {
+		known[e.Line.Num] = true
 	}
 	return known
 }

@@ -119,6 +119,15 @@ func SMARTObservation(dev string, s *smart.Info) *Observation {
 	} else {
 		o.Set("smart_firmware", nil)
 	}
+	if r := s.RotationRPM; r != nil {
+		txt := strconv.Itoa(*r) + " rpm"
+		if *r == 0 {
+			txt = "0 (Solid State Device)"
+		}
+		o.Set("smart_rotation_rpm", *r, f.ev("rotation_rate: "+txt))
+	} else {
+		o.Set("smart_rotation_rpm", nil)
+	}
 	if s.Standby != "" {
 		// Asleep and left so: a fact, not a failure and not a skipped
 		// probe. Every health fact below is then unknown (nil).

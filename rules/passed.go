@@ -35,6 +35,8 @@ var areas = []struct{ prefix, area string }{
 	{"sata-", "SATA"},
 	{"intel-rst-", "SATA"},
 	{"usb-", "USB"},
+	{"hba-", "SAS"},
+	{"sas-", "SAS"},
 	{"smart-", "SMART"},
 	{"scterc-", "SMART"},
 	{"smr-", "SMART"},

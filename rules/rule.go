@@ -530,11 +530,13 @@ func LoadPlatforms() ([]Platform, error) {
 // appliesTo says whether the rule judges a subject of kind with facts. A
 // controller rule judges the OS devices that are a controller's logical
 // drives (the finding names the volume a person knows) and the
-// controllers themselves (for what no OS device carries); on any other
-// disk its conditions could not hold, and are not evaluated.
+// controllers themselves (for what no OS device carries), and the disks
+// behind a SAS HBA (so that an HBA's fault is named on the disks it
+// fails); on any other disk its conditions could not hold, and are not
+// evaluated.
 func (r *Rule) appliesTo(kind string, facts map[string]any) bool {
 	if r.Subject == "controller" {
-		return kind == checks.KindController || kind == checks.KindDevice && facts[checks.FactControllerVolume] == true
+		return kind == checks.KindController || kind == checks.KindDevice && (facts[checks.FactControllerVolume] == true || facts[checks.FactBehindHBA] != nil)
 	}
 	return kind == r.Subject
 }

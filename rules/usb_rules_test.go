@@ -24,6 +24,8 @@ func TestUSBRules(t *testing.T) {
 
 		{"UAS off, disk class unknown", "usb-storage-not-uas", with(map[string]any{"usb_driver": "usb-storage", "usb_uas_disabled": true, "usb_uas_disabled_by": "the kernel's own list"}), Info},
 		{"UAS off, rotational 0", "usb-storage-not-uas", with(map[string]any{"usb_driver": "usb-storage", "usb_uas_disabled": true, "usb_uas_disabled_by": "the kernel's own list", "rotational": false}), Warning},
+		{"UAS off, smartctl says Solid State Device", "usb-storage-not-uas", with(map[string]any{"usb_driver": "usb-storage", "usb_uas_disabled": true, "usb_uas_disabled_by": "the kernel's own list", "smart_rotation_rpm": 0}), Warning},
+		{"UAS off, smartctl says 5400 rpm", "usb-storage-not-uas", with(map[string]any{"usb_driver": "usb-storage", "usb_uas_disabled": true, "usb_uas_disabled_by": "the kernel's own list", "smart_rotation_rpm": 5400}), Info},
 		{"UAS off, a hard disk", "usb-storage-not-uas", with(map[string]any{"usb_driver": "usb-storage", "usb_uas_disabled": true, "usb_uas_disabled_by": "the kernel's own list", "rotational": true}), Info},
 		{"usb-storage, no word of UAS", "usb-storage-not-uas", with(map[string]any{"usb_driver": "usb-storage", "usb_uas_disabled": false}), ""},
 		{"usb-storage, log unknown", "usb-storage-not-uas", with(map[string]any{"usb_driver": "usb-storage", "usb_uas_disabled": nil}), ""},

@@ -28,6 +28,10 @@ type Info struct {
 	// marks drive-managed SMR families with a trailing "(SMR)", e.g.
 	// "Western Digital Red (SMR)" (smartmontools ticket #1313).
 	ModelFamily string
+	// RotationRPM is the drive's nominal media rotation rate (ATA IDENTIFY
+	// word 217, SCSI Block Device Characteristics VPD page): 0 for a
+	// non-rotating ("Solid State Device"), else rpm; nil when not reported.
+	RotationRPM *int
 
 	// Standby: the drive was asleep and left so (smartctl -n standby, or
 	// CHECK POWER MODE before smart.go reads): "STANDBY", "SLEEP". Every
@@ -198,6 +202,7 @@ type smartctlJSON struct {
 	SerialNumber    string `json:"serial_number"`
 	FirmwareVersion string `json:"firmware_version"`
 	SCSIRevision    string `json:"scsi_revision"`
+	RotationRate    *int   `json:"rotation_rate"`
 	SmartStatus     *struct {
 		Passed *bool `json:"passed"`
 	} `json:"smart_status"`
@@ -325,6 +330,10 @@ func ParseJSON(b []byte) (*Info, error) {
 	s.Model = parse.FirstNonEmpty(j.ModelName, j.SCSIModelName, j.SCSIProduct)
 	s.Firmware = parse.FirstNonEmpty(j.FirmwareVersion, j.SCSIRevision)
 	s.ModelFamily = strings.TrimSpace(j.ModelFamily)
+	if r := j.RotationRate; r != nil && *r >= 0 && *r < 100000 {
+		v := *r
+		s.RotationRPM = &v
+	}
 	s.ERC = readERC(&j)
 	if j.SmartStatus != nil && j.SmartStatus.Passed != nil {
 		p := *j.SmartStatus.Passed
