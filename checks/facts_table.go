@@ -54,6 +54,10 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"product", TypeString, "", OnHost, "platform", "DMI product_name"},
 	{"role", TypeString, "", OnHost, "platform", "what the machine is for: server, desktop, laptop, vm or unknown (from DMI), or the --context given"},
 	{"sys_vendor", TypeString, "", OnHost, "platform", "DMI sys_vendor"},
+	// platform: where it runs (whereruns.go)
+	{"provider", TypeString, "", OnHost, "platform", "the cloud the machine runs in (AWS, Azure, GCP, OpenStack; \"\" for none known), from DMI or the kernel log's DMI line"},
+	{"machine_type", TypeString, "", OnHost, "platform", "the cloud's machine type where DMI names it (AWS product_name: c5.large)"},
+	{"vm_hypervisor", TypeString, "", OnHost, "platform", "the hypervisor the machine runs under (AWS Nitro, Hyper-V, VMware, Xen, QEMU/KVM, Proxmox (QEMU/KVM), KVM, Firecracker, Cloud Hypervisor, VirtualBox), \"none\" on bare metal, \"unidentified\" for a guest nothing names, from DMI, the kernel log (Hypervisor detected, ACPI OEM) and /proc/cpuinfo"},
 
 	// pcie-link
 	{"pcie_address", TypeString, "", OnDevice, "pcie-link", "PCI address of the disk's slowest controller link (of a multipath namespace's controllers, the one at the smallest fraction of its bandwidth)"},
