@@ -46,6 +46,7 @@ type Check struct {
 var runOrder = []string{
 	"pcie-link", "cpu-power", "pressure", "scheduler", "inventory", "controller", "platform",
 	"kernel-log", "ahci-mode", "link-power", "usb-link", "nvme-power", "queue", "md", "lvm", "multipath", "filesystems", "sample", "smart", "stack", "trim", "write-cache", "zfs", "inodes", "nfs", "btrfs",
+	"cloud",
 }
 
 var registry []Check

@@ -547,4 +547,11 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"fw_fixed_version", TypeString, "", OnDevice, SetByEngine, "the first firmware the vendor says fixes the bug"},
 	{"fw_quirks", TypeStrings, "", OnDevice, SetByEngine, "quirks of every firmware entry about the drive"},
 	{"fw_update_tool", TypeString, "", OnDevice, SetByEngine, "the vendor's firmware update tool"},
+
+	// cloud
+	{"cloud_disk", TypeString, "", OnDevice, "cloud", "a cloud's disk: ebs, instance-store, azure-managed, azure-temporary, azure (not told apart), gcp-pd, gcp-local-ssd; the cloud check sets nothing on another disk"},
+	{"cloud_volume_id", TypeString, "", OnDevice, "cloud", "the EBS volume ID from the NVMe serial (vol-0f53eccc69bc1e40e); \"\" for another disk"},
+	{"ephemeral_disk", TypeBool, "", OnDevice, "cloud", "the disk's data is lost at stop, resize or host failure (instance store, Azure temporary disk, GCP local SSD)"},
+	{"ephemeral_holds", TypeStrings, "", OnDevice, "cloud", "what an ephemeral disk holds beyond scratch data: pool, array or volume group members, btrfs, stacked devices, filesystems mounted outside /mnt; nil when the mounts are unknown"},
+	{"nvme_io_timeout_ms", TypeInt64, "ms", OnDevice, "cloud", "the NVMe disk's I/O timeout: its queue/io_timeout, else nvme_core's io_timeout module parameter × 1000"},
 })

@@ -317,7 +317,7 @@ func hostLine(h rules.Host, w *rules.Where) string {
 		}
 		parts = append(parts, plat)
 	}
-	parts = append(parts, whereLine(w))
+	parts = append(parts, whereLine(w, h.Platform))
 	if h.Distro != "" {
 		parts = append(parts, h.Distro)
 	}
@@ -330,9 +330,10 @@ func hostLine(h rules.Host, w *rules.Where) string {
 	return "— " + strings.Join(nonEmpty(parts), " · ")
 }
 
-// whereLine is where the machine runs: "AWS c5.large, VM on AWS Nitro";
+// whereLine is where the machine runs: "AWS c5.large, VM on AWS Nitro"
+// (the machine type left out where the DMI platform already shows it);
 // "" when nothing names a cloud or a hypervisor.
-func whereLine(w *rules.Where) string {
+func whereLine(w *rules.Where, dmi string) string {
 	if w == nil {
 		return ""
 	}
@@ -342,7 +343,11 @@ func whereLine(w *rules.Where) string {
 		}
 		return *p
 	}
-	cloud := strings.TrimSpace(val(w.Provider) + " " + val(w.MachineType))
+	mt := val(w.MachineType)
+	if mt != "" && strings.Contains(dmi, mt) {
+		mt = ""
+	}
+	cloud := strings.TrimSpace(val(w.Provider) + " " + mt)
 	switch hv := val(w.Hypervisor); hv {
 	case "", "none":
 		return cloud

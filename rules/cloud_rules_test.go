@@ -1,0 +1,90 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/diskdoctor/diskdoctor/checks"
+)
+
+// cloudSeverity judges one device on a host with the given facts and
+// wants rule at severity want, or no finding of it when want is "".
+func cloudSeverity(t *testing.T, host map[string]any, dev *checks.Observation, rule, want string) {
+	t.Helper()
+	h := checks.NewObservation("test", checks.KindHost, "host")
+	h.Set("role", "vm")
+	h.Set("context", "auto")
+	for k, v := range host {
+		h.Set(k, v)
+	}
+	var got *Finding
+	fs := judge(t, dev, h)
+	for i := range fs {
+		if fs[i].Rule == rule {
+			got = &fs[i]
+		}
+	}
+	switch {
+	case want == "" && got != nil:
+		t.Errorf("want no finding, got %s", got.Severity)
+	case want != "" && got == nil:
+		t.Errorf("want %s, got none (%+v)", want, fs)
+	case want != "" && got.Severity != want:
+		t.Errorf("severity %s, want %s", got.Severity, want)
+	}
+}
+
+// ebs-nvme-timeout-short: the default 30 s and 255 s on a kernel that
+// takes more are short; the maximum (module or queue), 255 s on a kernel
+// before 4.15, an unknown timeout or kernel, and an instance-store disk
+// are not. The 255 s on 4.15.0-112 is a BOSH stemcell on an m5.large
+// (cloudfoundry/bosh-linux-stemcell-builder#118).
+func TestEBSNVMeTimeoutShort(t *testing.T) {
+	ebs := map[string]any{"transport": "nvme", "model": "Amazon Elastic Block Store", "cloud_disk": "ebs", "cloud_volume_id": "vol-0f53eccc69bc1e40e"}
+	with := func(extra map[string]any) map[string]any { return merged(ebs, extra) }
+	k414, k415 := map[string]any{"kernel_code": 4014}, map[string]any{"kernel_code": 4015}
+	for _, tt := range []struct {
+		name string
+		host map[string]any
+		dev  map[string]any
+		want string
+	}{
+		{"default 30 s", nil, with(map[string]any{"nvme_io_timeout_ms": int64(30000)}), Warning},
+		{"255 s on 4.15", k415, with(map[string]any{"nvme_io_timeout_ms": int64(255000)}), Warning},
+		{"255 s on 4.14: its maximum", k414, with(map[string]any{"nvme_io_timeout_ms": int64(255000)}), ""},
+		{"255 s, kernel unknown", nil, with(map[string]any{"nvme_io_timeout_ms": int64(255000)}), ""},
+		{"module maximum", k415, with(map[string]any{"nvme_io_timeout_ms": int64(4294967295000)}), ""},
+		{"queue maximum as the kernel keeps it", k415, with(map[string]any{"nvme_io_timeout_ms": int64(4294966296)}), ""},
+		{"timeout unread", k415, with(map[string]any{"nvme_io_timeout_ms": nil}), ""},
+		{"instance store at 90 s", k415, with(map[string]any{"cloud_disk": "instance-store", "nvme_io_timeout_ms": int64(90000)}), ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cloudSeverity(t, tt.host, device("nvme0n1", tt.dev), "ebs-nvme-timeout-short", tt.want)
+		})
+	}
+}
+
+// ephemeral-disk-holds-data: a warning when the ephemeral disk is part of
+// something larger or holds a filesystem outside the scratch mount (an
+// md RAID0 of instance-store disks, as amazon-eks-ami's setup-local-disks
+// builds and loses at stop/start: awslabs/amazon-eks-ami#2755); a note
+// otherwise, also when what it holds is unknown; nothing for EBS.
+func TestEphemeralDiskHoldsData(t *testing.T) {
+	store := map[string]any{"transport": "nvme", "model": "Amazon EC2 NVMe Instance Storage", "cloud_disk": "instance-store", "ephemeral_disk": true}
+	with := func(extra map[string]any) map[string]any { return merged(store, extra) }
+	for _, tt := range []struct {
+		name string
+		dev  map[string]any
+		want string
+	}{
+		{"md RAID0 member", with(map[string]any{"ephemeral_holds": []string{"nvme1n1: md array member", "nvme1n1: held by md127"}}), Warning},
+		{"xfs at /var/lib/data", with(map[string]any{"ephemeral_holds": []string{"nvme1n1: xfs mounted at /var/lib/data"}}), Warning},
+		{"scratch at /mnt or nothing", with(map[string]any{"ephemeral_holds": []string{}}), Info},
+		{"mounts unknown", with(map[string]any{"ephemeral_holds": nil}), Info},
+		{"EBS", merged(store, map[string]any{"cloud_disk": "ebs", "ephemeral_disk": false, "ephemeral_holds": []string{}}), ""},
+		{"not a cloud disk", merged(store, map[string]any{"cloud_disk": "", "ephemeral_disk": false, "ephemeral_holds": []string{}}), ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cloudSeverity(t, nil, device("nvme1n1", tt.dev), "ephemeral-disk-holds-data", tt.want)
+		})
+	}
+}
