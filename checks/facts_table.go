@@ -554,4 +554,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"ephemeral_disk", TypeBool, "", OnDevice, "cloud", "the disk's data is lost at stop, resize or host failure (instance store, Azure temporary disk, GCP local SSD)"},
 	{"ephemeral_holds", TypeStrings, "", OnDevice, "cloud", "what an ephemeral disk holds beyond scratch data: pool, array or volume group members, btrfs, stacked devices, filesystems mounted outside /mnt; nil when the mounts are unknown"},
 	{"nvme_io_timeout_ms", TypeInt64, "ms", OnDevice, "cloud", "the NVMe disk's I/O timeout: its queue/io_timeout, else nvme_core's io_timeout module parameter × 1000"},
+
+	// sample: CPU steal (samplesteal.go)
+	{"cpu_steal_window_pct", TypeFloat, "%", OnHost, "sample", "share of the window's CPU time the hypervisor gave to others while this guest's vCPUs were runnable (growth of /proc/stat steal over all states)"},
 })

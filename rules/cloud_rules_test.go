@@ -88,3 +88,40 @@ func TestEphemeralDiskHoldsData(t *testing.T) {
 		})
 	}
 }
+
+// cpu-steal-high: 10 % of the window's CPU time and above; 9.9 % and an
+// unknown steal (no window, no /proc/stat) give nothing.
+func TestCPUStealHigh(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		host map[string]any
+		want string
+	}{
+		{"54 % (coreos/bugs#73)", map[string]any{"cpu_steal_window_pct": 54.0, "sample_seconds": 3.0}, Warning},
+		{"10 %", map[string]any{"cpu_steal_window_pct": 10.0, "sample_seconds": 3.0}, Warning},
+		{"9.9 %", map[string]any{"cpu_steal_window_pct": 9.9, "sample_seconds": 3.0}, ""},
+		{"unknown", map[string]any{"cpu_steal_window_pct": nil}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := checks.NewObservation("test", checks.KindHost, "host")
+			h.Set("role", "vm")
+			h.Set("context", "auto")
+			for k, v := range tt.host {
+				h.Set(k, v)
+			}
+			var got *Finding
+			fs := judge(t, h)
+			for i := range fs {
+				if fs[i].Rule == "cpu-steal-high" {
+					got = &fs[i]
+				}
+			}
+			switch {
+			case tt.want == "" && got != nil:
+				t.Errorf("want no finding, got %s", got.Severity)
+			case tt.want != "" && (got == nil || got.Severity != tt.want):
+				t.Errorf("want %s, got %+v", tt.want, got)
+			}
+		})
+	}
+}
