@@ -557,4 +557,11 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 
 	// sample: CPU steal (samplesteal.go)
 	{"cpu_steal_window_pct", TypeFloat, "%", OnHost, "sample", "share of the window's CPU time the hypervisor gave to others while this guest's vCPUs were runnable (growth of /proc/stat steal over all states)"},
+
+	// engine: a cloud volume's cap (rules/cloud.yaml and a site's cloud entries)
+	{"cloud_cap_iops", TypeFloat, "1/s", OnDevice, SetByEngine, "the cloud volume's documented IOPS cap (its type's, or the site's provisioned figure); nil when no entry names the volume"},
+	{"cloud_cap_mbs", TypeFloat, "MB/s", OnDevice, SetByEngine, "the cloud volume's documented throughput cap; nil when no entry names the volume"},
+	{"cloud_cap_volume_type", TypeString, "", OnDevice, SetByEngine, "the volume type the site's entry names (gp3, P30)"},
+	{"cloud_cap_burst", TypeString, "", OnDevice, SetByEngine, "how the volume type bursts above its baseline and the console metric that shows the balance"},
+	{"cloud_cap_source", TypeString, "", OnDevice, SetByEngine, "the public page (and the site's record) the cap comes from"},
 })

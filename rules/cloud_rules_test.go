@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/checks"
@@ -123,5 +124,92 @@ func TestCPUStealHigh(t *testing.T) {
 				t.Errorf("want %s, got %+v", tt.want, got)
 			}
 		})
+	}
+}
+
+// cloud-volume-throttled: a named gp3 volume at 2,950 of its 3,000 IOPS
+// warns; at 1,000 it does not; a volume no entry names is never judged
+// (the guest cannot see its type); nor a physical disk.
+func TestCloudVolumeThrottled(t *testing.T) {
+	site := []byte("cloud:\n  - provider: AWS\n    volume: vol-0f53eccc69bc1e40e\n    volume_type: gp3\n    source: \"test: provisioned as gp3\"\n")
+	ds, err := LoadDatasheets("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.add(site, "site.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	e := strictEngine(t)
+	e.Datasheets = ds
+	ebs := map[string]any{"transport": "nvme", "model": "Amazon Elastic Block Store", "virtual_disk": true, "cloud_disk": "ebs",
+		"cloud_volume_id": "vol-0f53eccc69bc1e40e", "sample_r_s": 950.0, "sample_w_s": 2000.0, "sample_r_mbs": 3.8, "sample_w_mbs": 16.0,
+		"sample_r_await_ms": 4.1, "sample_w_await_ms": 9.7, "sample_util_pct": 100.0}
+	host := func() *checks.Observation {
+		h := checks.NewObservation("test", checks.KindHost, "host")
+		for k, v := range map[string]any{"role": "vm", "context": "auto", "provider": "AWS", "sample_seconds": 10.0} {
+			h.Set(k, v)
+		}
+		return h
+	}
+	for _, tt := range []struct {
+		name string
+		dev  map[string]any
+		want bool
+	}{
+		{"gp3 at 2,950 IOPS", ebs, true},
+		{"gp3 at 1,000 IOPS", merged(ebs, map[string]any{"sample_r_s": 200.0, "sample_w_s": 800.0}), false},
+		{"a volume no entry names", merged(ebs, map[string]any{"cloud_volume_id": "vol-0aaaaaaaaaaaaaaaa"}), false},
+		{"not a cloud disk", merged(ebs, map[string]any{"cloud_disk": ""}), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fs, err := e.Judge(&checks.Result{Observations: []*checks.Observation{device("nvme0n1", tt.dev), host()}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := false
+			for _, f := range fs {
+				got = got || f.Rule == "cloud-volume-throttled"
+			}
+			if got != tt.want {
+				t.Errorf("finding %v, want %v (%+v)", got, tt.want, fs)
+			}
+		})
+	}
+}
+
+// Every entry of the cloud table names its source; one without is
+// refused, in the shipped table and in a site's file alike.
+func TestCloudTableSources(t *testing.T) {
+	ls, err := parseCloud(embeddedCloud)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) == 0 {
+		t.Fatal("empty cloud table")
+	}
+	for _, l := range ls {
+		if !strings.Contains(l.Source, "https://") {
+			t.Errorf("%s %s: source %q names no public page", l.Provider, l.VolumeType, l.Source)
+		}
+	}
+	if _, err := parseCloud([]byte("cloud:\n  - {provider: AWS, volume_type: gp3, iops: 3000}\n")); err == nil {
+		t.Error("an entry without a source was accepted")
+	}
+	ds, _ := LoadDatasheets("")
+	if err := ds.add([]byte("cloud:\n  - {provider: AWS, volume: vol-1, volume_type: gp3}\n"), "site.yaml"); err == nil {
+		t.Error("a site's entry without a source was accepted")
+	}
+}
+
+// A cloud disk is never compared with a physical drive's datasheet: a
+// guest's disk is class virtual whatever model it reports.
+func TestCloudDiskHasNoDriveDatasheet(t *testing.T) {
+	e := strictEngine(t)
+	subs, _ := e.subjects(&checks.Result{Observations: []*checks.Observation{
+		device("nvme0n1", map[string]any{"transport": "nvme", "model": "Samsung SSD 980 PRO 1TB", "virtual_disk": true, "cloud_disk": "ebs"}),
+	}})
+	s := subs[checks.KindDevice+"/nvme0n1"]
+	if s.facts[checks.FactClass] != "virtual" || (s.ds != nil && s.ds.ModelEntry) {
+		t.Errorf("class %v, datasheet %+v", s.facts[checks.FactClass], s.ds)
 	}
 }

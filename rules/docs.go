@@ -141,6 +141,7 @@ var factSources = map[string]factSource{
 	"nvme_io_timeout_ms":           {"cloud: /sys/block/<dev>/queue/io_timeout (ms), else /sys/module/nvme_core/parameters/io_timeout (s, × 1000; nvme's on old kernels)", "nil when neither file can be read: the rule does not apply"},
 	"ephemeral_disk":               {"cloud: cloud_disk is instance-store, azure-temporary or gcp-local-ssd", "false for another cloud disk, absent on a disk that is not a cloud's"},
 	"cpu_steal_window_pct":         {"sample: the growth of /proc/stat's cpu steal over the growth of all its states, between the window's two readings", "nil without --sample or when /proc/stat was not read at both ends: the rule does not apply"},
+	"cloud_cap_":                   {"engine: rules/cloud.yaml's volume types and a site's datasheets.d cloud entries naming the volume (cloud_volume_id) and its type", "nil when no entry names the volume (the guest cannot see its type): the rule does not apply"},
 	"ephemeral_holds":              {"cloud: the disk's and its partitions' ID_FS_TYPE (zfs_member, linux_raid_member, LVM2_member, btrfs), holders/, and /proc/self/mountinfo mounts outside /mnt", "nil when the mount table cannot be read: the note's severity stays info"},
 	"pcie_degraded":                {"/sys/class/nvme/<ctrl>/device/{current,max}_link_{speed,width}", "nil (skipped entry): the rule does not apply"},
 	"pagecache_filesystems":        {"mounted filesystems that use the page cache", "[]"},
