@@ -213,3 +213,29 @@ func TestCloudDiskHasNoDriveDatasheet(t *testing.T) {
 		t.Errorf("class %v, datasheet %+v", s.facts[checks.FactClass], s.ds)
 	}
 }
+
+// virtual-disk-queue-shallow: a pvscsi disk at depth 16 with aqu-sz 15
+// is noted; the same disk idle, a deep queue, a physical disk or an
+// unknown depth are not.
+func TestVirtualDiskQueueShallow(t *testing.T) {
+	vm := map[string]any{"transport": "scsi", "virtual_disk": true, "hypervisor": "VMware", "drivers": []string{"sd", "vmw_pvscsi"},
+		"queue_depth": 16, "sample_aqu_sz": 15.2, "sample_util_pct": 100.0}
+	with := func(extra map[string]any) map[string]any { return merged(vm, extra) }
+	for _, tt := range []struct {
+		name string
+		dev  map[string]any
+		want string
+	}{
+		{"pvscsi depth 16 queueing", vm, Info},
+		{"Hyper-V depth 8 queueing", with(map[string]any{"hypervisor": "Hyper-V", "drivers": []string{"sd", "hv_storvsc"}, "queue_depth": 8, "sample_aqu_sz": 7.0}), Info},
+		{"idle", with(map[string]any{"sample_aqu_sz": 0.4}), ""},
+		{"depth 64", with(map[string]any{"queue_depth": 64, "sample_aqu_sz": 60.0}), ""},
+		{"QEMU/KVM", with(map[string]any{"hypervisor": "QEMU/KVM"}), ""},
+		{"depth unknown", with(map[string]any{"queue_depth": nil}), ""},
+		{"no window", with(map[string]any{"sample_aqu_sz": nil}), ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cloudSeverity(t, nil, device("sda", tt.dev), "virtual-disk-queue-shallow", tt.want)
+		})
+	}
+}

@@ -142,6 +142,8 @@ var factSources = map[string]factSource{
 	"ephemeral_disk":               {"cloud: cloud_disk is instance-store, azure-temporary or gcp-local-ssd", "false for another cloud disk, absent on a disk that is not a cloud's"},
 	"cpu_steal_window_pct":         {"sample: the growth of /proc/stat's cpu steal over the growth of all its states, between the window's two readings", "nil without --sample or when /proc/stat was not read at both ends: the rule does not apply"},
 	"cloud_cap_":                   {"engine: rules/cloud.yaml's volume types and a site's datasheets.d cloud entries naming the volume (cloud_volume_id) and its type", "nil when no entry names the volume (the guest cannot see its type): the rule does not apply"},
+	"hypervisor":                   {"inventory: the disk's driver (vmw_pvscsi, hv_storvsc, xen-blkfront, virtio_blk/virtio_scsi), SCSI vendor and model, PCI function or path; the host's hypervisor (platform) for a virtio or emulated disk", "\"\" for a physical disk: the rules do not apply"},
+	"hypervisor_cache_setting":     {"inventory: where the disk's hypervisor sets its cache (each hypervisor's own setting)", "absent on a physical disk: rules judged only on virtual disks do not count it as checked"},
 	"ephemeral_holds":              {"cloud: the disk's and its partitions' ID_FS_TYPE (zfs_member, linux_raid_member, LVM2_member, btrfs), holders/, and /proc/self/mountinfo mounts outside /mnt", "nil when the mount table cannot be read: the note's severity stays info"},
 	"pcie_degraded":                {"/sys/class/nvme/<ctrl>/device/{current,max}_link_{speed,width}", "nil (skipped entry): the rule does not apply"},
 	"pagecache_filesystems":        {"mounted filesystems that use the page cache", "[]"},
