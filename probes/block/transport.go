@@ -145,8 +145,8 @@ func (d *Device) hasDriver(drv string) bool {
 var virtualPCI = map[string]string{
 	"1d0f:8061": "Amazon EBS",                // Amazon.com NVMe EBS Controller
 	"1d0f:cd01": "Amazon EC2 instance store", // Amazon.com NVMe SSD Controller
-	"15ad:07f0": "VMware",     // VMware virtual NVMe controller
-	"15ad:07c0": "VMware",     // VMware PVSCSI
+	"15ad:07f0": "VMware",                    // VMware virtual NVMe controller
+	"15ad:07c0": "VMware",                    // VMware PVSCSI
 }
 
 // pciIDAbove reads vendor:device of the nearest PCI function on the
