@@ -158,14 +158,20 @@ func whereItRuns(p *system.Platform, klog *kernlog.Log, devs []*block.Device) Wh
 	if w.Hypervisor != "" {
 		return w
 	}
-	// No DMI that names one: the ACPI tables' OEM, then the hypervisor
-	// the kernel detected.
+	// No DMI that names one: the ACPI tables' OEM (the boot log's, else
+	// the FADT's own header, which outlives the ring buffer), then the
+	// hypervisor the kernel detected.
+	oemEv := func() []Evidence { return lineEv(klOEM) }
+	if oem == "" && p != nil && p.ACPIOEM != "" {
+		oem = p.ACPIOEM
+		oemEv = func() []Evidence { return []Evidence{{system.ACPIFADTPath, "OEM ID " + p.ACPIOEM}} }
+	}
 	switch oem {
 	case "FIRECK":
-		hv(hvFirecracker, lineEv(klOEM))
+		hv(hvFirecracker, oemEv())
 		return w
 	case "CLOUDH":
-		hv(hvCloudHypervisor, lineEv(klOEM))
+		hv(hvCloudHypervisor, oemEv())
 		return w
 	}
 	if klHV != nil {

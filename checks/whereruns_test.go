@@ -113,3 +113,18 @@ func TestFirecrackerGuestPlatform(t *testing.T) {
 		t.Errorf("vda cache setting = %q", s)
 	}
 }
+
+// The kernel's ring buffer forgets the boot lines on a busy machine; the
+// FADT's header (this Firecracker VM's /sys/firmware/acpi/tables/FACP,
+// its first 16 bytes) still names the hypervisor.
+func TestWhereItRunsFromACPITable(t *testing.T) {
+	fadt := []byte("FACP\x14\x01\x00\x00\x06fFIRECK")
+	yes := true
+	p := &system.Platform{CPUHypervisor: &yes, ACPIOEM: system.ParseACPIOEM(fadt)}
+	if w := whereItRuns(p, &kernlog.Log{}, nil); w.Hypervisor != hvFirecracker || len(w.HypervisorEv) == 0 || w.HypervisorEv[0].Source != system.ACPIFADTPath {
+		t.Errorf("got %+v", w)
+	}
+	if got := system.ParseACPIOEM([]byte("FACP\x14\x01\x00\x00\x06f\x01\x02ABCD")); got != "" {
+		t.Errorf("control bytes gave %q", got)
+	}
+}

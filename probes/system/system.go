@@ -38,7 +38,12 @@ type Platform struct {
 	// (arch/x86/include/asm/cpufeatures.h X86_FEATURE_HYPERVISOR); nil
 	// where cpuinfo has no x86 flags line (arm64) or was not read.
 	CPUHypervisor *bool
-	Files         map[string]string
+	// ACPIOEM is the OEM ID of the ACPI tables (the FADT's header, bytes
+	// 10-15: ACPI specification, System Description Table Header), which
+	// a hypervisor that builds its own tables names itself in (FIRECK,
+	// CLOUDH); "" where the table is absent or unreadable (root only).
+	ACPIOEM string
+	Files   map[string]string
 }
 
 // ReadPlatform reads the machine's identity through ghw (DMI under
@@ -53,6 +58,11 @@ func ReadPlatform(ctx context.Context, h *machine.Host) (*Platform, error) {
 	}
 	if b, err := h.ReadFile(ctx, "/proc/cpuinfo"); err == nil {
 		p.CPUHypervisor = ParseCPUHypervisor(b)
+	}
+	if b, err := h.ReadFile(ctx, ACPIFADTPath); err == nil {
+		if p.ACPIOEM = ParseACPIOEM(b); p.ACPIOEM != "" {
+			p.Files["acpi_oem"] = ACPIFADTPath
+		}
 	}
 	p.Kernel, _ = h.ReadString(ctx, "/proc/sys/kernel/osrelease")
 	p.Hostname, _ = h.ReadString(ctx, "/proc/sys/kernel/hostname")
@@ -107,6 +117,25 @@ func readDMI(h *machine.Host, p *Platform) {
 		p.Vendor, p.Product = boardVendor, p.Board
 		p.Files["sys_vendor"], p.Files["product_name"] = p.Files["board_vendor"], p.Files["board_name"]
 	}
+}
+
+// ACPIFADTPath is the Fixed ACPI Description Table as the kernel exposes
+// it (drivers/acpi/sysfs.c, mode 0400).
+const ACPIFADTPath = "/sys/firmware/acpi/tables/FACP"
+
+// ParseACPIOEM returns the OEM ID of an ACPI table header: six bytes at
+// offset 10, space or NUL padded; "" unless they are printable ASCII.
+func ParseACPIOEM(b []byte) string {
+	if len(b) < 16 {
+		return ""
+	}
+	id := strings.TrimRight(string(b[10:16]), " \x00")
+	for _, r := range id {
+		if r < 0x21 || r > 0x7e {
+			return ""
+		}
+	}
+	return id
 }
 
 // ParseCPUHypervisor reads the first x86 "flags" line of /proc/cpuinfo:
