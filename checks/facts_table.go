@@ -54,6 +54,10 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"product", TypeString, "", OnHost, "platform", "DMI product_name"},
 	{"role", TypeString, "", OnHost, "platform", "what the machine is for: server, desktop, laptop, vm or unknown (from DMI), or the --context given"},
 	{"sys_vendor", TypeString, "", OnHost, "platform", "DMI sys_vendor"},
+	// platform: where it runs (whereruns.go)
+	{"provider", TypeString, "", OnHost, "platform", "the cloud the machine runs in (AWS, Azure, GCP, OpenStack; \"\" for none known), from DMI or the kernel log's DMI line"},
+	{"machine_type", TypeString, "", OnHost, "platform", "the cloud's machine type where DMI names it (AWS product_name: c5.large)"},
+	{"vm_hypervisor", TypeString, "", OnHost, "platform", "the hypervisor the machine runs under (AWS Nitro, Hyper-V, VMware, Xen, QEMU/KVM, Proxmox (QEMU/KVM), KVM, Firecracker, Cloud Hypervisor, VirtualBox), \"none\" on bare metal, \"unidentified\" for a guest nothing names, from DMI, the kernel log (Hypervisor detected, ACPI OEM) and /proc/cpuinfo"},
 
 	// pcie-link
 	{"pcie_address", TypeString, "", OnDevice, "pcie-link", "PCI address of the disk's slowest controller link (of a multipath namespace's controllers, the one at the smallest fraction of its bandwidth)"},
@@ -624,4 +628,21 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 
 	// controller: a background task that makes no headway
 	{"ctl_tasks_stalled", TypeStrings, "", OnController | OnDevice, "controller", "the tasks of ctl_tasks that make no headway (MegaCli: more than 30 days to go at the pace of the time taken so far), with why"},
+
+	// cloud
+	{"cloud_disk", TypeString, "", OnDevice, "cloud", "a cloud's disk: ebs, instance-store, azure-managed, azure-temporary, azure (not told apart), gcp-pd, gcp-local-ssd; the cloud check sets nothing on another disk"},
+	{"cloud_volume_id", TypeString, "", OnDevice, "cloud", "the EBS volume ID from the NVMe serial (vol-0f53eccc69bc1e40e); \"\" for another disk"},
+	{"ephemeral_disk", TypeBool, "", OnDevice, "cloud", "the disk's data is lost at stop, resize or host failure (instance store, Azure temporary disk, GCP local SSD)"},
+	{"ephemeral_holds", TypeStrings, "", OnDevice, "cloud", "what an ephemeral disk holds beyond scratch data: pool, array or volume group members, btrfs, stacked devices, filesystems mounted outside /mnt; nil when the mounts are unknown"},
+	{"nvme_io_timeout_ms", TypeInt64, "ms", OnDevice, "cloud", "the NVMe disk's I/O timeout: its queue/io_timeout, else nvme_core's io_timeout module parameter × 1000"},
+
+	// sample: CPU steal (samplesteal.go)
+	{"cpu_steal_window_pct", TypeFloat, "%", OnHost, "sample", "share of the window's CPU time the hypervisor gave to others while this guest's vCPUs were runnable (growth of /proc/stat steal over all states)"},
+
+	// engine: a cloud volume's cap (rules/cloud.yaml and a site's cloud entries)
+	{"cloud_cap_iops", TypeFloat, "1/s", OnDevice, SetByEngine, "the cloud volume's documented IOPS cap (its type's, or the site's provisioned figure); nil when no entry names the volume"},
+	{"cloud_cap_mbs", TypeFloat, "MB/s", OnDevice, SetByEngine, "the cloud volume's documented throughput cap; nil when no entry names the volume"},
+	{"cloud_cap_volume_type", TypeString, "", OnDevice, SetByEngine, "the volume type the site's entry names (gp3, P30)"},
+	{"cloud_cap_burst", TypeString, "", OnDevice, SetByEngine, "how the volume type bursts above its baseline and the console metric that shows the balance"},
+	{"cloud_cap_source", TypeString, "", OnDevice, SetByEngine, "the public page (and the site's record) the cap comes from"},
 })

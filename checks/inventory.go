@@ -15,17 +15,30 @@ func init() {
 	Register(Check{Name: "inventory", Description: "every block device: identity, bus, size, partitions, mounts, stable names", Run: inventory})
 }
 
-// cacheSettings says where a virtual disk's write cache is decided: the
-// guest sees what the hypervisor chose and cannot change it.
+// cacheSettings says where a virtual disk's write cache is decided, by
+// hypervisor (whereruns.go's names, or the disk's own): the guest sees
+// what the hypervisor chose and cannot change it. Each names only its
+// own hypervisor's setting.
 var cacheSettings = map[string]string{
-	"VMware":                 "the ESXi host decides (virtual disks carry no guest-settable cache; the datastore and the host's storage controller cache decide); nothing to change in the guest",
-	"Hyper-V":                "the Hyper-V host decides (VHDX on the host's storage); nothing to change in the guest",
-	"Xen":                    "the Xen backend (blkback or qdisk) decides whether the guest sees a flush-capable disk; nothing to change in the guest",
-	"QEMU":                   "QEMU's -drive cache= (libvirt <driver cache=...>): writeback or none show write back in the guest, writethrough or directsync show write through",
-	"virtio (KVM/QEMU)":      "QEMU's -drive cache= (libvirt <driver cache=...>): writeback or none show write back in the guest, writethrough or directsync show write through",
-	"VirtualBox":             "VirtualBox's host I/O cache: VBoxManage storagectl VM --name CONTROLLER --hostiocache on|off",
-	"Amazon EBS":             "Amazon EBS volumes are replicated block storage; there is no guest setting for their cache",
-	"Google Persistent Disk": "Google Persistent Disk is replicated block storage; there is no guest setting for its cache",
+	hvVMware:  "the ESXi host decides (virtual disks carry no guest-settable cache; the datastore and the host's storage controller cache decide); nothing to change in the guest",
+	hvHyperV:  "the Hyper-V host decides (VHDX on the host's storage); nothing to change in the guest",
+	hvXen:     "the Xen backend (blkback or qdisk) decides whether the guest sees a flush-capable disk; nothing to change in the guest",
+	"QEMU":    "QEMU's -drive cache= (libvirt <driver cache=...>): writeback or none show write back in the guest, writethrough or directsync show write through",
+	hvQEMUKVM: "QEMU's -drive cache= (libvirt <driver cache=...>): writeback or none show write back in the guest, writethrough or directsync show write through",
+	hvProxmox: "the VM's disk Cache option on the Proxmox host (QEMU's cache=): No cache and Write back show write back in the guest, Write through and Direct sync show write through",
+	// Firecracker's docs/api_requests/block-caching.md.
+	hvFirecracker: "the drive's cache_type on the Firecracker host (PUT /drives): both modes show write back in the guest; Unsafe, the default, acknowledges flushes without syncing the host's file, Writeback syncs it (fsync)",
+	// Cloud Hypervisor's docs/api.md (DiskConfig direct).
+	hvCloudHypervisor:           "the --disk option direct= on the Cloud Hypervisor host: on opens the image with O_DIRECT, off goes through the host's page cache",
+	hvKVM:                       "the host's virtual machine monitor decides (the kernel names KVM, not the program that emulates the disk); nothing to change in the guest",
+	hvVirtualBox:                "VirtualBox's host I/O cache: VBoxManage storagectl VM --name CONTROLLER --hostiocache on|off",
+	"virtio":                    "the hypervisor's disk cache setting on the host (the guest cannot tell which program provides its virtio disk); nothing to change in the guest",
+	"Amazon EBS":                "Amazon EBS volumes are replicated block storage; there is no guest setting for their cache",
+	"Amazon EC2 instance store": "an instance-store volume is the host's local NVMe SSD, passed to the guest through the Nitro card; there is no guest setting for its cache",
+	"Google Persistent Disk":    "Google Persistent Disk is replicated block storage; there is no guest setting for its cache",
+	"Google local SSD":          "a Google local SSD is the host's local SSD; there is no guest setting for its cache",
+	"Azure local NVMe":          "an Azure local NVMe disk is the host's SSD; there is no guest setting for its cache",
+	"Azure managed disk (NVMe)": "the managed disk's host caching (None, ReadOnly, ReadWrite) is set on the disk in Azure, not in the guest",
 }
 
 func inventory(ctx context.Context, env *Env) []*Observation {
@@ -39,6 +52,8 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 	if Role(plat, "") == "vm" {
 		vmVendor = strings.TrimSpace(plat.Vendor + " " + plat.Product)
 	}
+	klog, _ := env.KernelLog(ctx)
+	host := whereItRuns(plat, klog, devs)
 	rootUnseen := rootNotMounted(ctx, env)
 	var out []*Observation
 	for _, d := range devs {
@@ -55,7 +70,7 @@ func inventory(ctx context.Context, env *Env) []*Observation {
 			continue
 		}
 		o := NewObservation("inventory", KindDevice, d.Name)
-		setHypervisor(o, d, vmVendor)
+		setHypervisor(o, d, vmVendor, host)
 		setIdentity(env, o, d)
 		setUsage(o, d, byDevNo)
 		if rootUnseen && o.Get("in_use") == false {
@@ -105,10 +120,21 @@ func skipRefusedNames(ctx context.Context, env *Env) {
 
 // setHypervisor: whether the disk is a hypervisor's, and where its write
 // cache is then decided. vmVendor is the DMI vendor of a virtual machine.
-func setHypervisor(o *Observation, d *block.Device, vmVendor string) {
+func setHypervisor(o *Observation, d *block.Device, vmVendor string, host Where) {
 	hv, why := d.Hypervisor, d.HypervisorWhy
-	if hv == "" && vmVendor != "" && (d.Transport == "sata" || d.Transport == "pata" || d.Transport == "scsi" || d.Transport == "unknown") {
-		hv, why = "the hypervisor of "+vmVendor, "DMI: "+vmVendor
+	named := host.Hypervisor != "" && host.Hypervisor != hvNone && host.Hypervisor != hvUnidentified
+	if hv == "" && (vmVendor != "" || named) && (d.Transport == "sata" || d.Transport == "pata" || d.Transport == "scsi" || d.Transport == "unknown") {
+		if named {
+			hv, why = host.Hypervisor, "an emulated disk of a "+host.Hypervisor+" guest"
+		} else {
+			hv, why = "the hypervisor of "+vmVendor, "DMI: "+vmVendor
+		}
+	}
+	// A virtio disk (or QEMU's emulated one) is the named hypervisor's:
+	// the transport alone does not say which program provides it.
+	if named && (hv == "virtio" || hv == "QEMU" && (host.Hypervisor == hvQEMUKVM || host.Hypervisor == hvProxmox)) {
+		why += "; " + host.Hypervisor + " guest (" + evidenceSources(host.HypervisorEv) + ")"
+		hv = host.Hypervisor
 	}
 	if hv == "" {
 		o.Set("virtual_disk", false)
@@ -122,6 +148,15 @@ func setHypervisor(o *Observation, d *block.Device, vmVendor string) {
 		setting = "the hypervisor's disk settings decide; nothing to change in the guest"
 	}
 	o.Set("hypervisor_cache_setting", setting)
+}
+
+// evidenceSources lists where evidence came from.
+func evidenceSources(evs []Evidence) string {
+	var out []string
+	for _, e := range evs {
+		out = append(out, e.Source)
+	}
+	return strings.Join(out, ", ")
 }
 
 // setIdentity: where the disk sits (bus, drivers, controller) and what it

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/diskdoctor/diskdoctor/machine"
+	"github.com/diskdoctor/diskdoctor/probes/kernlog"
+	"github.com/diskdoctor/diskdoctor/probes/system"
 )
 
 func init() {
@@ -49,10 +51,17 @@ func platform(ctx context.Context, env *Env) []*Observation {
 			env.Skip("platform", "", fmt.Errorf("/sys/class/dmi/id: %w", machine.ErrNotAvailable))
 		}
 	}
-	o.Set("role", Role(p, env.Opts.Context))
+	devs, _ := env.Devices(ctx)
+	klog, _ := env.KernelLog(ctx)
+	w := whereItRuns(p, klog, devs)
+	setWhere(o, p, klog, w)
+	role := Role(p, env.Opts.Context)
+	if role == "unknown" && w.Hypervisor != "" && w.Hypervisor != hvNone {
+		role = "vm" // a guest without DMI (a microVM): the kernel or the CPU says so
+	}
+	o.Set("role", role)
 	o.Set("context", env.Opts.Context)
 
-	devs, _ := env.Devices(ctx)
 	ctrls := map[string][]string{}
 	for _, d := range devs {
 		if d.NVMePath {
@@ -68,6 +77,27 @@ func platform(ctx context.Context, env *Env) []*Observation {
 	}
 	o.Set("controllers", nonNil(list))
 	return []*Observation{o}
+}
+
+// setWhere sets provider, machine_type and vm_hypervisor: nil where
+// nothing was read that could tell (no DMI, no kernel log, no cpuinfo).
+func setWhere(o *Observation, p *system.Platform, klog *kernlog.Log, w Where) {
+	read := w.DMIKnown || p != nil && p.CPUHypervisor != nil || klog != nil
+	str := func(fact, v string, known bool, ev []Evidence) {
+		switch {
+		case v != "":
+			o.Set(fact, v, ev...)
+		case known:
+			o.Set(fact, "")
+		default:
+			o.Set(fact, nil)
+		}
+	}
+	// DMI or a cloud's own volume names a cloud: without them the
+	// provider is unknown.
+	str("provider", w.Provider, w.DMIKnown, w.ProviderEv)
+	str("machine_type", w.MachineType, w.DMIKnown, w.MachineTypeEv)
+	str("vm_hypervisor", w.Hypervisor, read, w.HypervisorEv)
 }
 
 var kernelRelease = regexp.MustCompile(`^(\d+)\.(\d+)`)

@@ -156,6 +156,7 @@ func sampleHost(w *window.Window, s *Sample) *Observation {
 		addStall(host, s, "cpu", w.Start.PSI.CPU, w.End.PSI.CPU, w.Seconds)
 		addStall(host, s, "memory", w.Start.PSI.Memory, w.End.PSI.Memory, w.Seconds)
 	}
+	addSteal(host, w)
 	s.Processes = window.TopProcesses(w, 10)
 	if s.Processes == nil {
 		s.Processes = []window.ProcRates{}

@@ -36,6 +36,9 @@ func renderJSON(w io.Writer, rep *rules.Report, run RunInfo) error {
 		j.field("duration_seconds", math.Round(run.Duration.Seconds()*1000)/1000)
 	}
 	j.field("host", rep.Host)
+	if rep.Where != nil {
+		j.field("platform", rep.Where)
+	}
 	j.field("verdict", rep.Verdict)
 	j.field("incomplete", rep.Incomplete)
 	j.field("ready", rep.Ready)

@@ -96,7 +96,7 @@ func TestRenderJSONKnowsEveryReportField(t *testing.T) {
 	for i := range rt.NumField() {
 		names = append(names, rt.Field(i).Tag.Get("json"))
 	}
-	want := "schema host verdict incomplete ready not_ready,omitempty - findings skipped passed waived_findings,omitempty waivers,omitempty config,omitempty devices controllers,omitempty sample,omitempty"
+	want := "schema host platform,omitempty verdict incomplete ready not_ready,omitempty - findings skipped passed waived_findings,omitempty waivers,omitempty config,omitempty devices controllers,omitempty sample,omitempty"
 	if got := strings.Join(names, " "); got != want {
 		t.Fatalf("rules.Report's JSON fields are %q, renderJSON writes %q: update renderJSON", got, want)
 	}

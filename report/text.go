@@ -90,7 +90,7 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 	}
 	o.width = max(o.width, minWidth)
 	t := &textWriter{p: newPalette(w, o.color), width: o.width, verbose: o.verbose}
-	t.wrapped(t.p.Bold.Render("diskdoctor")+" ", width("diskdoctor "), 2, clean(strings.TrimPrefix(hostLine(rep.Host), "— ")), t.p.Dim)
+	t.wrapped(t.p.Bold.Render("diskdoctor")+" ", width("diskdoctor "), 2, clean(strings.TrimPrefix(hostLine(rep.Host, rep.Where), "— ")), t.p.Dim)
 	if rep.Sample != nil {
 		answer, st := triageAnswer(t.p, rep)
 		t.wrapped("", 0, 2, answer, st)
@@ -333,7 +333,7 @@ func plural(many bool, one, more string) string {
 	return one
 }
 
-func hostLine(h rules.Host) string {
+func hostLine(h rules.Host, w *rules.Where) string {
 	parts := []string{h.Hostname}
 	if h.Platform != "" {
 		plat := h.Platform
@@ -342,6 +342,7 @@ func hostLine(h rules.Host) string {
 		}
 		parts = append(parts, plat)
 	}
+	parts = append(parts, whereLine(w, h.Platform))
 	if h.Distro != "" {
 		parts = append(parts, h.Distro)
 	}
@@ -352,6 +353,34 @@ func hostLine(h rules.Host) string {
 		parts = append(parts, "recorded at "+h.Root)
 	}
 	return "— " + strings.Join(nonEmpty(parts), " · ")
+}
+
+// whereLine is where the machine runs: "AWS c5.large, VM on AWS Nitro"
+// (the machine type left out where the DMI platform already shows it);
+// "" when nothing names a cloud or a hypervisor.
+func whereLine(w *rules.Where, dmi string) string {
+	if w == nil {
+		return ""
+	}
+	val := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	mt := val(w.MachineType)
+	if mt != "" && strings.Contains(dmi, mt) {
+		mt = ""
+	}
+	cloud := strings.TrimSpace(val(w.Provider) + " " + mt)
+	switch hv := val(w.Hypervisor); hv {
+	case "", "none":
+		return cloud
+	case "unidentified":
+		return strings.Join(nonEmpty([]string{cloud, "VM (hypervisor not identified)"}), ", ")
+	default:
+		return strings.Join(nonEmpty([]string{cloud, "VM on " + hv}), ", ")
+	}
 }
 
 // verdictLine is the verdict in words, and its style: a health verdict,

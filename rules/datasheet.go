@@ -65,6 +65,9 @@ type Datasheets struct {
 	// Firmware are the firmware advisories and quirks (rules/firmware.yaml;
 	// a site's file may add its own under the same key).
 	Firmware []*Advisory `yaml:"firmware"`
+	// Cloud are the caps of cloud volume types (rules/cloud.yaml) and a
+	// site's volumes named with their type (cloudlimits.go).
+	Cloud []*CloudLimit `yaml:"cloud"`
 	// Refused are the files not used because others could write them
 	// (rules/trust.go), for the report's skipped entries.
 	Refused refusedFiles `yaml:"-"`
@@ -95,6 +98,9 @@ func LoadHostDatasheets(ctx context.Context, host *machine.Host, userFile string
 	}
 	if ds.Firmware, err = parseFirmware(embeddedFirmware); err != nil {
 		return nil, fmt.Errorf("embedded firmware table: %w", err)
+	}
+	if ds.Cloud, err = parseCloud(embeddedCloud); err != nil {
+		return nil, fmt.Errorf("embedded cloud table: %w", err)
 	}
 	if err := ds.cost.charge(0, ds); err != nil {
 		return nil, fmt.Errorf("embedded tables: %w", err)
@@ -159,6 +165,7 @@ func (ds *Datasheets) add(b []byte, name string) error {
 	ds.Models = append(user.Models, ds.Models...)
 	ds.Controllers = append(user.Controllers, ds.Controllers...)
 	ds.Firmware = append(user.Firmware, ds.Firmware...)
+	ds.Cloud = append(user.Cloud, ds.Cloud...)
 	for _, c := range user.Classes {
 		for i, old := range ds.Classes {
 			if old.Class == c.Class {
@@ -183,8 +190,11 @@ func parseUserDatasheets(b []byte) (*Datasheets, error) {
 	if err := dec.Decode(&ds); err != nil {
 		return nil, err
 	}
-	if len(ds.Models) == 0 && len(ds.Classes) == 0 && len(ds.Controllers) == 0 && len(ds.Firmware) == 0 {
-		return nil, errors.New("no models, no classes and no firmware entries")
+	if len(ds.Models) == 0 && len(ds.Classes) == 0 && len(ds.Controllers) == 0 && len(ds.Firmware) == 0 && len(ds.Cloud) == 0 {
+		return nil, errors.New("no models, no classes, no firmware and no cloud entries")
+	}
+	if err := finishCloud(ds.Cloud); err != nil {
+		return nil, err
 	}
 	return finishDatasheets(&ds)
 }

@@ -86,10 +86,15 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 	// A large machine's disks are a few models: each model's datasheet is
 	// looked up once (a lookup tries every model's expression).
 	sheets := map[string]*Datasheet{} // model + "\x00" + class
+	provider := ""
+	if h := subs[checks.KindHost+"/host"]; h != nil {
+		provider = str(h.facts["provider"])
+	}
 	for _, k := range order {
 		s := subs[k]
 		if s.kind == checks.KindDevice {
 			e.classify(s, sheets)
+			e.cloudCaps(s, provider)
 		}
 		if m, ok := s.facts["ctl_controller_model"].(string); ok {
 			e.controllerSheet(s, m)

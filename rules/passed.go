@@ -60,6 +60,10 @@ var areas = []struct{ prefix, area string }{
 	{"device-", "throughput"},
 	{"cpu-", "CPU"},
 	{"vm-", "page cache"},
+	{"ebs-", "cloud"},
+	{"ephemeral-", "cloud"},
+	{"cloud-", "cloud"},
+	{"virtual-disk-", "cloud"},
 }
 
 // pressureInfix: a pressure rule (io-pressure-high, cpu-pressure-…) is

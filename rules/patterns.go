@@ -71,7 +71,7 @@ type tableCost struct {
 // it would cross.
 func (c *tableCost) charge(size int, t *Datasheets) error {
 	n := tableCost{bytes: c.bytes + size, insts: c.insts}
-	n.entries = c.entries + len(t.Models) + len(t.Controllers) + len(t.Classes) + len(t.Firmware)
+	n.entries = c.entries + len(t.Models) + len(t.Controllers) + len(t.Classes) + len(t.Firmware) + len(t.Cloud)
 	for _, m := range append(append([]*Datasheet(nil), t.Models...), t.Controllers...) {
 		n.insts += m.insts
 	}

@@ -9,8 +9,11 @@ const Schema = "diskdoctor/v1"
 
 // Report is the doctor's answer, as `--format json` prints it.
 type Report struct {
-	Schema  string `json:"schema"`
-	Host    Host   `json:"host"`
+	Schema string `json:"schema"`
+	Host   Host   `json:"host"`
+	// Where is where the machine runs (the JSON "platform" object); nil
+	// when nothing could tell.
+	Where   *Where `json:"platform,omitempty"`
 	Verdict string `json:"verdict"`
 	// Incomplete are the checks that bear on judged devices and could not
 	// run there: with any, an ok verdict is "ok as far as examined"
@@ -57,6 +60,30 @@ type Host struct {
 	// Context is what the run was asked about (--context): "benchmark"
 	// makes the verdict a benchmark's (READY / NOT READY).
 	Context string `json:"context,omitempty"`
+}
+
+// Where is the cloud provider, machine type and hypervisor; a field is
+// null when nothing could tell, "" when none is known (provider), "none"
+// on bare metal (hypervisor).
+type Where struct {
+	Provider    *string `json:"provider"`
+	MachineType *string `json:"machine_type"`
+	Hypervisor  *string `json:"hypervisor"`
+}
+
+// whereOf reads the platform check's facts; nil when all are unknown.
+func whereOf(facts map[string]any) *Where {
+	get := func(k string) *string {
+		if v, ok := facts[k].(string); ok {
+			return &v
+		}
+		return nil
+	}
+	w := &Where{Provider: get("provider"), MachineType: get("machine_type"), Hypervisor: get("vm_hypervisor")}
+	if w.Provider == nil && w.MachineType == nil && w.Hypervisor == nil {
+		return nil
+	}
+	return w
 }
 
 // Verdicts.
@@ -113,6 +140,7 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 		Hostname: str(host.facts["hostname"]), Kernel: str(host.facts["kernel"]), Root: root,
 		Platform: str(host.facts["platform"]), Distro: str(host.facts["distro"]), Role: str(host.facts["role"]), Context: str(host.facts["context"]),
 	}
+	r.Where = whereOf(host.facts)
 	if v := str(host.facts["bios_version"]); v != "" {
 		r.Host.BIOS = joinSpace(v, str(host.facts["bios_date"]))
 	}

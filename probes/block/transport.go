@@ -161,9 +161,10 @@ func (d *Device) hasDriver(drv string) bool {
 // NVMe model, kernel name or device path.
 // virtualPCI are PCI functions that only hypervisors present (pci.ids).
 var virtualPCI = map[string]string{
-	"1d0f:8061": "Amazon EBS", // Amazon.com NVMe EBS Controller
-	"15ad:07f0": "VMware",     // VMware virtual NVMe controller
-	"15ad:07c0": "VMware",     // VMware PVSCSI
+	"1d0f:8061": "Amazon EBS",                // Amazon.com NVMe EBS Controller
+	"1d0f:cd01": "Amazon EC2 instance store", // Amazon.com NVMe SSD Controller
+	"15ad:07f0": "VMware",                    // VMware virtual NVMe controller
+	"15ad:07c0": "VMware",                    // VMware PVSCSI
 }
 
 // pciIDAbove reads vendor:device of the nearest PCI function on the
@@ -186,9 +187,25 @@ func hypervisorOf(d *Device) (string, string) {
 	}
 	model := strings.ToUpper(NormalizeSpaces(d.Model))
 	vendor := strings.ToUpper(strings.TrimSpace(d.Vendor))
+	// A cloud's disks name themselves whatever the transport (a GCP
+	// Persistent Disk sits on virtio-scsi or NVMe).
+	switch {
+	case strings.Contains(model, "AMAZON ELASTIC BLOCK STORE"):
+		return "Amazon EBS", "model " + d.Model
+	case strings.Contains(model, "AMAZON EC2 NVME INSTANCE STORAGE"):
+		return "Amazon EC2 instance store", "model " + d.Model
+	case strings.Contains(model, "PERSISTENTDISK") || model == "NVME_CARD-PD" || model == "NVME CARD-PD":
+		return "Google Persistent Disk", "model " + d.Model
+	case model == "EPHEMERALDISK" || model == "NVME_CARD" || model == "NVME CARD":
+		return "Google local SSD", "model " + d.Model
+	case strings.HasPrefix(model, "MICROSOFT NVME DIRECT DISK"):
+		return "Azure local NVMe", "model " + d.Model
+	case strings.HasPrefix(model, "MSFT NVME ACCELERATOR"):
+		return "Azure managed disk (NVMe)", "model " + d.Model
+	}
 	for _, c := range []struct{ drv, name string }{
 		{"vmw_pvscsi", "VMware"}, {"hv_storvsc", "Hyper-V"}, {"xen-blkfront", "Xen"}, {"xen_blkfront", "Xen"},
-		{"virtio_blk", "virtio (KVM/QEMU)"}, {"virtio_scsi", "virtio (KVM/QEMU)"},
+		{"virtio_blk", "virtio"}, {"virtio_scsi", "virtio"},
 	} {
 		if d.hasDriver(c.drv) {
 			return c.name, "driver " + c.drv
@@ -203,14 +220,15 @@ func hypervisorOf(d *Device) (string, string) {
 		return "QEMU", "model " + d.Model
 	case strings.HasPrefix(model, "VBOX") || vendor == "VBOX":
 		return "VirtualBox", "model " + d.Model
-	case strings.Contains(model, "AMAZON ELASTIC BLOCK STORE"):
-		return "Amazon EBS", "model " + d.Model
-	case strings.Contains(model, "PERSISTENTDISK") || vendor == "GOOGLE" || model == "NVME CARD-PD":
-		return "Google Persistent Disk", "model " + d.Model
+	case vendor == "GOOGLE":
+		return "Google Persistent Disk", "vendor " + d.Vendor
 	case strings.HasPrefix(d.Name, "xvd") || strings.Contains(d.SysPath, "/xen/") || strings.Contains(d.SysPath, "/vbd-"):
 		return "Xen", "device " + d.SysPath
 	case strings.Contains(d.SysPath, "/virtio"):
-		return "virtio (KVM/QEMU)", "device " + d.SysPath
+		// The transport, not a hypervisor: QEMU, Firecracker, Cloud
+		// Hypervisor and others all offer virtio disks; the platform
+		// check names the hypervisor.
+		return "virtio", "device " + d.SysPath
 	}
 	return "", ""
 }

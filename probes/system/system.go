@@ -29,7 +29,21 @@ type Platform struct {
 	ChassisType                            int
 	Chassis                                string // "Rack Mount Chassis", "Tower"
 	Kernel, Distro, Hostname               string
-	Files                                  map[string]string
+	// ChassisAssetTag and BoardVendor name a cloud where the system
+	// fields do not (Azure's asset tag); ProductVersion carries QEMU's
+	// machine type.
+	ChassisAssetTag, BoardVendor string
+	// CPUHypervisor is the "hypervisor" flag of /proc/cpuinfo: x86 sets
+	// it when CPUID leaf 1 ECX bit 31 says a hypervisor runs the CPU
+	// (arch/x86/include/asm/cpufeatures.h X86_FEATURE_HYPERVISOR); nil
+	// where cpuinfo has no x86 flags line (arm64) or was not read.
+	CPUHypervisor *bool
+	// ACPIOEM is the OEM ID of the ACPI tables (the FADT's header, bytes
+	// 10-15: ACPI specification, System Description Table Header), which
+	// a hypervisor that builds its own tables names itself in (FIRECK,
+	// CLOUDH); "" where the table is absent or unreadable (root only).
+	ACPIOEM string
+	Files   map[string]string
 }
 
 // ReadPlatform reads the machine's identity through ghw (DMI under
@@ -41,6 +55,14 @@ func ReadPlatform(ctx context.Context, h *machine.Host) (*Platform, error) {
 	// tree whose files lead out of its root is not given to it.
 	if err := h.Uses("/sys/class/dmi/id", "/sys/class/dmi/id/*", "/sys/firmware/devicetree/base/*", "/proc/device-tree/*"); err == nil {
 		readDMI(h, p)
+	}
+	if b, err := h.ReadFile(ctx, "/proc/cpuinfo"); err == nil {
+		p.CPUHypervisor = ParseCPUHypervisor(b)
+	}
+	if b, err := h.ReadFile(ctx, ACPIFADTPath); err == nil {
+		if p.ACPIOEM = ParseACPIOEM(b); p.ACPIOEM != "" {
+			p.Files["acpi_oem"] = ACPIFADTPath
+		}
 	}
 	p.Kernel, _ = h.ReadString(ctx, "/proc/sys/kernel/osrelease")
 	p.Hostname, _ = h.ReadString(ctx, "/proc/sys/kernel/hostname")
@@ -77,6 +99,7 @@ func readDMI(h *machine.Host, p *Platform) {
 	if bb, err := baseboard.New(opts...); err == nil {
 		set(&p.Board, bb.Product, "board_name")
 		set(&boardVendor, bb.Vendor, "board_vendor")
+		p.BoardVendor = boardVendor
 	}
 	if b, err := bios.New(opts...); err == nil {
 		set(&p.BIOSVendor, b.Vendor, "bios_vendor")
@@ -86,6 +109,7 @@ func readDMI(h *machine.Host, p *Platform) {
 	if c, err := chassis.New(opts...); err == nil {
 		p.ChassisType, _ = strconv.Atoi(known(c.Type))
 		p.Chassis = known(c.TypeDescription)
+		set(&p.ChassisAssetTag, c.AssetTag, "chassis_asset_tag")
 	}
 	// Desktop boards leave the system fields at placeholders; the board
 	// fields then name the machine.
@@ -93,6 +117,47 @@ func readDMI(h *machine.Host, p *Platform) {
 		p.Vendor, p.Product = boardVendor, p.Board
 		p.Files["sys_vendor"], p.Files["product_name"] = p.Files["board_vendor"], p.Files["board_name"]
 	}
+}
+
+// ACPIFADTPath is the Fixed ACPI Description Table as the kernel exposes
+// it (drivers/acpi/sysfs.c, mode 0400).
+const ACPIFADTPath = "/sys/firmware/acpi/tables/FACP"
+
+// ParseACPIOEM returns the OEM ID of an ACPI table header: six bytes at
+// offset 10, space or NUL padded; "" unless they are printable ASCII.
+func ParseACPIOEM(b []byte) string {
+	if len(b) < 16 {
+		return ""
+	}
+	id := strings.TrimRight(string(b[10:16]), " \x00")
+	for _, r := range id {
+		if r < 0x21 || r > 0x7e {
+			return ""
+		}
+	}
+	return id
+}
+
+// ParseCPUHypervisor reads the first x86 "flags" line of /proc/cpuinfo:
+// whether it lists "hypervisor"; nil when there is no such line.
+func ParseCPUHypervisor(b []byte) *bool {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 64<<10)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok || strings.TrimSpace(k) != "flags" {
+			continue
+		}
+		has := false
+		for _, f := range strings.Fields(v) {
+			if f == "hypervisor" {
+				has = true
+				break
+			}
+		}
+		return &has
+	}
+	return nil
 }
 
 // known maps ghw's "unknown" (an absent or unreadable file) to "".

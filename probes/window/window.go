@@ -25,6 +25,9 @@ type Counters struct {
 	Disks map[string]blockdevice.IOStats
 	PSI   *system.Pressure
 	Procs map[int]ProcCounters
+	// CPU is the "cpu" line of /proc/stat (seconds in each state since
+	// boot, all CPUs); nil where it could not be read.
+	CPU *procfs.CPUStat
 	// ProcsDenied counts processes whose /proc/<pid>/io could not be read
 	// (other users' processes without root).
 	ProcsDenied int
@@ -100,6 +103,7 @@ func readCounters(ctx context.Context, h *machine.Host, comm, threads bool) (*Co
 	}
 	c.PSI, _ = system.ReadPressure(ctx, h)
 	c.CgroupIO = readCgroupIO(ctx, h)
+	c.CPU = readCPUStat(h)
 	ents, err := h.ReadDir(ctx, "/proc")
 	if err != nil {
 		return c, nil
@@ -149,6 +153,45 @@ const (
 	procIOLimit   = 1 << 10
 	procCommLimit = 256
 )
+
+// readCPUStat reads /proc/stat's total line through procfs; nil when it
+// cannot.
+func readCPUStat(h *machine.Host) *procfs.CPUStat {
+	if err := h.Uses("/proc/stat"); err != nil {
+		return nil
+	}
+	pfs, err := procfs.NewFS(h.Path("/proc"))
+	if err != nil {
+		return nil
+	}
+	st, err := pfs.Stat()
+	if err != nil {
+		return nil
+	}
+	return &st.CPUTotal
+}
+
+// StealPct is the share of the CPUs' time between two /proc/stat
+// readings that the hypervisor gave to others while this guest's vCPUs
+// were runnable (steal, Documentation/filesystems/proc.rst): the steal
+// growth over the growth of all states. Guest and guest_nice are left
+// out, being counted in user and nice already (kernel/sched/cputime.c
+// account_guest_time). ok is false when a reading is missing or no time
+// passed.
+func StealPct(a, b *procfs.CPUStat) (pct float64, ok bool) {
+	if a == nil || b == nil {
+		return 0, false
+	}
+	total := func(c *procfs.CPUStat) float64 {
+		return c.User + c.Nice + c.System + c.Idle + c.Iowait + c.IRQ + c.SoftIRQ + c.Steal
+	}
+	d := total(b) - total(a)
+	steal := b.Steal - a.Steal
+	if !(d > 0) || steal < 0 || math.IsInf(d, 0) {
+		return 0, false
+	}
+	return 100 * steal / d, true
+}
 
 // parseProcIO reads read_bytes and write_bytes (Documentation/filesystems/
 // proc.rst: the bytes the process caused to be fetched from and sent to

@@ -241,3 +241,24 @@ func TestParseWindowFileNonFinite(t *testing.T) {
 		t.Errorf("window seconds 5: %+v, %v", wf, err)
 	}
 }
+
+// Steal over a window: top's 54.3 % st on an EC2 m3.medium
+// (coreos/bugs#73) as whole ticks; guest time is in user already and
+// does not count twice; no time passed or a missing reading is unknown.
+func TestStealPct(t *testing.T) {
+	a := &procfs.CPUStat{User: 43200, Nice: 12, System: 6120, Idle: 398000, Iowait: 210, IRQ: 980, SoftIRQ: 150, Steal: 273000, Guest: 100}
+	b := *a
+	b.Idle += 1.07
+	b.IRQ += 0.31
+	b.Steal += 1.62
+	b.Guest += 5 // counted in user: not a state of its own
+	if pct, ok := StealPct(a, &b); !ok || math.Abs(pct-54) > 0.01 {
+		t.Errorf("StealPct = %v, %v; want 54", pct, ok)
+	}
+	if _, ok := StealPct(a, a); ok {
+		t.Error("no time passed: want unknown")
+	}
+	if _, ok := StealPct(nil, &b); ok {
+		t.Error("missing reading: want unknown")
+	}
+}
