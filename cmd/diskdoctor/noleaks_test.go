@@ -50,6 +50,8 @@ var publicNames = regexp.MustCompile(`^(?:` +
 	`|ATA_(?:QUIRK|HORKAGE|FLAG)_[A-Z0-9_]+|NVME_QUIRK_[A-Z0-9_]+|US_FL_[A-Z0-9_]+|IGNORE_UAS` + // kernel quirk flags
 	`|SD_TIMEOUT|BLK_DEF_MAX_SECTORS|(?:CONFIG_)?SATA_MOBILE_LPM_POLICY` + // kernel constants and Kconfig
 	`|R_ERR` + // SATA PHY event counter name (SATA 3.x, 13.4)
+	`|DID_[A-Z_]+` + // SCSI host byte (include/scsi/scsi_status.h)
+	`|SPACE_LIMIT` + // snapper-configs(5)
 	`|INACCESSIBLE_BOOT_DEVICE` + // Windows stop code
 	`)$`)
 

@@ -475,6 +475,12 @@ func writeSyntheticMachine(dir string, n int) error {
 		manifest.WriteString(fmt.Sprintf("- argv: [smartctl, -x, -n, standby, -j, /dev/%s]\n  stdout: %s\n", d.Name, smart))
 		if d.NVMe {
 			synthNVMe(w, d, &dmesg, &clock)
+			// Identify Namespace: 512-byte blocks in use with a 4 KiB
+			// format beside it of the same Relative Performance, as many
+			// client drives ship (NVM Command Set spec, LBA Format Data
+			// Structure): nothing to judge.
+			w.file("/commands/nvme-id-ns.json", `{"nlbaf":1,"flbas":0,"lbafs":[{"ms":0,"ds":9,"rp":0},{"ms":0,"ds":12,"rp":0}]}`+"\n")
+			manifest.WriteString(fmt.Sprintf("- argv: [nvme, id-ns, -o, json, /dev/%s]\n  stdout: nvme-id-ns.json\n", d.Name))
 			// The drive's own Volatile Write Cache feature agrees with the
 			// kernel's view written above (a drive without VWC rejects it).
 			f := "nvme-get-feature-06-off.txt"
