@@ -46,10 +46,13 @@ const Redacted = "<key-redacted>"
 var keyedTargets = map[string]bool{"crypt": true, "default-key": true}
 
 // Redact replaces the key field of every crypt line in b with Redacted;
-// the rest is unchanged. It always returns a new slice (b may be a
-// recording's own bytes). A line it cannot split keeps no field after the
+// the rest is unchanged. It returns a new slice (b may be a recording's
+// own bytes) and is idempotent (Host.RunRedacted may apply it twice). A line it cannot split keeps no field after the
 // target type: unknown layout is treated as possibly holding a key.
 func Redact(b []byte) []byte {
+	if len(b) == 0 {
+		return b
+	}
 	var out bytes.Buffer
 	out.Grow(len(b))
 	lines := bytes.SplitAfter(b, []byte("\n"))

@@ -36,9 +36,12 @@ func TestRedactRemovesKeys(t *testing.T) {
 func TestRedactCopies(t *testing.T) {
 	in := []byte("x: 0 1 crypt aes " + hexKey + " 0 8:1 0\n")
 	orig := bytes.Clone(in)
-	Redact(in)
+	once := Redact(in)
 	if !bytes.Equal(in, orig) {
 		t.Fatal("Redact rewrote its input in place")
+	}
+	if twice := Redact(once); !bytes.Equal(once, twice) {
+		t.Fatalf("Redact is not idempotent:\n%s\n%s", once, twice)
 	}
 }
 
