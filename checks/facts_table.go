@@ -645,4 +645,9 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"cloud_cap_volume_type", TypeString, "", OnDevice, SetByEngine, "the volume type the site's entry names (gp3, P30)"},
 	{"cloud_cap_burst", TypeString, "", OnDevice, SetByEngine, "how the volume type bursts above its baseline and the console metric that shows the balance"},
 	{"cloud_cap_source", TypeString, "", OnDevice, SetByEngine, "the public page (and the site's record) the cap comes from"},
+
+	// dmcrypt: crypt targets of dmsetup table, set on each disk under them
+	{"dmcrypt_targets", TypeStrings, "", OnDevice, "dmcrypt", "the dm-crypt devices stacked on the disk (dm name, sector size, options), from dmsetup table"},
+	{"dmcrypt_workqueue_targets", TypeStrings, "", OnDevice, "dmcrypt", "the disk's dm-crypt devices opened without no_read_workqueue or no_write_workqueue: I/O goes through the kcryptd workqueues"},
+	{"dmcrypt_small_sector_targets", TypeStrings, "", OnDevice, "dmcrypt", "the disk's dm-crypt devices encrypting in 512-byte sectors (no sector_size option)"},
 })

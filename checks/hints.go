@@ -21,6 +21,7 @@ var installHints = map[string]string{
 	"lvs":       "apt-get install lvm2",
 	"multipath": "apt-get install multipath-tools",
 	"btrfs":     "apt-get install btrfs-progs",
+	"dmsetup":   "apt-get install dmsetup",
 }
 
 // recordingHint is the advice for a program a recording lacks: it is for

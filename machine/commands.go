@@ -29,6 +29,19 @@ type CmdResult struct {
 // String is the command line as a person would type it, for evidence.
 func (r CmdResult) String() string { return strings.Join(r.Argv, " ") }
 
+// redactKey carries Host.RunRedacted's redaction to the runner that
+// produces the output.
+type redactKey struct{}
+
+// redactOutput applies the redaction RunRedacted put in ctx where the
+// output is made, so that no runner wrapped around this one (a snapshot's
+// recorder, WrapRunner) ever holds the secret.
+func redactOutput(ctx context.Context, res *CmdResult) {
+	if f, ok := ctx.Value(redactKey{}).(func([]byte) []byte); ok {
+		res.Stdout, res.Stderr = f(res.Stdout), f(res.Stderr)
+	}
+}
+
 // Runner runs commands for a Host.
 type Runner interface {
 	Run(ctx context.Context, argv []string) (CmdResult, error)
@@ -50,6 +63,12 @@ type execRunner struct {
 }
 
 func (r execRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
+	res, err := r.run(ctx, argv)
+	redactOutput(ctx, &res)
+	return res, err
+}
+
+func (r execRunner) run(ctx context.Context, argv []string) (CmdResult, error) {
 	if r.running != nil {
 		r.running.Add(1)
 		defer r.running.Done()
@@ -240,6 +259,12 @@ func (r *recordedRunner) output(name string) ([]byte, error) {
 }
 
 func (r *recordedRunner) Run(ctx context.Context, argv []string) (CmdResult, error) {
+	res, err := r.run(ctx, argv)
+	redactOutput(ctx, &res)
+	return res, err
+}
+
+func (r *recordedRunner) run(ctx context.Context, argv []string) (CmdResult, error) {
 	res := CmdResult{Argv: argv}
 	e, ok := r.entries[argvKey(argv)]
 	for _, old := range predecessors(argv) {

@@ -384,6 +384,27 @@ func (h *Host) Run(ctx context.Context, argv ...string) (CmdResult, error) {
 	return res, err
 }
 
+// RunRedacted is Run for a command whose output carries a secret (a
+// dm-crypt key in dmsetup table): redact rewrites stdout and stderr where
+// the runner makes them, before anything keeps them (a wrapping runner, the
+// tracer, a snapshot), so the caller, the recording and the report see
+// only what redact returns. redact must return a new slice and be
+// idempotent: it is applied again here for a runner that does not know it.
+func (h *Host) RunRedacted(ctx context.Context, redact func([]byte) []byte, argv ...string) (CmdResult, error) {
+	if len(argv) == 0 {
+		return CmdResult{}, errors.New("empty argv")
+	}
+	if err := ctx.Err(); err != nil {
+		return CmdResult{}, CtxErr(err)
+	}
+	res, err := h.runner.Run(context.WithValue(ctx, redactKey{}, redact), argv)
+	res.Stdout, res.Stderr = redact(res.Stdout), redact(res.Stderr)
+	if h.tracer != nil {
+		h.tracer.Command(res, err)
+	}
+	return res, err
+}
+
 // ToolError says which program is not installed; it matches ErrToolMissing.
 // On a recorded machine it says what the recording lacks instead: a
 // command the recording does not hold (NotRecorded), or one it marks as

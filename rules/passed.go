@@ -47,6 +47,8 @@ var areas = []struct{ prefix, area string }{
 	{"swap-on-zvol", "ZFS"},
 	{"lvm-", "LVM"},
 	{"multipath-", "multipath"},
+	{"dm-crypt-", "encryption"},
+	{"luks-", "encryption"},
 	{"filesystem-", "filesystems"},
 	{"nfs-", "filesystems"},
 	{"ext4-", "filesystems"},
