@@ -650,4 +650,14 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"dmcrypt_targets", TypeStrings, "", OnDevice, "dmcrypt", "the dm-crypt devices stacked on the disk (dm name, sector size, options), from dmsetup table"},
 	{"dmcrypt_workqueue_targets", TypeStrings, "", OnDevice, "dmcrypt", "the disk's dm-crypt devices opened without no_read_workqueue or no_write_workqueue: I/O goes through the kcryptd workqueues"},
 	{"dmcrypt_small_sector_targets", TypeStrings, "", OnDevice, "dmcrypt", "the disk's dm-crypt devices encrypting in 512-byte sectors (no sector_size option)"},
+	// bcache (bcache.go)
+	{"bcache_state", TypeString, "", OnPool, "bcache", "the backing device's state: no cache, clean, dirty or inconsistent (/sys/block/bcacheN/bcache/state)"},
+	{"bcache_cache_mode", TypeString, "", OnPool, "bcache", "the selected cache mode: writethrough, writeback, writearound or none (the bracketed word of bcache/cache_mode)"},
+	{"bcache_dirty_bytes", TypeUint64, "bytes", OnPool, "bcache", "data written to the cache and not yet to the backing device (bcache/dirty_data)"},
+	{"bcache_writeback_percent", TypeInt, "%", OnPool, "bcache", "the share of the cache bcache keeps dirty on purpose before writing back at full rate (bcache/writeback_percent, default 10)"},
+	{"bcache_cache_set", TypeString, "", OnPool, "bcache", "the UUID of the cache set the device is attached to (nil when detached)"},
+	{"bcache_dirty_percent", TypeInt, "%", OnPool, "bcache", "share of the cache set holding dirty data or metadata: 100 minus /sys/fs/bcache/<set>/cache_available_percent"},
+	{"bcache_cache_devices", TypeStrings, "", OnPool, "bcache", "the kernel names of the cache set's cache devices (its cacheN links)"},
+	{"bcache_cache_virtual", TypeBool, "", OnPool, "bcache", "the cache device is an md array or a device-mapper device, or there are several: it may be redundant (nil when detached)"},
+	{"bcache_cache_failed_logged", TypeBool, "", OnPool, "bcache", "the kernel log says the device's cache set failed and caching was disabled (bch_cache_set_error, stop_when_cache_set_failed); nil without a log"},
 })

@@ -46,6 +46,7 @@ var areas = []struct{ prefix, area string }{
 	{"zfs-", "ZFS"},
 	{"swap-on-zvol", "ZFS"},
 	{"lvm-", "LVM"},
+	{"cache-layer-", "cache layers"},
 	{"multipath-", "multipath"},
 	{"dm-crypt-", "encryption"},
 	{"luks-", "encryption"},
