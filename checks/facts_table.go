@@ -645,4 +645,9 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"cloud_cap_volume_type", TypeString, "", OnDevice, SetByEngine, "the volume type the site's entry names (gp3, P30)"},
 	{"cloud_cap_burst", TypeString, "", OnDevice, SetByEngine, "how the volume type bursts above its baseline and the console metric that shows the balance"},
 	{"cloud_cap_source", TypeString, "", OnDevice, SetByEngine, "the public page (and the site's record) the cap comes from"},
+
+	// md: the raid4/5/6 stripe cache (mdstripe.go)
+	{"md_stripe_cache_size", TypeInt64, "pages", OnPool, "md", "md/stripe_cache_size: the raid4/5/6 stripe cache in pages per member (256 is the kernel's default); nil for a level without one"},
+	{"md_stripe_cache_mib", TypeFloat, "MiB", OnPool, "md", "memory the stripe cache takes now: stripe_cache_size × 4 KiB pages × raid disks (md.rst)"},
+	{"md_members_rotational", TypeBool, "", OnPool, "md", "every member of the array is on a disk with queue/rotational 1; nil when a member's disk or flag is unknown"},
 })
