@@ -650,4 +650,8 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"md_stripe_cache_size", TypeInt64, "pages", OnPool, "md", "md/stripe_cache_size: the raid4/5/6 stripe cache in pages per member (256 is the kernel's default); nil for a level without one"},
 	{"md_stripe_cache_mib", TypeFloat, "MiB", OnPool, "md", "memory the stripe cache takes now: stripe_cache_size × 4 KiB pages × raid disks (md.rst)"},
 	{"md_members_rotational", TypeBool, "", OnPool, "md", "every member of the array is on a disk with queue/rotational 1; nil when a member's disk or flag is unknown"},
+
+	// multipath: queueing with no path left (multipathqueue.go)
+	{"multipath_queue_if_no_path", TypeBool, "", OnPool, "multipath", "the map's features in multipath -ll hold queue_if_no_path (set for no_path_retry queue and for a retry count alike)"},
+	{"multipath_queueing", TypeString, "", OnPool, "multipath", "multipathd's queueing for the map (show maps format %Q): on (no_path_retry queue, for ever), off, \"N chk\" or \"N sec\" (a retry count), - (unset); nil when not read"},
 })
