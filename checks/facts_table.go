@@ -654,4 +654,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	// multipath: queueing with no path left (multipathqueue.go)
 	{"multipath_queue_if_no_path", TypeBool, "", OnPool, "multipath", "the map's features in multipath -ll hold queue_if_no_path (set for no_path_retry queue and for a retry count alike)"},
 	{"multipath_queueing", TypeString, "", OnPool, "multipath", "multipathd's queueing for the map (show maps format %Q): on (no_path_retry queue, for ever), off, \"N chk\" or \"N sec\" (a retry count), - (unset); nil when not read"},
+
+	// filesystems: swap on a judged disk (swaptarget.go)
+	{"fs_swap_areas", TypeStrings, "", OnDevice, "filesystems", "active swap areas (/proc/swaps) whose I/O lands on the disk: a partition, a device stacked on it, or a swap file on one of its filesystems; nil when /proc/swaps cannot be read"},
 })

@@ -45,6 +45,7 @@ var areas = []struct{ prefix, area string }{
 	{"md-", "md"},
 	{"zfs-", "ZFS"},
 	{"swap-on-zvol", "ZFS"},
+	{"swap-on-benchmark-", "filesystems"},
 	{"lvm-", "LVM"},
 	{"multipath-", "multipath"},
 	{"filesystem-", "filesystems"},
