@@ -660,4 +660,15 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"bcache_cache_devices", TypeStrings, "", OnPool, "bcache", "the kernel names of the cache set's cache devices (its cacheN links)"},
 	{"bcache_cache_virtual", TypeBool, "", OnPool, "bcache", "the cache device is an md array or a device-mapper device, or there are several: it may be redundant (nil when detached)"},
 	{"bcache_cache_failed_logged", TypeBool, "", OnPool, "bcache", "the kernel log says the device's cache set failed and caching was disabled (bch_cache_set_error, stop_when_cache_set_failed); nil without a log"},
+	// md: the raid4/5/6 stripe cache (mdstripe.go)
+	{"md_stripe_cache_size", TypeInt64, "pages", OnPool, "md", "md/stripe_cache_size: the raid4/5/6 stripe cache in pages per member (256 is the kernel's default); nil for a level without one"},
+	{"md_stripe_cache_mib", TypeFloat, "MiB", OnPool, "md", "memory the stripe cache takes now: stripe_cache_size × 4 KiB pages × raid disks (md.rst)"},
+	{"md_members_rotational", TypeBool, "", OnPool, "md", "every member of the array is on a disk with queue/rotational 1; nil when a member's disk or flag is unknown"},
+
+	// multipath: queueing with no path left (multipathqueue.go)
+	{"multipath_queue_if_no_path", TypeBool, "", OnPool, "multipath", "the map's features in multipath -ll hold queue_if_no_path (set for no_path_retry queue and for a retry count alike)"},
+	{"multipath_queueing", TypeString, "", OnPool, "multipath", "multipathd's queueing for the map (show maps format %Q): on (no_path_retry queue, for ever), off, \"N chk\" or \"N sec\" (a retry count), - (unset); nil when not read"},
+
+	// filesystems: swap on a judged disk (swaptarget.go)
+	{"fs_swap_areas", TypeStrings, "", OnDevice, "filesystems", "active swap areas (/proc/swaps) whose I/O lands on the disk: a partition, a device stacked on it, or a swap file on one of its filesystems; nil when /proc/swaps cannot be read"},
 })

@@ -80,8 +80,10 @@ func filesystems(ctx context.Context, env *Env) []*Observation {
 			}
 		}
 	}
+	swaps := swapByDisk(ctx, env, m, mounts)
 	for _, d := range judged {
 		o := NewObservation("filesystems", KindDevice, d.Name)
+		setSwapOnDisk(o, d.Name, swaps)
 		var mine []fsMount
 		for _, f := range fss {
 			if slices.Contains(f.disks, d.Name) {

@@ -11,17 +11,18 @@ import (
 
 // installHints names the Debian package of each external program.
 var installHints = map[string]string{
-	"hdparm":    "apt-get install hdparm",
-	"dmesg":     "apt-get install util-linux",
-	"df":        "apt-get install coreutils",
-	"zpool":     "apt-get install zfsutils-linux",
-	"zfs":       "apt-get install zfsutils-linux",
-	"smartctl":  "apt-get install smartmontools",
-	"nvme":      "apt-get install nvme-cli",
-	"lvs":       "apt-get install lvm2",
-	"multipath": "apt-get install multipath-tools",
-	"btrfs":     "apt-get install btrfs-progs",
-	"dmsetup":   "apt-get install dmsetup",
+	"hdparm":     "apt-get install hdparm",
+	"dmesg":      "apt-get install util-linux",
+	"df":         "apt-get install coreutils",
+	"zpool":      "apt-get install zfsutils-linux",
+	"zfs":        "apt-get install zfsutils-linux",
+	"smartctl":   "apt-get install smartmontools",
+	"nvme":       "apt-get install nvme-cli",
+	"lvs":        "apt-get install lvm2",
+	"multipath":  "apt-get install multipath-tools",
+	"multipathd": "apt-get install multipath-tools",
+	"btrfs":      "apt-get install btrfs-progs",
+	"dmsetup":    "apt-get install dmsetup",
 }
 
 // recordingHint is the advice for a program a recording lacks: it is for

@@ -106,6 +106,7 @@ func MDObservationsWith(arrays []md.Array, devs []*block.Device, judged func(*bl
 		setMDSync(o, a, ev)
 		setMDSysfs(o, a.Name, sysfs[a.Name])
 		setMDStalled(o, a, sysfs[a.Name])
+		setMDStripeCache(o, a, sysfs[a.Name], mm)
 	}
 	for _, name := range mm.order {
 		d := mm.owner[name]

@@ -46,6 +46,7 @@ func multipathCheck(ctx context.Context, env *Env) []*Observation {
 		}
 		byName[m.Name] = m
 	}
+	queueing := multipathQueueing(ctx, env, maps)
 	cmd := argvString(multipath.Argv())
 	out := make([]*Observation, 0, len(order))
 	for _, im := range order {
@@ -68,6 +69,8 @@ func multipathCheck(ctx context.Context, env *Env) []*Observation {
 			o.Set("multipath_paths_active", nil)
 			o.Set("multipath_failed_paths", nil)
 			o.Set("multipath_reinstatable_paths", nil)
+			o.Set("multipath_queue_if_no_path", nil)
+			o.Set("multipath_queueing", nil)
 			continue
 		}
 		active := 0
@@ -102,6 +105,7 @@ func multipathCheck(ctx context.Context, env *Env) []*Observation {
 			o.Set("multipath_failed_paths", []string{})
 		}
 		o.Set("multipath_reinstatable_paths", nonNil(reinstatable))
+		setMultipathQueueing(o, m, queueing)
 	}
 	return out
 }

@@ -53,6 +53,7 @@ var areas = []struct{ prefix, area string }{
 	{"filesystem-", "filesystems"},
 	{"nfs-", "filesystems"},
 	{"ext4-", "filesystems"},
+	{"swap-on-benchmark-", "filesystems"},
 	{"btrfs-", "btrfs"},
 	{"ssd-nearly-full", "filesystems"},
 	{"ssd-firmware-", "firmware"},

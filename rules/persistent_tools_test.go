@@ -85,6 +85,8 @@ func TestPersistentFilesPassTheirTools(t *testing.T) {
 				checkUdevSyntax(t, name, h)
 			case strings.HasPrefix(h.path, "/etc/lvm/profile/") && strings.HasSuffix(h.path, ".profile"):
 				checkLVMProfile(t, name, h)
+			case strings.HasPrefix(h.path, "/etc/multipath/conf.d/") && strings.HasSuffix(h.path, ".conf"):
+				checkMultipathConf(t, name, h)
 			default:
 				t.Errorf("%s writes %s, which no test checks", name, h.path)
 			}

@@ -22,6 +22,10 @@ type Sysfs struct {
 	// repair, reshape, frozen); LastSyncAction md/last_sync_action, the
 	// pass MismatchCnt belongs to (Linux 3.15 and later).
 	SyncAction, LastSyncAction *string
+	// StripeCacheSize is md/stripe_cache_size: the stripe cache of a
+	// raid4/5/6 array in pages per member device (md.rst; raid5.c
+	// NR_STRIPES, 256 by default). A level without one has no file.
+	StripeCacheSize *int64
 }
 
 // File names under /sys/block/<md>/md/.
@@ -29,12 +33,14 @@ const (
 	fileMismatch   = "mismatch_cnt"
 	fileSyncAction = "sync_action"
 	fileLastSync   = "last_sync_action"
+	fileStripe     = "stripe_cache_size"
 )
 
 // SysfsPath is the path of one of the array's md/ files.
 func SysfsPath(array, file string) string { return "/sys/block/" + array + "/md/" + file }
 
-// ReadSysfs reads the array's mismatch count and sync actions. A file the
+// ReadSysfs reads the array's mismatch count, sync actions and stripe
+// cache size. A file the
 // kernel does not have (an older kernel, a level without a sync thread:
 // raid0, linear, containers) is nil, not an error; a file that exists but
 // does not parse is an error (ErrParse) and its field nil.
@@ -64,6 +70,14 @@ func ReadSysfs(ctx context.Context, h *machine.Host, array string) (Sysfs, error
 	}
 	if v, ok := read(fileLastSync); ok && v != "" {
 		s.LastSyncAction = &v
+	}
+	if v, ok := read(fileStripe); ok {
+		n, err := ParseCount(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", SysfsPath(array, fileStripe), err))
+		} else {
+			s.StripeCacheSize = &n
+		}
 	}
 	return s, errors.Join(errs...)
 }

@@ -64,9 +64,19 @@ func TestReadSysfs(t *testing.T) {
 	testutil.Must(t, err)
 	s, err := ReadSysfs(context.Background(), h, "md0")
 	testutil.Must(t, err)
-	if s.MismatchCnt == nil || *s.MismatchCnt != 128 || s.SyncAction == nil || *s.SyncAction != "idle" || s.LastSyncAction != nil {
+	if s.MismatchCnt == nil || *s.MismatchCnt != 128 || s.SyncAction == nil || *s.SyncAction != "idle" || s.LastSyncAction != nil || s.StripeCacheSize != nil {
 		t.Errorf("md0 = %+v", s)
 	}
+	// raid4/5/6 only (md.rst): the kernel's default of 256 pages.
+	testutil.Must(t, os.WriteFile(filepath.Join(dir, "stripe_cache_size"), []byte("256\n"), 0o644))
+	if s, err := ReadSysfs(context.Background(), h, "md0"); err != nil || s.StripeCacheSize == nil || *s.StripeCacheSize != 256 {
+		t.Errorf("stripe cache: %+v, %v", s, err)
+	}
+	testutil.Must(t, os.WriteFile(filepath.Join(dir, "stripe_cache_size"), []byte("-1\n"), 0o644))
+	if s, err := ReadSysfs(context.Background(), h, "md0"); err == nil || s.StripeCacheSize != nil {
+		t.Errorf("garbage stripe cache: %+v, %v", s, err)
+	}
+	testutil.Must(t, os.Remove(filepath.Join(dir, "stripe_cache_size")))
 	testutil.Must(t, os.WriteFile(filepath.Join(dir, "mismatch_cnt"), []byte("many\n"), 0o644))
 	if s, err := ReadSysfs(context.Background(), h, "md0"); err == nil || s.MismatchCnt != nil {
 		t.Errorf("garbage count: %+v, %v", s, err)

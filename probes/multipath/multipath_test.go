@@ -1,6 +1,7 @@
 package multipath
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"strings"
@@ -136,4 +137,20 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The queueing column of multipathd (print.c snprint_queueing): "on",
+// "off", "12 chk", "20 sec", "-"; the header and blank lines skipped.
+func TestParseQueueing(t *testing.T) {
+	in := "name   queueing\nmpatha on      \nmpathb 12 chk\nmpathc off\nmpathd -\n\n"
+	qs, err := ParseQueueing([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) != 4 || !qs[0].Forever() || qs[1].Queueing != "12 chk" || qs[1].Forever() || qs[2].Forever() || qs[3].Queueing != "-" {
+		t.Errorf("%+v", qs)
+	}
+	if _, err := ParseQueueing(bytes.Repeat([]byte("x"), MaxOutputBytes+1)); err == nil {
+		t.Error("oversized output accepted")
+	}
 }
