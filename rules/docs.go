@@ -156,7 +156,7 @@ var factSources = map[string]factSource{
 	"hypervisor":                   {"inventory: the disk's driver (vmw_pvscsi, hv_storvsc, xen-blkfront, virtio_blk/virtio_scsi), SCSI vendor and model, PCI function or path; the host's hypervisor (platform) for a virtio or emulated disk", "\"\" for a physical disk: the rules do not apply"},
 	"hypervisor_cache_setting":     {"inventory: where the disk's hypervisor sets its cache (each hypervisor's own setting)", "absent on a physical disk: rules judged only on virtual disks do not count it as checked"},
 	"ephemeral_holds":              {"cloud: the disk's and its partitions' ID_FS_TYPE (zfs_member, linux_raid_member, LVM2_member, btrfs), holders/, and /proc/self/mountinfo mounts outside /mnt", "nil when the mount table cannot be read: the note's severity stays info"},
-	"pcie_degraded":                {"/sys/class/nvme/<ctrl>/device/{current,max}_link_{speed,width}", "nil (skipped entry): the rule does not apply"},
+	"pcie_degraded":                {"/sys/class/nvme/<ctrl>/device/{current,max}_link_{speed,width}; for another disk, of the nearest PCI function on its device path; the port above it: max_link_{speed,width}", "nil (skipped entry): the rule does not apply"},
 	"pagecache_filesystems":        {"mounted filesystems that use the page cache", "[]"},
 	"vm_dirty_limit_gib":           {"/proc/sys/vm/dirty_* and /proc/meminfo", "nil: the rule does not apply"},
 	"sample_":                      {"the sampling window (--sample, or the default 1 s one on this machine): two reads of /proc/diskstats", "not set without a window (--sample 0, a recorded machine without --sample) or when diskstats cannot be read (skipped entry): the rule does not apply"},
