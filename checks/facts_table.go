@@ -651,4 +651,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"pcie_port", TypeString, "", OnDevice, "pcie-link", "PCI address of the port above pcie_address (its slot: a root or switch downstream port)"},
 	{"pcie_port_gts", TypeFloat, "GT/s", OnDevice, "pcie-link", "the slot's max_link_speed: the fastest the port above the function can train"},
 	{"pcie_port_width", TypeInt, "lanes", OnDevice, "pcie-link", "the slot's max_link_width: the widest the port above the function can train"},
+
+	// inventory: where a virtual disk's discard is turned on (virtdiscard.go)
+	{"hypervisor_discard_setting", TypeString, "", OnDevice, "inventory", "where the disk's hypervisor passes the guest's discards to the host's storage; absent for a physical disk, a cloud's volume or a hypervisor with no known setting"},
 })
