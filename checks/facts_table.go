@@ -654,4 +654,8 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 
 	// inventory: where a virtual disk's discard is turned on (virtdiscard.go)
 	{"hypervisor_discard_setting", TypeString, "", OnDevice, "inventory", "where the disk's hypervisor passes the guest's discards to the host's storage; absent for a physical disk, a cloud's volume or a hypervisor with no known setting"},
+
+	// hdparm-apm: the APM level where smartctl gives none (hdparmapm.go)
+	{"hdparm_apm_enabled", TypeBool, "", OnDevice, "hdparm-apm", "hdparm -B: the drive's Advanced Power Management is on (false: off or not supported)"},
+	{"hdparm_apm_level", TypeInt, "", OnDevice, "hdparm-apm", "hdparm -B: the APM level, 1 to 254 (below 128 lets the drive spin down and park its heads)"},
 })
