@@ -64,10 +64,10 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"pcie_cur_gbs", TypeFloat, "GB/s", OnDevice, "pcie-link", "the disk's slowest controller link: its bandwidth as trained, lanes times the lane rate less line encoding (8b/10b to 5 GT/s, 128b/130b above)"},
 	{"pcie_cur_gts", TypeFloat, "GT/s", OnDevice, "pcie-link", "the disk's slowest controller link: its current_link_speed"},
 	{"pcie_cur_width", TypeInt, "lanes", OnDevice, "pcie-link", "the disk's slowest controller link: its current_link_width"},
-	{"pcie_degraded", TypeBool, "", OnDevice, "pcie-link", "the disk's slowest controller link trained below its maximum speed or width"},
-	{"pcie_fraction", TypeFloat, "", OnDevice, "pcie-link", "the disk's slowest controller link: its bandwidth as trained over its maximum (0 to 1)"},
+	{"pcie_degraded", TypeBool, "", OnDevice, "pcie-link", "the disk's slowest controller link trained below the speed or width both it and its slot (the port above) support"},
+	{"pcie_fraction", TypeFloat, "", OnDevice, "pcie-link", "the disk's slowest controller link: its bandwidth as trained over the most it and its slot support (0 to 1)"},
 	{"pcie_link", TypeString, "", OnDevice, "pcie-link", "the disk's slowest controller link as text: current speed and width of the maximum ones"},
-	{"pcie_max_gbs", TypeFloat, "GB/s", OnDevice, "pcie-link", "the disk's slowest controller link: its bandwidth at its maximum speed and width"},
+	{"pcie_max_gbs", TypeFloat, "GB/s", OnDevice, "pcie-link", "the disk's slowest controller link: its bandwidth at the highest speed and width it and its slot both support"},
 	{"pcie_max_gts", TypeFloat, "GT/s", OnDevice, "pcie-link", "the disk's slowest controller link: its max_link_speed"},
 	{"pcie_max_width", TypeInt, "lanes", OnDevice, "pcie-link", "the disk's slowest controller link: its max_link_width"},
 
@@ -671,4 +671,16 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 
 	// filesystems: swap on a judged disk (swaptarget.go)
 	{"fs_swap_areas", TypeStrings, "", OnDevice, "filesystems", "active swap areas (/proc/swaps) whose I/O lands on the disk: a partition, a device stacked on it, or a swap file on one of its filesystems; nil when /proc/swaps cannot be read"},
+	// pcie-link: the link of any PCI function above a disk, and its slot
+	{"pcie_driver", TypeString, "", OnDevice, "pcie-link", "the driver bound to the function of pcie_address (nvme, ahci, mpt3sas, megaraid_sas, xhci_hcd)"},
+	{"pcie_port", TypeString, "", OnDevice, "pcie-link", "PCI address of the port above pcie_address (its slot: a root or switch downstream port)"},
+	{"pcie_port_gts", TypeFloat, "GT/s", OnDevice, "pcie-link", "the slot's max_link_speed: the fastest the port above the function can train"},
+	{"pcie_port_width", TypeInt, "lanes", OnDevice, "pcie-link", "the slot's max_link_width: the widest the port above the function can train"},
+
+	// inventory: where a virtual disk's discard is turned on (virtdiscard.go)
+	{"hypervisor_discard_setting", TypeString, "", OnDevice, "inventory", "where the disk's hypervisor passes the guest's discards to the host's storage; absent for a physical disk, a cloud's volume or a hypervisor with no known setting"},
+
+	// hdparm-apm: the APM level where smartctl gives none (hdparmapm.go)
+	{"hdparm_apm_enabled", TypeBool, "", OnDevice, "hdparm-apm", "hdparm -B: the drive's Advanced Power Management is on (false: off or not supported)"},
+	{"hdparm_apm_level", TypeInt, "", OnDevice, "hdparm-apm", "hdparm -B: the APM level, 1 to 254 (below 128 lets the drive spin down and park its heads)"},
 })

@@ -148,6 +148,9 @@ func setHypervisor(o *Observation, d *block.Device, vmVendor string, host Where)
 		setting = "the hypervisor's disk settings decide; nothing to change in the guest"
 	}
 	o.Set("hypervisor_cache_setting", setting)
+	if ds := discardSettings[hv]; ds != "" {
+		o.Set("hypervisor_discard_setting", ds)
+	}
 }
 
 // evidenceSources lists where evidence came from.

@@ -3,6 +3,7 @@ package checks
 import (
 	"context"
 	"fmt"
+	"path"
 	"strconv"
 
 	"github.com/diskdoctor/diskdoctor/probes/block"
@@ -10,7 +11,7 @@ import (
 )
 
 func init() {
-	Register(Check{Name: "pcie-link", Description: "each NVMe controller's PCIe link: current against maximum speed and width", Run: pcieLink})
+	Register(Check{Name: "pcie-link", Description: "the PCIe link of each disk's controller (NVMe, AHCI, SAS or RAID HBA, USB host): current against the speed and width it and its slot support", Run: pcieLink})
 }
 
 // laneGBs is the usable bandwidth of one lane per direction in GB/s: the
@@ -30,30 +31,77 @@ func pcieLink(ctx context.Context, env *Env) []*Observation {
 	limited := log.PCIeBandwidthLines()
 	var out []*Observation
 	for _, d := range env.Judged(ctx) {
-		if d.Transport != "nvme" {
-			continue
+		var l *pcie.Link
+		var worstFrac float64
+		switch {
+		case d.Transport == "nvme":
+			l, worstFrac = worstLink(ctx, env, d)
+		case d.Hypervisor == "":
+			// A guest's emulated controller has no physical link.
+			l, worstFrac = functionLink(ctx, env, d)
 		}
-		l, worstFrac := worstLink(ctx, env, d)
 		if l == nil {
 			continue
 		}
+		capGTs, capLanes := l.CapGTs(), l.CapLanes()
 		o := NewObservation("pcie-link", KindDevice, d.Name)
 		o.Set("pcie_address", l.Address)
+		if drv, err := env.Host.Readlink(l.Dir + "/driver"); err == nil {
+			o.Set("pcie_driver", path.Base(drv), Evidence{l.Dir + "/driver", drv})
+		}
 		o.Set("pcie_cur_gts", l.CurGTs, Evidence{l.Files["current_link_speed"], l.CurSpeed})
 		o.Set("pcie_max_gts", l.MaxGTs, Evidence{l.Files["max_link_speed"], l.MaxSpeed})
 		o.Set("pcie_cur_width", l.CurLanes, Evidence{l.Files["current_link_width"], l.CurWidth})
 		o.Set("pcie_max_width", l.MaxLanes, Evidence{l.Files["max_link_width"], l.MaxWidth})
+		text := fmt.Sprintf("%s x%d of %s x%d", l.CurSpeed, l.CurLanes, l.MaxSpeed, l.MaxLanes)
+		if l.Port != "" {
+			o.Set("pcie_port", l.Port)
+			o.Set("pcie_port_gts", l.PortGTs, Evidence{l.Files["port_max_link_speed"], l.PortSpeed})
+			o.Set("pcie_port_width", l.PortLanes, Evidence{l.Files["port_max_link_width"], l.PortWidth})
+			if capGTs < l.MaxGTs || capLanes < l.MaxLanes {
+				text += fmt.Sprintf(" (its slot %s: %s x%d)", l.Port, l.PortSpeed, l.PortLanes)
+			}
+		}
 		o.Set("pcie_cur_gbs", round(bandwidth(l.CurGTs, l.CurLanes), 2))
-		o.Set("pcie_max_gbs", round(bandwidth(l.MaxGTs, l.MaxLanes), 2))
+		o.Set("pcie_max_gbs", round(bandwidth(capGTs, capLanes), 2))
 		o.Set("pcie_fraction", round(worstFrac, 3))
-		o.Set("pcie_degraded", l.CurGTs < l.MaxGTs || l.CurLanes < l.MaxLanes)
-		o.Set("pcie_link", fmt.Sprintf("%s x%d of %s x%d", l.CurSpeed, l.CurLanes, l.MaxSpeed, l.MaxLanes))
+		o.Set("pcie_degraded", l.CurGTs < capGTs || l.CurLanes < capLanes)
+		o.Set("pcie_link", text)
 		if line, ok := limited[l.Address]; ok {
 			o.AddEvidence("pcie_degraded", Evidence{"dmesg line " + strconv.Itoa(line.Line.Num), line.Line.Raw})
 		}
 		out = append(out, o)
 	}
 	return out
+}
+
+// functionLink is the link of the nearest PCI function above a disk that
+// is not an NVMe namespace: its AHCI controller, SAS or RAID HBA, or the
+// USB host controller its bridge hangs off. Nil when that function has
+// no PCIe link (a function on a conventional PCI bus, or an integrated
+// one whose link files read "Unknown"): nothing to judge, not a failure.
+func functionLink(ctx context.Context, env *Env, d *block.Device) (*pcie.Link, float64) {
+	fns := pcie.FunctionsAbove(d.SysPath)
+	if len(fns) == 0 {
+		return nil, 0
+	}
+	l, err := Probe(ctx, env, func(ctx context.Context) (*pcie.Link, error) {
+		l, err := pcie.ReadLink(ctx, env.Host, fns[0])
+		if err == nil {
+			pcie.ReadPort(ctx, env.Host, l)
+		}
+		return l, err
+	})
+	if err != nil || l.MaxGTs == 0 || l.MaxLanes == 0 || l.CurGTs == 0 || l.CurLanes == 0 {
+		return nil, 0
+	}
+	return l, linkFraction(l)
+}
+
+// linkFraction is a link's bandwidth as trained over the most it can
+// train to in its slot.
+func linkFraction(l *pcie.Link) float64 {
+	return bandwidth(l.CurGTs, l.CurLanes) / bandwidth(l.CapGTs(), l.CapLanes())
 }
 
 // worstLink is the link of the disk's controllers that runs at the smallest
@@ -64,10 +112,17 @@ func worstLink(ctx context.Context, env *Env, d *block.Device) (*pcie.Link, floa
 	worstFrac := 2.0
 	for _, c := range d.Controllers {
 		l, err := Probe(ctx, env, func(ctx context.Context) (*pcie.Link, error) {
+			var l *pcie.Link
+			var err error
 			if fn, ok := d.ControllerFunction(c); ok {
-				return pcie.ReadLink(ctx, env.Host, fn)
+				l, err = pcie.ReadLink(ctx, env.Host, fn)
+			} else {
+				l, err = pcie.ReadNVMeLink(ctx, env.Host, c)
 			}
-			return pcie.ReadNVMeLink(ctx, env.Host, c)
+			if err == nil {
+				pcie.ReadPort(ctx, env.Host, l)
+			}
+			return l, err
 		})
 		if err != nil || l.MaxGTs == 0 || l.MaxLanes == 0 {
 			if err != nil {
@@ -75,7 +130,7 @@ func worstLink(ctx context.Context, env *Env, d *block.Device) (*pcie.Link, floa
 			}
 			continue
 		}
-		if f := bandwidth(l.CurGTs, l.CurLanes) / bandwidth(l.MaxGTs, l.MaxLanes); f < worstFrac {
+		if f := linkFraction(l); f < worstFrac {
 			worst, worstFrac = l, f
 		}
 	}

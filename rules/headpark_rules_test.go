@@ -22,6 +22,12 @@ func TestHDDHeadParking(t *testing.T) {
 		{"APM 128", with(map[string]any{"smart_load_cycles": uint64(39785), "smart_load_cycles_per_hour": 9.1, "smart_apm_enabled": true, "smart_apm_level": 128}), ""},
 		{"an SSD's counter", with(map[string]any{"rotational": false, "smart_load_cycles": uint64(500000), "smart_load_cycles_per_hour": 50.0}), ""},
 		{"no attribute 193", with(map[string]any{"smart_load_cycles": nil, "smart_load_cycles_per_hour": nil}), ""},
+		// hdparm -B where smartctl gave no ata_apm; smartctl's stays first.
+		{"hdparm -B 127, smartctl silent", with(map[string]any{"smart_load_cycles": uint64(900), "hdparm_apm_enabled": true, "hdparm_apm_level": 127}), Warning},
+		{"hdparm -B 254, smartctl silent", with(map[string]any{"smart_load_cycles": uint64(900), "hdparm_apm_enabled": true, "hdparm_apm_level": 254}), ""},
+		{"hdparm -B off", with(map[string]any{"smart_load_cycles": uint64(900), "hdparm_apm_enabled": false}), ""},
+		{"smartctl 128 over hdparm 127", with(map[string]any{"smart_load_cycles": uint64(900), "smart_apm_enabled": true, "smart_apm_level": 128, "hdparm_apm_enabled": true, "hdparm_apm_level": 127}), ""},
+		{"smartctl APM off over hdparm 127", with(map[string]any{"smart_load_cycles": uint64(900), "smart_apm_enabled": false, "hdparm_apm_enabled": true, "hdparm_apm_level": 127}), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

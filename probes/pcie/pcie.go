@@ -18,6 +18,12 @@ type Link struct {
 	CurGTs, MaxGTs     float64
 	CurLanes, MaxLanes int
 	Files              map[string]string
+	// The port above (its slot), when ReadPort could read it: its
+	// address and maximum speed and width.
+	Port                 string
+	PortSpeed, PortWidth string
+	PortGTs              float64
+	PortLanes            int
 }
 
 // ReadNVMeLink reads the PCIe link of an NVMe controller's PCI function via
