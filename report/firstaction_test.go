@@ -28,6 +28,14 @@ func TestFirstActionFixesOrContains(t *testing.T) {
 		{"hpe-microserver-writethrough", func() *rules.Report { return plainReport(t, "hpe-microserver-writethrough") }, rules.RiskRuntime, "hdparm -W1 "},
 		{"sata-saturated-nvme-idle with its window", func() *rules.Report { return fixtureReport(t, "sata-saturated-nvme-idle") }, rules.RiskRuntime, "kill -STOP 3121"},
 		{"controller-cli-missing", func() *rules.Report { return plainReport(t, "controller-cli-missing") }, "", "ssacli, hpssacli or hpacucli was not installed"},
+		// Where no command changes anything, the rule's first step does:
+		// a part to replace, space to free, a rebuild to let finish.
+		{"arcconf-battery-failed", func() *rules.Report { return plainReport(t, "arcconf-battery-failed") }, "", "replace the controller's battery or capacitor module"},
+		{"megacli-rebuild", func() *rules.Report { return plainReport(t, "megacli-rebuild") }, "", "replace the volume's failed or missing drive"},
+		{"ext4-root-full", func() *rules.Report { return plainReport(t, "ext4-root-full") }, "", "free space on / "},
+		{"multipath-path-failed", func() *rules.Report { return plainReport(t, "multipath-path-failed") }, "", "fix the failed paths' cables"},
+		{"md-raid-smr-rebuild", func() *rules.Report { return plainReport(t, "md-raid-smr-rebuild") }, "", "let the recovery of md0 finish"},
+		{"hba-sas3-dead-ioc", func() *rules.Report { return plainReport(t, "hba-sas3-dead-ioc") }, "", "power-cycle the host"},
 	} {
 		acts := firstActions(c.rep())
 		if len(acts) == 0 {

@@ -185,6 +185,7 @@ func consolidate(cmds, notes []string) ([]string, []string) {
 // label (and the note under it), or a step in words (risk "").
 type tailAction struct {
 	risk, text, note string
+	step             bool // the rule's first step: no command here changes anything
 }
 
 // copyOffFirst matches a finding's note that tells to copy the data off
@@ -196,7 +197,7 @@ var copyOffFirst = regexp.MustCompile(`(?i)\b(copy off|back up)\b[^.;]*\b(first|
 // the read-only command that looks at it. In order: the top warning or
 // critical finding (copy the data off first where its notes say so, else
 // its first command that changes something: runtime, then persistent,
-// never destructive), a machine not ready for a benchmark (pause the
+// never destructive, else the rule's first step in words), a machine not ready for a benchmark (pause the
 // process that did most of the I/O), a check that could not run (its
 // hint), the top finding for information.
 func firstActions(rep *rules.Report) []tailAction {
@@ -208,11 +209,17 @@ func firstActions(rep *rules.Report) []tailAction {
 	switch {
 	case serious:
 		acts := findingActions(rep.Findings[0])
-		if acts[0].risk == rules.RiskReadOnly || strings.HasPrefix(acts[len(acts)-1].text, "diskdoctor explain") {
+		if acts[0].risk == rules.RiskReadOnly || acts[0].step || strings.HasPrefix(acts[len(acts)-1].text, "diskdoctor explain") {
 			// Nothing here changes anything; where the finding is on the
 			// device a process kept busy, containing that process does.
 			if p, ok := processAction(rep, rep.Findings[0].Subjects); ok {
-				return append([]tailAction{p}, acts[0])
+				// Then the look; a step in words would say the
+				// same as the pause, less precisely.
+				then := acts[0]
+				if then.step && len(acts) > 1 {
+					then = acts[1]
+				}
+				return []tailAction{p, then}
 			}
 		}
 		return acts
@@ -251,6 +258,11 @@ func findingActions(f rules.Finding) []tailAction {
 			break
 		}
 	}
+	if fix == nil && f.FirstStep != "" {
+		// No command changes anything here: the rule's step in words
+		// (replace a part, free space, let a rebuild finish) does.
+		fix = &tailAction{text: f.FirstStep, step: true}
+	}
 	var out []tailAction
 	if slices.ContainsFunc(f.Notes, copyOffFirst.MatchString) {
 		out = append(out, tailAction{text: "copy off what matters first, before anything else"})
@@ -262,8 +274,8 @@ func findingActions(f rules.Finding) []tailAction {
 		out = append(out, *look)
 	}
 	if fix == nil {
-		// No command changes anything here: what to do is in the rule's
-		// explanation, after the look.
+		// Nothing here says what changes anything: what to do is in the
+		// rule's explanation, after the look.
 		out = append(out, tailAction{text: "diskdoctor explain " + f.Rule + ": why, and what fixes it"})
 	}
 	return out[:min(2, len(out))]

@@ -70,6 +70,9 @@ func MarkdownRule(r *Rule) string {
 		}
 		b.WriteString("\n")
 	}
+	if r.FirstStep != "" {
+		fmt.Fprintf(&b, "**First step** (where no command above changes anything): %s\n\n", oneLine(r.FirstStep))
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "- Note%s: %s\n", whenSuffix(n.When), oneLine(n.Text))
 	}

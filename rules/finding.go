@@ -21,7 +21,11 @@ type Finding struct {
 	Evidence    []checks.Evidence `json:"evidence"`
 	Remediation []Remediation     `json:"remediation"`
 	Notes       []string          `json:"notes,omitempty"`
-	References  []string          `json:"references,omitempty"`
+	// FirstStep is the step that fixes or contains the finding where no
+	// runtime or persistent command does (Rule.FirstStep, rendered once
+	// for all its subjects).
+	FirstStep  string   `json:"first_step,omitempty"`
+	References []string `json:"references,omitempty"`
 	// SeveritySetBy is the site file line that set this rule's severity
 	// (Site.Severity); empty when the rule's own severity stands.
 	SeveritySetBy string `json:"severity_set_by,omitempty"`
@@ -97,6 +101,7 @@ func (e *Engine) finding(r *Rule, hits []hit, platform *Platform, errs *evalErro
 	}
 	f.addHits(r, hits, texts, fail)
 	f.Remediation = remediation(r, hits, texts, fail)
+	f.FirstStep = firstStep(r, hits)
 	if platform != nil {
 		if n := platform.Notes[r.ID]; n != "" {
 			f.Notes = append([]string{platform.Name + ": " + n}, f.Notes...)
@@ -155,6 +160,25 @@ func (f *Finding) addHits(r *Rule, hits []hit, texts []hitTexts, fail failFunc) 
 			}
 		}
 	}
+}
+
+// firstStep renders the rule's first step once for the finding, in the
+// first hit's environment with .subjects (every hit's name) added: one
+// sentence that names all the subjects, not one per subject.
+func firstStep(r *Rule, hits []hit) string {
+	if r.FirstStep == "" || len(hits) == 0 {
+		return ""
+	}
+	env := make(map[string]any, len(hits[0].env)+1)
+	for k, v := range hits[0].env {
+		env[k] = v
+	}
+	var names []string
+	for _, h := range hits {
+		names = append(names, h.subject.name)
+	}
+	env["subjects"] = names
+	return render(r.firstStep, env)
 }
 
 // remediation is the finding's commands in the rule's order, each once: an

@@ -80,7 +80,14 @@ type Rule struct {
 	CheckedBy   []string `yaml:"checked_by"`
 	Notes       []Note   `yaml:"notes"`
 	Remediation []Remedy `yaml:"remediation"`
-	References  []string `yaml:"references"`
+	// FirstStep is the step, in words, that fixes or contains the finding
+	// where no runtime or persistent command does (replace a part, free
+	// space, let a rebuild finish): the report's first action then, before
+	// the read-only look. A template over the first subject's facts, with
+	// .subjects naming them all (quotedall); machine values in it go
+	// through quoted.
+	FirstStep  string   `yaml:"first_step"`
+	References []string `yaml:"references"`
 	// Explains names the symptom rules this cause accounts for: where both
 	// hold on the same subjects, the cause ranks first and cites the
 	// measured symptom.
@@ -103,6 +110,7 @@ type Rule struct {
 	impact      *template.Template
 	observed    *template.Template
 	expected    *template.Template
+	firstStep   *template.Template
 }
 
 // SeverityCase overrides the severity where its condition holds; the first
@@ -273,6 +281,9 @@ func parseRule(b []byte) (*Rule, error) {
 	}
 	if r.expected, err = compileTemplate("expected", r.Expected); err != nil {
 		return nil, fieldErr("expected", 0, err)
+	}
+	if r.firstStep, err = compileTemplate("first_step", r.FirstStep); err != nil {
+		return nil, fieldErr("first_step", 0, err)
 	}
 	for i := range r.Notes {
 		n := &r.Notes[i]
@@ -449,6 +460,21 @@ var templateFuncs = template.FuncMap{
 		return out
 	},
 	"quoted": func(v any) string { return shellquote.Quote(fmt.Sprint(v)) },
+	// quotedall is a list's elements, each quoted, joined by ", ".
+	"quotedall": func(v any) string {
+		var out []string
+		switch x := v.(type) {
+		case []string:
+			for _, e := range x {
+				out = append(out, shellquote.Quote(e))
+			}
+		case []any:
+			for _, e := range x {
+				out = append(out, shellquote.Quote(fmt.Sprint(e)))
+			}
+		}
+		return strings.Join(out, ", ")
+	},
 	// udevmatch makes a value safe inside a udev rule's "..." match value,
 	// still matching the original (see UdevMatchValue).
 	"udevmatch": func(v any) string { return UdevMatchValue(fmt.Sprint(v)) },
