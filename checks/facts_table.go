@@ -672,8 +672,8 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	// filesystems: swap on a judged disk (swaptarget.go)
 	{"fs_swap_areas", TypeStrings, "", OnDevice, "filesystems", "active swap areas (/proc/swaps) whose I/O lands on the disk: a partition, a device stacked on it, or a swap file on one of its filesystems; nil when /proc/swaps cannot be read"},
 	// pcie-link: the link of any PCI function above a disk, and its slot
-	{"pcie_driver", TypeString, "", OnDevice, "pcie-link", "the driver bound to the function of pcie_address (nvme, ahci, mpt3sas, megaraid_sas, xhci_hcd)"},
-	{"pcie_port", TypeString, "", OnDevice, "pcie-link", "PCI address of the port above pcie_address (its slot: a root or switch downstream port)"},
+	{"pcie_driver", TypeString, "", OnDevice, "pcie-link", "the driver bound to the disk's controller function (nvme, ahci, mpt3sas, megaraid_sas, xhci_hcd)"},
+	{"pcie_port", TypeString, "", OnDevice, "pcie-link", "PCI address of the port above the disk's controller function (its slot: a root or switch downstream port)"},
 	{"pcie_port_gts", TypeFloat, "GT/s", OnDevice, "pcie-link", "the slot's max_link_speed: the fastest the port above the function can train"},
 	{"pcie_port_width", TypeInt, "lanes", OnDevice, "pcie-link", "the slot's max_link_width: the widest the port above the function can train"},
 

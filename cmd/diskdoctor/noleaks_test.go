@@ -46,12 +46,13 @@ var capsIdent = regexp.MustCompile(`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b`)
 var publicNames = regexp.MustCompile(`^(?:` +
 	`ID_[A-Z0-9_]+` + // udev properties (udev(7), ata_id, scsi_id)
 	`|GRUB_CMDLINE_LINUX(?:_DEFAULT)?` + // /etc/default/grub
-	`|O_(?:DIRECT|SYNC|DSYNC)` + // open(2)
+	`|O_(?:DIRECT|SYNC|DSYNC|EXCL)` + // open(2)
 	`|ATA_(?:QUIRK|HORKAGE|FLAG)_[A-Z0-9_]+|NVME_QUIRK_[A-Z0-9_]+|US_FL_[A-Z0-9_]+|IGNORE_UAS` + // kernel quirk flags
 	`|SD_TIMEOUT|BLK_DEF_MAX_SECTORS|(?:CONFIG_)?SATA_MOBILE_LPM_POLICY` + // kernel constants and Kconfig
 	`|R_ERR` + // SATA PHY event counter name (SATA 3.x, 13.4)
 	`|DID_[A-Z_]+` + // SCSI host byte (include/scsi/scsi_status.h)
 	`|SPACE_LIMIT` + // snapper-configs(5)
+	`|NR_STRIPES` + // drivers/md/raid5.h
 	`|INACCESSIBLE_BOOT_DEVICE` + // Windows stop code
 	`)$`)
 

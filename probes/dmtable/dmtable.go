@@ -77,19 +77,43 @@ func redactLine(line string) string {
 	if len(f) >= 3 && keyedTargets[f[2]] && isUint(f[0]) && isUint(f[1]) {
 		if len(f) > 4 {
 			f[4] = Redacted
+			// A hostile or garbled line may hold key-like words beyond
+			// the key's place: none is kept.
+			for i := 5; i < len(f); i++ {
+				if looksLikeKey(f[i]) {
+					f[i] = Redacted
+				}
+			}
 			return prefix + strings.Join(f, " ")
 		}
 		// Too short to hold its fields: keep what precedes the parameters.
 		return prefix + strings.Join(f[:3], " ") + " " + Redacted
 	}
-	for _, w := range f {
+	// A keyed target's name anywhere else (in what looked like the
+	// device's name too): a layout not understood, nothing of it is kept.
+	for _, w := range strings.Fields(line) {
 		if keyedTargets[w] {
-			// A keyed target in a layout not understood: nothing of
-			// it is kept.
 			return Redacted
 		}
 	}
 	return line
+}
+
+// looksLikeKey is a key as dm-crypt takes it (dm-crypt.rst, <key>): hex
+// of 16 digits or more, or a keyring reference ":<size>:<type>:<desc>".
+func looksLikeKey(w string) bool {
+	if strings.HasPrefix(w, ":") && strings.Count(w, ":") >= 3 {
+		return true
+	}
+	if len(w) < 16 {
+		return false
+	}
+	for _, c := range w {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+			return false
+		}
+	}
+	return true
 }
 
 func isUint(s string) bool {
