@@ -191,6 +191,12 @@ func (c *Competing) ProcessLines(width, indent int) []string {
 		if p.IOPS != nil && p.TimePct != nil {
 			iops, pct = fmt.Sprintf("%.0f", *p.IOPS), fmt.Sprintf("%.0f %%", *p.TimePct)
 		}
+		if p.ExitedChildren && p.ReadMBs+p.WriteMBs < 0.05 {
+			// Ended threads fold into the process's file as reaped
+			// children do (fs/proc/base.c do_io_accounting sums
+			// signal->ioac): a few requests of them are no competitor.
+			continue
+		}
 		split[p.Split] = true
 		name := or(p.Cmdline, p.Comm)
 		if p.ExitedChildren {

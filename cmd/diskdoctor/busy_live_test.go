@@ -88,11 +88,16 @@ func TestLiveBusyMachineDefaultRun(t *testing.T) {
 		}
 	}
 	health := verdict()
-	if strings.HasPrefix(health, "OK:") {
+	// A plain run calls the machine busy in its verdict when the busiest
+	// device is at least half busy (rules.BusyUtilPct); below that, with
+	// the tests of other packages sharing the CPUs, it must still say it
+	// is busy in a line of its own and name the writer in its tables.
+	out, _, _ := runBinary(t, "--color", "never", "--width", "400")
+	if strings.HasPrefix(health, "OK:") && !strings.Contains(string(out), "Busy now:") {
 		t.Errorf("the default verdict on a busy machine is a plain OK: %q", health)
 	}
-	if !strings.Contains(health, "fio ") {
-		t.Errorf("the default verdict %q does not name the writer", health)
+	if !strings.Contains(health, "fio ") && !strings.Contains(string(out), " fio ") {
+		t.Errorf("the default report does not name the writer:\n%s", out)
 	}
 
 	var rep struct {
