@@ -17,23 +17,9 @@ func init() {
 // cryptPresent: a dm device cryptsetup made, one whose owner cannot be
 // told, or the dm_crypt module loaded. cryptsetup names every device it
 // activates with a dm UUID "CRYPT-<type>-…" (cryptsetup
-// lib/libdevmapper.c, dm_prepare_uuid), read from sysfs dm/uuid or udev's
-// DM_UUID; a recording that lacks both is asked rather than
-// called crypt-free.
+// lib/libdevmapper.c, dm_prepare_uuid).
 func cryptPresent(ctx context.Context, env *Env, devs []*block.Device) bool {
-	for _, d := range devs {
-		if !strings.HasPrefix(d.Name, "dm-") {
-			continue
-		}
-		uuid, source := block.DMUUID(ctx, env.Host, d)
-		if uuid == "" && !env.Host.Exists(source) {
-			return true
-		}
-		if strings.HasPrefix(uuid, "CRYPT-") {
-			return true
-		}
-	}
-	return env.Host.Exists("/sys/module/dm_crypt")
+	return dmOwnerPresent(ctx, env, devs, "CRYPT-", "/sys/module/dm_crypt")
 }
 
 // dmcryptCheck sets, on every disk under a crypt target, the targets and

@@ -15,12 +15,19 @@ func init() {
 // lvmPresent: a device-mapper device that LVM owns, one whose owner cannot
 // be told, or the thin-pool target loaded. LVM names every device it
 // activates with a dm UUID "LVM-<vg uuid><lv uuid>[-layer]" (lvm2
-// lib/activate/dev_manager.c, UUID_PREFIX), read from sysfs dm/uuid
+// lib/activate/dev_manager.c, UUID_PREFIX). A machine with only dm-crypt
+// or multipath devices never runs lvs.
+func lvmPresent(ctx context.Context, env *Env, devs []*block.Device) bool {
+	return dmOwnerPresent(ctx, env, devs, "LVM-", "/sys/module/dm_thin_pool")
+}
+
+// dmOwnerPresent: a dm device whose UUID starts with prefix (the tool that
+// made it), one whose owner cannot be told, or the kernel module loaded.
+// The UUID is read from sysfs dm/uuid
 // (Documentation/ABI/testing/sysfs-block-dm) or udev's DM_UUID. A live
 // kernel always has dm/uuid for a dm device; only a recording can lack
-// both, and then the doctor asks lvs rather than call the pools absent.
-// A machine with only dm-crypt or multipath devices never runs lvs.
-func lvmPresent(ctx context.Context, env *Env, devs []*block.Device) bool {
+// both, and then the tool is asked rather than its devices called absent.
+func dmOwnerPresent(ctx context.Context, env *Env, devs []*block.Device, prefix, module string) bool {
 	for _, d := range devs {
 		if !strings.HasPrefix(d.Name, "dm-") {
 			continue
@@ -29,11 +36,11 @@ func lvmPresent(ctx context.Context, env *Env, devs []*block.Device) bool {
 		if uuid == "" && !env.Host.Exists(source) {
 			return true
 		}
-		if strings.HasPrefix(uuid, "LVM-") {
+		if strings.HasPrefix(uuid, prefix) {
 			return true
 		}
 	}
-	return env.Host.Exists("/sys/module/dm_thin_pool")
+	return env.Host.Exists(module)
 }
 
 // lvmCheck records each thin pool lvs reports: one pool observation named
