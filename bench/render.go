@@ -200,7 +200,7 @@ func (c *Competing) ProcessLines(width, indent int) []string {
 		split[p.Split] = true
 		name := or(p.Cmdline, p.Comm)
 		if p.ExitedChildren {
-			name = "exited children of " + name
+			name = "exited threads and children of " + name
 		}
 		rows = append(rows, []string{fmt.Sprint(p.PID), name, or(p.Unit, "-"), fmt.Sprintf("%.1f", p.ReadMBs+p.WriteMBs), iops, pct})
 	}

@@ -174,7 +174,7 @@ func sampleHost(w *window.Window, s *Sample) *Observation {
 		if p.ExitedChildren {
 			// The kernel adds a reaped child's I/O to its parent's
 			// /proc/PID/io (kernel/exit.c, wait_task_zombie).
-			who = "the exited children of " + who
+			who = "the exited threads and children of " + who
 			src += ", less its threads' /proc/PID/task/TID/io"
 		}
 		host.Set("top_process", fmt.Sprintf("%s: write %.1f MB/s, read %.1f MB/s", who, p.WriteBytesPerS/1e6, p.ReadBytesPerS/1e6),

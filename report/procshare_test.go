@@ -50,7 +50,7 @@ func TestBusiestProcessShare(t *testing.T) {
 		{"an unsplit process with no room left", nil, []window.DeviceRates{sdb, nvme}, []window.ProcRates{{PID: 9, Comm: "tar", ReadBytesPerS: 50e6}, split},
 			"; top process on sdb pid 3121 borg (borgbackup.service): 12.2 MB/s there (its cgroup's io.stat), ~99 % of sdb's time"},
 		{"a shell's reaped dd", nil, []window.DeviceRates{sdb}, []window.ProcRates{{PID: 700, Comm: "bash", Cmdline: "bash /dev/fd/3", ExitedChildren: true, WriteBytesPerS: 12e6}},
-			"; top process exited children of pid 700 bash /dev/fd/3: 12.0 MB/s, ~98 % of sdb's time (sdb the only busy device)"},
+			"; top process exited threads and children of pid 700 bash /dev/fd/3: 12.0 MB/s, ~98 % of sdb's time (sdb the only busy device)"},
 	} {
 		s := &checks.Sample{Seconds: 5, Devices: c.devs, Processes: c.procs}
 		d := sdb
@@ -152,7 +152,7 @@ func TestRecordedProcessesPerDevice(t *testing.T) {
 	if want := "top process on sdb pid 3121 borg (borgbackup.service): 12.2 MB/s there (its cgroup's io.stat), ~99 % of sdb's time"; !strings.Contains(words, want) {
 		t.Errorf("the verdict does not set borg's I/O on sdb against sdb (%q):\n%s", want, out)
 	}
-	if !strings.Contains(out, "exited children of bash") {
+	if !strings.Contains(out, "exited threads and children of bash") {
 		t.Errorf("the shell's reaped child has no row of its own:\n%s", out)
 	}
 	for _, l := range strings.Split(out, "\n") {

@@ -182,8 +182,8 @@ func onlyBusyDevice(s *checks.Sample) (string, bool) {
 	return name, name != ""
 }
 
-// processName is "pid N command (unit)", for a row of exited children
-// "exited children of pid N command (unit)".
+// processName is "pid N command (unit)", for a row of exited threads and children
+// "exited threads and children of pid N command (unit)".
 func processName(p window.ProcRates) string {
 	name := p.Comm
 	if p.Cmdline != "" {
@@ -194,7 +194,7 @@ func processName(p window.ProcRates) string {
 		text += " (" + clean(u) + ")"
 	}
 	if p.ExitedChildren {
-		text = "exited children of " + text
+		text = "exited threads and children of " + text
 	}
 	return text
 }
@@ -341,7 +341,7 @@ func triageTables(t *textWriter, rep *rules.Report) {
 		if p.ExitedChildren {
 			// The kernel adds a reaped child's I/O to its parent's
 			// /proc/PID/io (kernel/exit.c, wait_task_zombie).
-			command = "exited children of " + command
+			command = "exited threads and children of " + command
 		}
 		prows = append(prows, []string{strconv.Itoa(p.PID), clean(command), clean(unitOf(p.Cgroup)), num(p.ReadBytesPerS / bytesPerMB), num(p.WriteBytesPerS / bytesPerMB)})
 	}
