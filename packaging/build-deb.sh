@@ -16,7 +16,7 @@ if [ "${1:-}" = "--rpm" ]; then rpm=1; shift; fi
 go=${GO:-go}
 # nfpm is pinned in a module of its own (packaging/tools/go.mod), so that
 # its Go requirement does not raise the doctor's go line.
-nfpm="$go tool -modfile=packaging/tools/go.mod nfpm"
+nfpm_build="$go build -modfile=packaging/tools/go.mod"
 
 version=$(packaging/version.sh)
 commit=$(git rev-parse HEAD)
@@ -33,6 +33,7 @@ maintainer=${DEB_MAINTAINER:-"diskdoctor maintainers <maintainers@diskdoctor.inv
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 
 for arch in "$@"; do
 	mkdir -p "$work/$arch"
@@ -77,9 +78,25 @@ for m in hpe-microserver-writethrough healthy-workstation bench-vm-loop; do
 	cp -R "fixtures/$m" "$work/examples/"
 	rm -f "$work/examples/$m/expect.yaml" "$work/examples/$m/expected.json" "$work/examples/$m"/expected-*.txt "$work/examples/$m"/expected-*.json
 done
+# A recorded /proc/<pid>/root ("../..") points at an ancestor: a loop to
+# any tree walk, and nothing the doctor reads.
+find "$work/examples" -type l -lname '..*' -exec sh -c 'case $(readlink "$1") in *[!./]*) ;; *) rm "$1" ;; esac' sh {} \;
 find "$work/examples" -type d -exec chmod 0755 {} +
 find "$work/examples" -type f -exec chmod 0644 {} +
 find "$work/examples" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+
+# nfpm stats a packaged symbolic link's target as a path relative to its
+# own working directory (files.WithFileInfoDefaults in nfpm v2.45), and a
+# target that resolves there is written as a directory: the recorded
+# "cwd -> ../../tmp" became /tmp's directory in a checkout two levels below /,
+# and stayed a link elsewhere. So nfpm runs in an empty directory nested
+# deeper than any example's target climbs, where no target resolves; the
+# config's relative sources (docs/, packaging/) are linked in.
+nfpm_dir=$work/nfpm/1/2/3/4/5/6/7/8/9/10/11/12/13/14/15/16
+mkdir -p "$nfpm_dir"
+ln -s "$PWD/docs" "$PWD/packaging" "$nfpm_dir/"
+$nfpm_build -o "$work/nfpm-bin" github.com/goreleaser/nfpm/v2/cmd/nfpm
+nfpm_in_empty_dir() { (cd "$nfpm_dir" && "$work/nfpm-bin" "$@"); }
 
 for arch in "$@"; do
 	stage=$work/$arch
@@ -88,7 +105,7 @@ for arch in "$@"; do
 	packaging/copyright.sh "$stage/diskdoctor" >"$stage/copyright"
 	deb="$out/diskdoctor_${version}_${arch}.deb"
 	DEB_ARCH=$arch DEB_VERSION=$version DEB_STAGE=$stage DEB_MAINTAINER=$maintainer \
-		$nfpm package --config packaging/nfpm.yaml --packager deb --target "$deb" >/dev/null
+		nfpm_in_empty_dir package --config packaging/nfpm.yaml --packager deb --target "$deb" >/dev/null
 	echo "$deb"
 	[ -n "$rpm" ] || continue
 	# rpm names the architectures as the kernel does (uname -m).
@@ -99,6 +116,6 @@ for arch in "$@"; do
 	esac
 	r="$out/diskdoctor-${version}-1.${rarch}.rpm"
 	DEB_ARCH=$arch DEB_VERSION=$version DEB_STAGE=$stage DEB_MAINTAINER=$maintainer \
-		$nfpm package --config packaging/nfpm.yaml --packager rpm --target "$r" >/dev/null
+		nfpm_in_empty_dir package --config packaging/nfpm.yaml --packager rpm --target "$r" >/dev/null
 	echo "$r"
 done

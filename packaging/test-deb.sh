@@ -125,6 +125,18 @@ lint() {
 	local rc=${PIPESTATUS[0]}
 	return "$rc"
 }
+# The shipped examples keep their recorded links as links, whatever path
+# the checkout lies at: a link whose target happened to resolve from the
+# build's directory once went into the package as a directory.
+example_links() {
+	local deb=$1 m want got
+	for m in hpe-microserver-writethrough healthy-workstation bench-vm-loop; do
+		want=$(cd "fixtures/$m" && find . -type l ! -lname '..' ! -lname '../..' ! -lname '../../..' -printf '%p -> %l\n' | sed 's|^\./||' | LC_ALL=C sort)
+		got=$(dpkg-deb -c "$deb" | sed -n "s|^l.* \./usr/share/diskdoctor/examples/$m/||p" | LC_ALL=C sort)
+		[ "$want" = "$got" ] || { diff <(echo "$want") <(echo "$got") | head -n 20; return 1; }
+	done
+}
+step "the examples' recorded links stay links" example_links "$(ls "$work"/a/*_amd64.deb)"
 for deb in "$work"/a/*.deb; do
 	step "lintian ${deb##*/}: no error" lint "$deb"
 	sed -e 's/^/      /' "$log"
