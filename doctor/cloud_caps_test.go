@@ -91,7 +91,8 @@ func finding(rep *rules.Report, rule string) *rules.Finding {
 // window built here (no public capture of an instance flat at its EBS cap
 // was found). Its EBS volume writing 270 MB/s is 94 % of the 287.5 MB/s a
 // c5.2xlarge sustains: the finding names the instance's cap and
-// EBSByteBalance%. At 100 MB/s it is not named.
+// EBSByteBalance%, and ranks before the device-saturated it explains. At
+// 100 MB/s it is not named.
 func TestInstanceCapOnRecordedC5(t *testing.T) {
 	// 10 s: 20,000 writes of 135,000 bytes (263,671 sectors per 1,000
 	// writes), 40 ms each, the disk busy the whole window.
@@ -103,6 +104,10 @@ func TestInstanceCapOnRecordedC5(t *testing.T) {
 	f := finding(rep, "cloud-volume-throttled")
 	if f == nil {
 		t.Fatalf("no cloud-volume-throttled at 270 MB/s on a c5.2xlarge: %+v", rep.Findings)
+	}
+	// The cap is the cause of the saturated disk: it ranks first.
+	if rep.Findings[0].Rule != "cloud-volume-throttled" || finding(rep, "device-saturated") == nil {
+		t.Errorf("the cap does not explain the saturated disk: %+v", rep.Findings)
 	}
 	if f.Title != "The instance runs at its documented disk cap" || !strings.Contains(f.Expected, "c5.2xlarge sustains: 10000 IOPS, 287.5 MB/s") ||
 		!strings.Contains(strings.Join(f.Notes, "\n"), "EBSByteBalance%") {
