@@ -26,6 +26,8 @@ func TestCloudInstanceLookup(t *testing.T) {
 		{"AWS", "m5.xlarge", "", 6000, 143.75, 18750, 593.75},
 		{"AWS", "t3.micro", "", 500, 10.86, 11800, 260.57},
 		{"AWS", "m6g.large", "", 3600, 78.75, 20000, 593.75},
+		{"AWS", "r5a.2xlarge", "", 8333, 197.5, 16000, 360},
+		{"AWS", "c5a.4xlarge", "", 6600, 198, 13300, 396},
 		{"Azure", "Standard_D2s_v5", "", 3750, 85, 10000, 1200},
 		{"Azure", "Standard_E4s_v3", "", 6400, 96, 0, 0},
 	} {
