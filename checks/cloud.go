@@ -2,7 +2,9 @@ package checks
 
 import (
 	"context"
+	"fmt"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -64,7 +66,11 @@ func cloudCheck(ctx context.Context, env *Env) []*Observation {
 		o := NewObservation("cloud", KindDevice, d.Name)
 		o.Set("cloud_disk", kind, ev...)
 		o.Set("ephemeral_disk", ephemeralKinds[kind], ev...)
-		o.Set("cloud_volume_id", ebsVolumeID(d, kind))
+		if id, ev := gcpDiskName(d, kind); id != "" {
+			o.Set("cloud_volume_id", id, ev)
+		} else {
+			o.Set("cloud_volume_id", ebsVolumeID(d, kind))
+		}
 		if ephemeralKinds[kind] {
 			holds, ev := ephemeralHolds(d, byDevNo)
 			if len(holds) == 0 && mountsErr != nil {
@@ -80,7 +86,55 @@ func cloudCheck(ctx context.Context, env *Env) []*Observation {
 		}
 		out = append(out, o)
 	}
+	skipInstanceType(env, where, devs)
 	return out
+}
+
+// skipInstanceType says why the instance's own cap on its volumes cannot
+// be judged where the guest does not show its type: Azure keeps the VM
+// size out of DMI (product_name is "Virtual Machine"), GCP the machine
+// type (product_name is "Google Compute Engine"). The type is not guessed;
+// a site names it.
+func skipInstanceType(env *Env, where Where, devs []*block.Device) {
+	if where.MachineType != "" || where.Provider != "Azure" && where.Provider != "GCP" {
+		return
+	}
+	for _, d := range devs {
+		if k, _ := cloudDiskKind(d, where.Provider); k == diskAzureManaged || k == diskGCPPD || k == diskAzure {
+			what := map[string]string{"Azure": "VM size", "GCP": "machine type"}[where.Provider]
+			env.Skip("cloud-instance-cap", "", withHint(
+				fmt.Errorf("%s: the %s is not in DMI, and the instance's cap on all its disks together depends on it", where.Provider, what),
+				"name it in /etc/diskdoctor/datasheets.d: cloud: [{provider: "+where.Provider+", instance: <hostname>, instance_types: [<type>], source: ...}]"))
+			return
+		}
+	}
+}
+
+// gcpDiskName is a GCP Persistent Disk's device name, from the
+// /dev/disk/by-id/google-<name> link google-guest-configs'
+// 65-gce-disk-naming.rules makes of its serial (google-local-* are local
+// SSDs); "" for another disk or a name that is not a GCE device name
+// (lowercase letters, digits and hyphens).
+var gcpPartLink = regexp.MustCompile(`-part[0-9]+$`)
+
+func gcpDiskName(d *block.Device, kind string) (string, Evidence) {
+	if kind != diskGCPPD {
+		return "", Evidence{}
+	}
+	var links []string
+	if d.Udev != nil {
+		links = d.Udev.Links
+	}
+	links = append(links, d.ByID...)
+	for _, l := range links {
+		name, ok := strings.CutPrefix(path.Base(l), "google-")
+		if !ok || name == "" || strings.HasPrefix(name, "local-") || gcpPartLink.MatchString(name) || len(name) > 63 ||
+			strings.ContainsFunc(name, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') }) {
+			continue
+		}
+		return name, Evidence{"/dev/disk/by-id/google-" + name, d.Name}
+	}
+	return "", Evidence{}
 }
 
 // cloudDiskKind tells a cloud's disk by the model its virtual controller

@@ -62,3 +62,25 @@ func TestEphemeralHolds(t *testing.T) {
 		t.Errorf("md member: %v", got)
 	}
 }
+
+// A GCP Persistent Disk's device name comes from its google-<name> link;
+// a local SSD's link, a partition's and a hostile name give none.
+func TestGCPDiskName(t *testing.T) {
+	for _, tt := range []struct {
+		links []string
+		want  string
+	}{
+		{[]string{"/dev/disk/by-id/scsi-0Google_PersistentDisk_persistent-disk-0", "/dev/disk/by-id/google-persistent-disk-0"}, "persistent-disk-0"},
+		{[]string{"/dev/disk/by-id/google-data-part1"}, ""},
+		{[]string{"/dev/disk/by-id/google-local-ssd-0"}, ""},
+		{[]string{"/dev/disk/by-id/google-$(id)"}, ""},
+	} {
+		d := &block.Device{Name: "sdb", ByID: tt.links}
+		if got, _ := gcpDiskName(d, diskGCPPD); got != tt.want {
+			t.Errorf("%v: %q, want %q", tt.links, got, tt.want)
+		}
+	}
+	if got, _ := gcpDiskName(&block.Device{ByID: []string{"/dev/disk/by-id/google-data"}}, diskEBS); got != "" {
+		t.Errorf("an EBS volume got %q", got)
+	}
+}

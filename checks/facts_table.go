@@ -631,7 +631,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 
 	// cloud
 	{"cloud_disk", TypeString, "", OnDevice, "cloud", "a cloud's disk: ebs, instance-store, azure-managed, azure-temporary, azure (not told apart), gcp-pd, gcp-local-ssd; the cloud check sets nothing on another disk"},
-	{"cloud_volume_id", TypeString, "", OnDevice, "cloud", "the EBS volume ID from the NVMe serial (vol-0f53eccc69bc1e40e); \"\" for another disk"},
+	{"cloud_volume_id", TypeString, "", OnDevice, "cloud", "the EBS volume ID from the NVMe serial (vol-0f53eccc69bc1e40e), a GCP Persistent Disk's device name from its /dev/disk/by-id/google-<name> link; \"\" for another disk"},
 	{"ephemeral_disk", TypeBool, "", OnDevice, "cloud", "the disk's data is lost at stop, resize or host failure (instance store, Azure temporary disk, GCP local SSD)"},
 	{"ephemeral_holds", TypeStrings, "", OnDevice, "cloud", "what an ephemeral disk holds beyond scratch data: pool, array or volume group members, btrfs, stacked devices, filesystems mounted outside /mnt; nil when the mounts are unknown"},
 	{"nvme_io_timeout_ms", TypeInt64, "ms", OnDevice, "cloud", "the NVMe disk's I/O timeout: its queue/io_timeout, else nvme_core's io_timeout module parameter × 1000"},
@@ -645,6 +645,18 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"cloud_cap_volume_type", TypeString, "", OnDevice, SetByEngine, "the volume type the site's entry names (gp3, P30)"},
 	{"cloud_cap_burst", TypeString, "", OnDevice, SetByEngine, "how the volume type bursts above its baseline and the console metric that shows the balance"},
 	{"cloud_cap_source", TypeString, "", OnDevice, SetByEngine, "the public page (and the site's record) the cap comes from"},
+
+	// engine: the instance's cap on all its volumes together (rules/cloud.yaml instance_types)
+	{"cloud_instance_type", TypeString, "", OnHost, SetByEngine, "the instance type (AWS DMI product_name, or a site's entry naming the host) whose cap applies; nil when no entry names it"},
+	{"cloud_instance_cap_iops", TypeFloat, "1/s", OnHost, SetByEngine, "the IOPS the instance type sustains on all its volumes together (AWS EBS-optimized baseline, Azure uncached disk IOPS); nil when no entry names the type"},
+	{"cloud_instance_cap_mbs", TypeFloat, "MB/s", OnHost, SetByEngine, "the throughput the instance type sustains on all its volumes together; nil when no entry names the type"},
+	{"cloud_instance_cap_max_iops", TypeFloat, "1/s", OnHost, SetByEngine, "the IOPS the instance type reaches for a while on its burst balance; nil when it does not burst"},
+	{"cloud_instance_cap_max_mbs", TypeFloat, "MB/s", OnHost, SetByEngine, "the throughput the instance type reaches for a while on its burst balance; nil when it does not burst"},
+	{"cloud_instance_cap_burst", TypeString, "", OnHost, SetByEngine, "how the instance type bursts and the console metric that shows its balance"},
+	{"cloud_instance_cap_source", TypeString, "", OnHost, SetByEngine, "the public page (and the site's record) the instance cap comes from"},
+	{"cloud_instance_iops", TypeFloat, "1/s", OnHost, SetByEngine, "reads and writes per second of the instance's network volumes (EBS, Azure managed, GCP PD) together over the window; nil without a window"},
+	{"cloud_instance_mbs", TypeFloat, "MB/s", OnHost, SetByEngine, "read and write throughput of the instance's network volumes together over the window; nil without a window"},
+	{"cloud_instance_at_cap", TypeBool, "", OnHost, SetByEngine, "the instance's volumes together did 90 % or more of the IOPS or throughput its type sustains over the window; nil without a window or a cap"},
 
 	// dmcrypt: crypt targets of dmsetup table, set on each disk under them
 	{"dmcrypt_targets", TypeStrings, "", OnDevice, "dmcrypt", "the dm-crypt devices stacked on the disk (dm name, sector size, options), from dmsetup table"},

@@ -106,6 +106,7 @@ func (e *Engine) subjects(res *checks.Result) (map[string]*subject, []string) {
 		subs[checks.KindHost+"/host"] = host
 		order = append(order, checks.KindHost+"/host")
 	}
+	e.instanceCaps(host, subs, order)
 	sort.SliceStable(order, func(i, j int) bool {
 		a, b := subs[order[i]], subs[order[j]]
 		if a.kind != b.kind {
