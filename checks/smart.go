@@ -59,9 +59,19 @@ func smartCheck(ctx context.Context, env *Env) []*Observation {
 	return obs
 }
 
+// passedThrough are the guest disks that are a drive of the host given
+// to the guest whole (an NVMe function passed through), whose SMART is the
+// drive's own; every other disk a hypervisor backs is a file or a network
+// volume, whose health the host's storage holds.
+var passedThrough = map[string]bool{"Amazon EC2 instance store": true, "Google local SSD": true, "Azure local NVMe": true}
+
 func smartDevice(ctx context.Context, env *Env, d *block.Device) *Observation {
 	probe := "smartctl -x -n standby -j"
-	if why, ok := noSMART[d.Transport]; ok {
+	why, ok := noSMART[d.Transport]
+	if !ok && d.Hypervisor != "" && !passedThrough[d.Hypervisor] {
+		why, ok = fmt.Sprintf("a %s virtual disk has no SMART of its own: the host's storage holds the media's health", d.Hypervisor), true
+	}
+	if ok {
 		env.Skip(probe, d.Name, withHint(fmt.Errorf("%s: %w", why, machine.ErrNotAvailable), "the hypervisor or card holds the media's health; ask it (the host's smartctl, the card's tool)"))
 		return nil
 	}
