@@ -152,3 +152,32 @@ func TestGCPVolumeCapOnRecordedGuest(t *testing.T) {
 		}
 	}
 }
+
+// The VM size an Azure guest does not show in DMI: skipped with the way to
+// name it, and no longer skipped once the site names it for the host
+// (fixtures/azure-temp-disk-at-mnt, hostname myVM).
+func TestSiteNamedInstanceTypeEndsTheSkip(t *testing.T) {
+	skipped := func(rep *rules.Report) bool {
+		for _, s := range rep.Skipped {
+			if s.Check == "cloud-instance-cap" {
+				return true
+			}
+		}
+		return false
+	}
+	root, err := filepath.Abs("../fixtures/azure-temp-disk-at-mnt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !skipped(examine(t, root, "")) {
+		t.Error("an Azure guest with no VM size named: cloud-instance-cap not skipped")
+	}
+	site := filepath.Join(t.TempDir(), "site.yaml")
+	yaml := "cloud:\n  - {provider: Azure, instance: myVM, instance_types: [Standard_D4s_v5], source: \"test: az vm show\"}\n"
+	if err := os.WriteFile(site, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if skipped(examine(t, root, site)) {
+		t.Error("the site named myVM's size, and cloud-instance-cap is still skipped")
+	}
+}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/diskdoctor/diskdoctor/checks"
+	"slices"
 )
 
 // Schema is the JSON contract's identifier.
@@ -114,6 +115,11 @@ func (e *Engine) Build(res *checks.Result, root string) (*Report, error) {
 		skipped = append(skipped, e.Datasheets.Refused...)
 	}
 	skipped = append(skipped, e.siteSkipped...)
+	if h := subs[checks.KindHost+"/host"]; h != nil && h.facts["cloud_instance_type"] != nil {
+		// The site named the instance's type the guest does not show: the
+		// checks' "type not in DMI" no longer holds.
+		skipped = slices.DeleteFunc(skipped, func(s checks.Skipped) bool { return s.Check == "cloud-instance-cap" })
+	}
 	r := &Report{Schema: Schema, Findings: findings, Skipped: append(skipped, ruleErrs...), Passed: passed, Verdict: VerdictOK, Sample: sample}
 	if r.Findings == nil {
 		r.Findings = []Finding{}
