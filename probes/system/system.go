@@ -220,7 +220,7 @@ func ReadCPUPower(ctx context.Context, h *machine.Host) (*CPUPower, error) {
 	pfs, err := procfs.NewFS(h.Path("/proc"))
 	if err == nil {
 		c.CmdLine, _ = pfs.CmdLine()
-		if infos, err := pfs.CPUInfo(); err == nil {
+		if infos, err := cpuInfo(pfs); err == nil {
 			for _, i := range infos {
 				c.MHz = append(c.MHz, i.CPUMHz)
 				c.ModelName = i.ModelName
@@ -326,4 +326,17 @@ func MemTotalBytes(ctx context.Context, h *machine.Host) (uint64, error) {
 		return 0, machine.FileErr("/proc/meminfo", machine.UnwrapPathErr(err))
 	}
 	return *mi.MemTotal * 1024, ctx.Err()
+}
+
+// cpuInfo is procfs's CPUInfo made safe for a recorded root: procfs
+// v0.19.2 (cpuinfo.go, parseCPUInfoX86) indexes the second field of a
+// "processor" line split at ": " unchecked, and panics on "processor:0".
+// A hostile recording's cpuinfo is then a parse error, not a crash.
+func cpuInfo(fs procfs.FS) (infos []procfs.CPUInfo, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			infos, err = nil, fmt.Errorf("/proc/cpuinfo: not parsable: %v", r)
+		}
+	}()
+	return fs.CPUInfo()
 }
