@@ -39,7 +39,7 @@ func btrfsCheck(ctx context.Context, env *Env) []*Observation {
 	for _, d := range env.Judged(ctx) {
 		judged[d.Name] = true
 	}
-	out := btrfsObservations(errs, m, judged)
+	out := btrfsMemberFacts(btrfsObservations(errs, m, judged), fss, m, judged)
 	return append(out, btrfsFSObservations(fss, m, log)...)
 }
 

@@ -78,8 +78,8 @@ func TestBTRFSFilesystemFixtures(t *testing.T) {
 	if d := btrfsObs(obs, KindDevice, "sdb"); d == nil || d.Get("btrfs_dev_write_errs") != uint64(4458026) {
 		t.Errorf("sdb: %+v", d)
 	}
-	if d := btrfsObs(obs, KindDevice, "sda"); d != nil {
-		t.Errorf("sda has btrfs counters: %v", d.Get("btrfs_dev_names"))
+	if d := btrfsObs(obs, KindDevice, "sda"); d == nil || d.Get("btrfs_dev_names") != nil || d.Get("btrfs_member_redundant") != true {
+		t.Errorf("sda: want no btrfs counters and a member of raid5, got %+v", d)
 	}
 }
 

@@ -46,7 +46,7 @@ type Check struct {
 var runOrder = []string{
 	"pcie-link", "cpu-power", "pressure", "scheduler", "inventory", "controller", "platform",
 	"kernel-log", "ahci-mode", "link-power", "usb-link", "hba", "sas-link", "nvme-power", "nvme-hmb", "nvme-lbaf", "queue", "md", "lvm", "multipath", "filesystems", "sample", "smart", "spindown", "stack", "trim", "write-cache", "zfs", "inodes", "nfs", "btrfs",
-	"fs-errors", "lazyinit", "cloud", "dmcrypt", "bcache", "hdparm-apm",
+	"fs-errors", "lazyinit", "cloud", "dmcrypt", "bcache", "hdparm-apm", "hdparm-power",
 }
 
 var registry []Check

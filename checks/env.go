@@ -5,6 +5,7 @@ import (
 
 	"github.com/diskdoctor/diskdoctor/machine"
 	"github.com/diskdoctor/diskdoctor/probes/block"
+	"github.com/diskdoctor/diskdoctor/probes/drive"
 	"github.com/diskdoctor/diskdoctor/probes/kernlog"
 	"github.com/diskdoctor/diskdoctor/probes/md"
 	"github.com/diskdoctor/diskdoctor/probes/mount"
@@ -42,6 +43,7 @@ type Env struct {
 	zlist       shared[[]*zfs.ListRow]
 	zdedup      shared[map[string]*zfs.DDT]
 	mdstat      shared[[]md.Array]
+	powerModes  shared[map[string]*drive.PowerMode]
 }
 
 // maxCommands is how many per-device commands run at once.

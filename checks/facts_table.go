@@ -695,4 +695,9 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	// hdparm-apm: the APM level where smartctl gives none (hdparmapm.go)
 	{"hdparm_apm_enabled", TypeBool, "", OnDevice, "hdparm-apm", "hdparm -B: the drive's Advanced Power Management is on (false: off or not supported)"},
 	{"hdparm_apm_level", TypeInt, "", OnDevice, "hdparm-apm", "hdparm -B: the APM level, 1 to 254 (below 128 lets the drive spin down and park its heads)"},
+
+	// hdparm-power, btrfs: a disk found in standby, a member of btrfs redundancy (hdparmpower.go, btrfsmember.go)
+	{"hdparm_power_state", TypeString, "", OnDevice, "hdparm-power", "hdparm -C: the drive's power state (standby, sleeping, idle, active/idle, unknown), asked with CHECK POWER MODE, which does not wake it"},
+	{"btrfs_member_redundant", TypeBool, "", OnDevice, "btrfs", "the disk holds a device of a mounted multi-device btrfs filesystem whose data or metadata profile is redundant across devices (raid1, raid1c3, raid1c4, raid10, raid5, raid6)"},
+	{"btrfs_member_of", TypeString, "", OnDevice, "btrfs", "the first mount point of the redundant btrfs filesystem the disk belongs to"},
 })

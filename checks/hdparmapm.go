@@ -25,6 +25,9 @@ func hdparmAPM(ctx context.Context, env *Env) []*Observation {
 		if !isATA(d) || d.Rotational != nil && !*d.Rotational {
 			continue
 		}
+		if env.asleep(ctx, "hdparm -B", d.Name) {
+			continue
+		}
 		a, err := RunCommand(ctx, env, func(ctx context.Context) (*drive.APM, error) {
 			return drive.ReadHdparmB(ctx, env.Host, d.Name)
 		})

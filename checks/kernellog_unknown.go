@@ -15,8 +15,11 @@ import (
 // errorWords picks the kernel lines that read as a fault: an error,
 // failure, abort, timeout, reset, a device offline or dead, drives
 // remapped out of sight. dmesg without -x carries no level, so the words
-// stand in for KERN_ERR and KERN_WARNING.
-var errorWords = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:ed|ure|ing)?|abort\w*|time(?:d)? ?out|reset\w*|offline|non-operational|dead|died|remapped|fault\w*)\b`)
+// stand in for KERN_ERR and KERN_WARNING. A word may end a function
+// name the driver prints ("uas_eh_abort_handler", drivers/usb/storage/
+// uas.c; "_base_fault_reset_work", mpt3sas_base.c): "_" counts as a
+// boundary before it.
+var errorWords = regexp.MustCompile(`(?i)(?:\b|_)(?:errors?|fail(?:ed|ure|ing)?|abort\w*|time(?:d)? ?out|reset\w*|offline|non-operational|dead|died|remapped|fault\w*)\b`)
 
 // benignWords are lines that carry an error word but report no fault:
 // nvme_setup_ctrl's "Shutdown timeout set to N seconds" (RTD3,

@@ -1,6 +1,11 @@
 package checks
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/diskdoctor/diskdoctor/probes/kernlog"
+)
 
 // An error line about a disk that nothing recognises keeps the disk's log
 // from being called fine, and is counted in a skipped entry; a log whose
@@ -38,5 +43,35 @@ func TestKlogUnknown(t *testing.T) {
 				t.Errorf("skipped %v: %+v", skipped, env.skipped())
 			}
 		})
+	}
+}
+
+// The bus-level lines the kernel log once left "fine" are each read by a
+// check (usb, hba, ahci-mode), so none is counted as not understood and
+// each gives its own finding: the UAS abort of usb-uas-aborts-asm1053e,
+// the dead IOC of hba-sas3-dead-ioc, a failed diag reset (an LSI 9211-8i's,
+// probes/hba's test), the remapped NVMe of intel-rst-remapped-nvme-
+// latitude-7410. libata's COMRESET failure is read by none: it stays
+// unrecognised.
+func TestKlogBusLinesRecognised(t *testing.T) {
+	known := []string{
+		"[   63.249320] sd 0:0:0:0: [sda] tag#26 uas_eh_abort_handler 0 uas-tag 10 inflight: CMD IN",
+		"[1513141.839140] mpt3sas_cm0: SAS host is non-operational !!!!",
+		"[  322.381517] mpt2sas_cm0: diag reset: FAILED",
+		"[    0.746196] ahci 0000:00:17.0: Found 1 remapped NVMe devices.",
+	}
+	unknown := "[    9.123456] ata5: COMRESET failed (errno=-16)"
+	log := &kernlog.Log{Lines: kernlog.Parse([]byte(strings.Join(append(known, unknown), "\n") + "\n"))}
+	got := recognised(log, kernlog.NewTopology(nil, nil))
+	for i, l := range known {
+		if !errorWords.MatchString(l) {
+			t.Errorf("%q: not taken for an error line", l)
+		}
+		if !got[i+1] {
+			t.Errorf("line %d %q: not recognised", i+1, l)
+		}
+	}
+	if got[len(known)+1] {
+		t.Errorf("%q recognised", unknown)
 	}
 }

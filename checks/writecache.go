@@ -208,6 +208,9 @@ func readDriveCache(ctx context.Context, env *Env, o *Observation, d *block.Devi
 		readNVMeCache(ctx, env, o, d)
 		return
 	}
+	if env.asleep(ctx, "hdparm -W", d.Name) {
+		return
+	}
 	dc, err := RunCommand(ctx, env, func(ctx context.Context) (*drive.Cache, error) {
 		return drive.ReadHdparmW(ctx, env.Host, d.Name)
 	})

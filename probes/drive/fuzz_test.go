@@ -17,3 +17,14 @@ func FuzzParseHdparmW(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseHdparmC(f *testing.F) {
+	for _, s := range []string{"\n/dev/sdb:\n drive state is:  standby\n", " drive state is:  active/idle\n", ""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if p, err := ParseHdparmC(b); err == nil && p.State == "" {
+			t.Fatal("parsed without a state")
+		}
+	})
+}
