@@ -439,7 +439,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 
 	// trim
 	{"discard_granularity", TypeUint64, "bytes", OnDevice, "trim", "queue/discard_granularity"},
-	{"trim_blocked_by", TypeStrings, "", OnDevice, "trim", "dm or md devices stacked on the disk whose discard_max_bytes is 0 (they pass no discard)"},
+	{"trim_blocked_by", TypeStrings, "", OnDevice, "trim", "dm or md devices stacked on the disk, at any depth, whose discard_max_bytes is 0 while the layer below them passes discards: the layers that stop them"},
 	{"trim_covered", TypeBool, "", OnDevice, "trim", "everything on the disk that wants trimming is trimmed on a schedule, by mount option or autotrim"},
 	{"trim_regimes", TypeStrings, "", OnDevice, "trim", "what trims each of the disk's filesystems and pools (fstrim.timer, cron fstrim, discard option, autotrim)"},
 	{"trim_relevant", TypeBool, "", OnDevice, "trim", "the disk holds mounted filesystems or ZFS pools"},
@@ -683,4 +683,13 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	// hdparm-apm: the APM level where smartctl gives none (hdparmapm.go)
 	{"hdparm_apm_enabled", TypeBool, "", OnDevice, "hdparm-apm", "hdparm -B: the drive's Advanced Power Management is on (false: off or not supported)"},
 	{"hdparm_apm_level", TypeInt, "", OnDevice, "hdparm-apm", "hdparm -B: the APM level, 1 to 254 (below 128 lets the drive spin down and park its heads)"},
+
+	// trim: the layers stacked on an SSD that stop discards (trim.go)
+	{"trim_blocked_crypt", TypeStrings, "", OnDevice, "trim", "dm names of the dm-crypt devices (dm UUID CRYPT-…) among the layers that stop discards: opened without allow_discards; set only where such a layer is found"},
+
+	// fs-errors: XFS retrying allocations it may not fail (xfsalloc.go)
+	{"xfs_device", TypeString, "", OnFilesystem, "fs-errors", "the block device the XFS filesystem is mounted from (sdb1, dm-0)"},
+	{"xfs_alloc_stalls", TypeInt, "", OnFilesystem, "fs-errors", "XFS 'possible memory allocation deadlock' warnings in the kernel log (each one 100 retries of an allocation that may not fail); the message names no filesystem"},
+	{"xfs_alloc_stall_bytes", TypeUint64, "bytes", OnFilesystem, "fs-errors", "the largest allocation size those warnings print (4.x and later); nil when they print none"},
+	{"xfs_filesystems", TypeInt, "", OnFilesystem, "fs-errors", "XFS filesystems mounted: the warning may be any one of them"},
 })
