@@ -692,4 +692,8 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"xfs_alloc_stalls", TypeInt, "", OnFilesystem, "fs-errors", "XFS 'possible memory allocation deadlock' warnings in the kernel log (each one 100 retries of an allocation that may not fail); the message names no filesystem"},
 	{"xfs_alloc_stall_bytes", TypeUint64, "bytes", OnFilesystem, "fs-errors", "the largest allocation size those warnings print (4.x and later); nil when they print none"},
 	{"xfs_filesystems", TypeInt, "", OnFilesystem, "fs-errors", "XFS filesystems mounted: the warning may be any one of them"},
+
+	// multipath: the iSCSI recovery timeout of a map's paths (iscsitmo.go)
+	{"multipath_iscsi_sessions", TypeStrings, "", OnPool, "multipath", "the iSCSI sessions of the map's paths with their recovery_tmo (/sys/class/iscsi_session/sessionN/recovery_tmo); absent for a map with no iSCSI path"},
+	{"multipath_iscsi_recovery_tmo", TypeInt, "s", OnPool, "multipath", "the longest recovery_tmo of the map's iSCSI sessions: how long a dropped session holds its I/O before the path fails to dm-multipath (open-iscsi's replacement_timeout, 120 s by default; below 0: held until the session logs in again, whatever the others); nil when a session's file cannot be read"},
 })
