@@ -670,7 +670,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"multipath_queueing", TypeString, "", OnPool, "multipath", "multipathd's queueing for the map (show maps format %Q): on (no_path_retry queue, for ever), off, \"N chk\" or \"N sec\" (a retry count), - (unset); nil when not read"},
 
 	// filesystems: swap on a judged disk (swaptarget.go)
-	{"fs_swap_areas", TypeStrings, "", OnDevice, "filesystems", "active swap areas (/proc/swaps) whose I/O lands on the disk: a partition, a device stacked on it, or a swap file on one of its filesystems; nil when /proc/swaps cannot be read"},
+	{"fs_swap_areas", TypeStrings, "", OnDevice, "filesystems", "active swap areas (/proc/swaps) whose I/O lands on the disk: a partition, a device stacked on it, a swap file on one of its filesystems, or a ZFS volume of a pool on it; nil when /proc/swaps cannot be read"},
 	// pcie-link: the link of any PCI function above a disk, and its slot
 	{"pcie_driver", TypeString, "", OnDevice, "pcie-link", "the driver bound to the disk's controller function (nvme, ahci, mpt3sas, megaraid_sas, xhci_hcd)"},
 	{"pcie_port", TypeString, "", OnDevice, "pcie-link", "PCI address of the port above the disk's controller function (its slot: a root or switch downstream port)"},
