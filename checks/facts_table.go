@@ -439,7 +439,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 
 	// trim
 	{"discard_granularity", TypeUint64, "bytes", OnDevice, "trim", "queue/discard_granularity"},
-	{"trim_blocked_by", TypeStrings, "", OnDevice, "trim", "dm or md devices stacked on the disk whose discard_max_bytes is 0 (they pass no discard)"},
+	{"trim_blocked_by", TypeStrings, "", OnDevice, "trim", "dm or md devices stacked on the disk, at any depth, whose discard_max_bytes is 0 while the layer below them passes discards: the layers that stop them"},
 	{"trim_covered", TypeBool, "", OnDevice, "trim", "everything on the disk that wants trimming is trimmed on a schedule, by mount option or autotrim"},
 	{"trim_regimes", TypeStrings, "", OnDevice, "trim", "what trims each of the disk's filesystems and pools (fstrim.timer, cron fstrim, discard option, autotrim)"},
 	{"trim_relevant", TypeBool, "", OnDevice, "trim", "the disk holds mounted filesystems or ZFS pools"},
@@ -682,7 +682,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"multipath_queueing", TypeString, "", OnPool, "multipath", "multipathd's queueing for the map (show maps format %Q): on (no_path_retry queue, for ever), off, \"N chk\" or \"N sec\" (a retry count), - (unset); nil when not read"},
 
 	// filesystems: swap on a judged disk (swaptarget.go)
-	{"fs_swap_areas", TypeStrings, "", OnDevice, "filesystems", "active swap areas (/proc/swaps) whose I/O lands on the disk: a partition, a device stacked on it, or a swap file on one of its filesystems; nil when /proc/swaps cannot be read"},
+	{"fs_swap_areas", TypeStrings, "", OnDevice, "filesystems", "active swap areas (/proc/swaps) whose I/O lands on the disk: a partition, a device stacked on it, a swap file on one of its filesystems, or a ZFS volume of a pool on it; nil when /proc/swaps cannot be read"},
 	// pcie-link: the link of any PCI function above a disk, and its slot
 	{"pcie_driver", TypeString, "", OnDevice, "pcie-link", "the driver bound to the disk's controller function (nvme, ahci, mpt3sas, megaraid_sas, xhci_hcd)"},
 	{"pcie_port", TypeString, "", OnDevice, "pcie-link", "PCI address of the port above the disk's controller function (its slot: a root or switch downstream port)"},
@@ -700,4 +700,16 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"hdparm_power_state", TypeString, "", OnDevice, "hdparm-power", "hdparm -C: the drive's power state (standby, sleeping, idle, active/idle, unknown), asked with CHECK POWER MODE, which does not wake it"},
 	{"btrfs_member_redundant", TypeBool, "", OnDevice, "btrfs", "the disk holds a device of a mounted multi-device btrfs filesystem whose data or metadata profile is redundant across devices (raid1, raid1c3, raid1c4, raid10, raid5, raid6)"},
 	{"btrfs_member_of", TypeString, "", OnDevice, "btrfs", "the first mount point of the redundant btrfs filesystem the disk belongs to"},
+	// trim: the layers stacked on an SSD that stop discards (trim.go)
+	{"trim_blocked_crypt", TypeStrings, "", OnDevice, "trim", "dm names of the dm-crypt devices (dm UUID CRYPT-…) among the layers that stop discards: opened without allow_discards; set only where such a layer is found"},
+
+	// fs-errors: XFS retrying allocations it may not fail (xfsalloc.go)
+	{"xfs_device", TypeString, "", OnFilesystem, "fs-errors", "the block device the XFS filesystem is mounted from (sdb1, dm-0)"},
+	{"xfs_alloc_stalls", TypeInt, "", OnFilesystem, "fs-errors", "XFS 'possible memory allocation deadlock' warnings in the kernel log (each one 100 retries of an allocation that may not fail); the message names no filesystem"},
+	{"xfs_alloc_stall_bytes", TypeUint64, "bytes", OnFilesystem, "fs-errors", "the largest allocation size those warnings print (4.x and later); nil when they print none"},
+	{"xfs_filesystems", TypeInt, "", OnFilesystem, "fs-errors", "XFS filesystems mounted: the warning may be any one of them"},
+
+	// multipath: the iSCSI recovery timeout of a map's paths (iscsitmo.go)
+	{"multipath_iscsi_sessions", TypeStrings, "", OnPool, "multipath", "the iSCSI sessions of the map's paths with their recovery_tmo (/sys/class/iscsi_session/sessionN/recovery_tmo); absent for a map with no iSCSI path"},
+	{"multipath_iscsi_recovery_tmo", TypeInt, "s", OnPool, "multipath", "the longest recovery_tmo of the map's iSCSI sessions: how long a dropped session holds its I/O before the path fails to dm-multipath (open-iscsi's replacement_timeout, 120 s by default; below 0: held until the session logs in again, whatever the others); nil when a session's file cannot be read"},
 })

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	Register(Check{Name: "fs-errors", Description: "errors an ext2/3/4 filesystem has recorded in its superblock since its last fsck (/sys/fs/ext4/<dev>/errors_count, first and last error), and the kernel log's daily error summary and \"mounting fs with errors\" warning", Run: fsErrorsCheck})
+	Register(Check{Name: "fs-errors", Description: "errors an ext2/3/4 filesystem has recorded in its superblock since its last fsck (/sys/fs/ext4/<dev>/errors_count, first and last error), and the kernel log's daily error summary and \"mounting fs with errors\" warning; XFS's \"possible memory allocation deadlock\" warnings on each mounted XFS filesystem", Run: fsErrorsCheck})
 }
 
 // fsErrorsCheck observes each mounted ext2/3/4 filesystem (the ext4 driver
@@ -33,7 +33,8 @@ func fsErrorsCheck(ctx context.Context, env *Env) []*Observation {
 	}
 	m := env.DevMap(ctx)
 	read := func(dev string) (*ext4.Errors, error) { return ext4.ReadErrors(ctx, env.Host, dev) }
-	return fsErrorsObservations(ext4Mounts(mounts, m), read, log, m)
+	out := fsErrorsObservations(ext4Mounts(mounts, m), read, log, m)
+	return append(out, xfsAllocObservations(mounts, m, log)...)
 }
 
 // ext4Mounts: one mount per ext2/3/4 filesystem (the first of its mount

@@ -106,6 +106,7 @@ func multipathCheck(ctx context.Context, env *Env) []*Observation {
 		}
 		o.Set("multipath_reinstatable_paths", nonNil(reinstatable))
 		setMultipathQueueing(o, m, queueing)
+		setISCSIRecovery(ctx, env, o, m, env.DevMap(ctx))
 	}
 	return out
 }

@@ -11,7 +11,8 @@ import (
 // swapByDisk maps each whole disk to the active swap areas whose I/O
 // lands on it (/proc/swaps): a partition or a stacked device (dm, md)
 // through the inventory, a swap file through the mount that holds it
-// (the longest mount point that prefixes its path). nil when /proc/swaps
+// (the longest mount point that prefixes its path), a ZFS volume through
+// its pool's disks. nil when /proc/swaps
 // cannot be read: which disks swap is unknown, never "none".
 func swapByDisk(ctx context.Context, env *Env, m *block.Map, mounts []mount.Mount) map[string][]mount.SwapArea {
 	areas, err := Probe(ctx, env, func(ctx context.Context) ([]mount.SwapArea, error) { return mount.SwapAreas(ctx, env.Host) })
@@ -20,7 +21,15 @@ func swapByDisk(ctx context.Context, env *Env, m *block.Map, mounts []mount.Moun
 		return nil
 	}
 	out := map[string][]mount.SwapArea{}
+	devs, _ := env.Devices(ctx)
 	for _, a := range areas {
+		if zvolName(a.Filename) {
+			// A zvol's I/O lands on its pool's disks (swapzvol.go).
+			for _, d := range zvolSwapDisks(ctx, env, devs, a.Filename) {
+				out[d] = append(out[d], a)
+			}
+			continue
+		}
 		dev := ""
 		if n, ok := strings.CutPrefix(a.Filename, "/dev/"); ok && a.Type == "partition" {
 			dev = n

@@ -3,6 +3,7 @@ package checks
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/bootcfg"
@@ -67,6 +68,7 @@ func readTrimSchedule(ctx context.Context, env *Env) trimSchedule {
 // filesystems, ZFS pools) and what trims each of them.
 type trimAreas struct {
 	regimes, uncovered, blocked []string
+	crypt                       []string // dm names of crypt layers among blocked
 	regimeEv                    []Evidence
 	unknown                     bool
 	areas                       int
@@ -91,6 +93,10 @@ func trimDevice(ctx context.Context, env *Env, d *block.Device, sched trimSchedu
 	o.Set("trim_regimes", nonNil(t.regimes), t.regimeEv...)
 	o.Set("trim_uncovered", nonNil(t.uncovered))
 	o.Set("trim_blocked_by", nonNil(t.blocked))
+	if len(t.blocked) > 0 {
+		// Which of the blockers are dm-crypt: said only where one is.
+		o.Set("trim_blocked_crypt", nonNil(t.crypt))
+	}
 	o.Set("trim_relevant", t.areas > 0)
 	switch {
 	case len(t.uncovered) > 0:
@@ -119,25 +125,78 @@ func setTrimSupport(o *Observation, d *block.Device) {
 
 // devNos are the device numbers a filesystem on the disk can be mounted
 // from: the disk, a partition, or a device stacked on one of them
-// (dm-crypt, LVM), holders followed one level. A stacked device that takes
-// no discards blocks them for what sits on it.
+// (dm-crypt, LVM, md), holders followed through every layer (LUKS on LVM
+// on md), bounded. A stacked device whose queue/discard_max_bytes is 0
+// while the layer it was reached through passes discards is the layer
+// that blocks them: the block layer stacks queue limits upward
+// (blk_stack_limits in block/blk-settings.c), so every device above it
+// shows 0 too and is not named again.
 func (t *trimAreas) devNos(ctx context.Context, env *Env, o *Observation, d *block.Device) []string {
 	devnos := []string{d.DevNo}
 	for _, p := range d.Partitions {
 		devnos = append(devnos, p.DevNo)
 	}
-	for _, hname := range stackedHolders(d) {
+	passes := d.Queue.DiscardMaxBytes != nil && *d.Queue.DiscardMaxBytes > 0
+	seen := map[string]bool{}
+	var walk func(hname string, below bool, depth int)
+	walk = func(hname string, below bool, depth int) {
+		if depth > maxStackDepth || len(seen) >= maxStackHolders || seen[hname] || !block.ValidName(hname) {
+			return
+		}
+		seen[hname] = true
 		dn, err := env.Host.ReadString(ctx, "/sys/block/"+hname+"/dev")
 		if err != nil {
-			continue
+			return
 		}
 		devnos = append(devnos, dn)
-		if v, err := env.Host.ReadString(ctx, "/sys/block/"+hname+"/queue/discard_max_bytes"); err == nil && v == "0" {
+		file := "/sys/block/" + hname + "/queue/discard_max_bytes"
+		v, err := env.Host.ReadString(ctx, file)
+		here := below && err == nil && v != "0"
+		if below && err == nil && v == "0" {
 			t.blocked = append(t.blocked, hname)
-			o.AddEvidence("trim_blocked_by", Evidence{"/sys/block/" + hname + "/queue/discard_max_bytes", v})
+			o.AddEvidence("trim_blocked_by", Evidence{file, v})
+			if name, ok := cryptName(ctx, env, hname); ok {
+				t.crypt = append(t.crypt, name)
+				o.AddEvidence("trim_blocked_crypt", Evidence{"/sys/block/" + hname + "/dm/name", name})
+			}
+		}
+		ents, err := env.Host.ReadDir(ctx, "/sys/block/"+hname+"/holders")
+		if err != nil {
+			return
+		}
+		for _, e := range ents {
+			walk(e.Name(), here, depth+1)
 		}
 	}
+	for _, hname := range stackedHolders(d) {
+		walk(hname, passes, 1)
+	}
 	return devnos
+}
+
+// maxStackDepth and maxStackHolders bound the walk up a disk's holders:
+// real stacks are a few layers deep (LUKS on LVM on md), and a hostile or
+// looping sysfs must not make it unbounded.
+const (
+	maxStackDepth   = 16
+	maxStackHolders = 256
+)
+
+// cryptName is the dm name of a dm-crypt device: cryptsetup gives every
+// device it activates a dm UUID "CRYPT-<type>-…" (cryptsetup
+// lib/libdevmapper.c, dm_prepare_uuid). dm-crypt passes discards only when
+// opened with allow_discards (dm-crypt.rst), so a crypt layer at 0 above
+// a layer that passes them lacks it.
+func cryptName(ctx context.Context, env *Env, hname string) (string, bool) {
+	uuid, err := env.Host.ReadString(ctx, "/sys/block/"+hname+"/dm/uuid")
+	if err != nil || !strings.HasPrefix(uuid, "CRYPT-") {
+		return "", false
+	}
+	name, err := env.Host.ReadString(ctx, "/sys/block/"+hname+"/dm/name")
+	if err != nil || name == "" {
+		return "", false
+	}
+	return name, true
 }
 
 // filesystems: what trims each filesystem fstrim can trim that is mounted

@@ -28,6 +28,7 @@ const (
 	Thermal         = "thermal-throttle"   // CPU clock throttled by temperature
 	WriteCache      = "write-cache"        // sd … Write cache: disabled
 	PCIeBandwidth   = "pcie-bandwidth"     // available PCIe bandwidth, limited by …
+	FSAllocStall    = "fs-alloc-stall"     // XFS: possible memory allocation deadlock (no disk named)
 )
 
 // What a pattern's "dev" group names.
@@ -210,6 +211,9 @@ var patterns = []Pattern{
 	pat("xfs-error", FSError, RefBlock, `^XFS \((?P<dev>[\w-]+)\): (?:metadata I/O error|.*[Cc]orruption)`),
 	// btrfs_err / btrfs_crit (fs/btrfs), 3.x–6.x.
 	pat("btrfs-error", FSError, RefBlock, `^BTRFS (?:error|critical) \(device (?P<dev>[\w-]+)`),
+	// XFS retrying an allocation it may not fail (kernlog_xfs.go): memory,
+	// not the disk; the message names no filesystem.
+	pat("xfs-alloc-stall", FSAllocStall, RefHost, xfsAllocStallRe),
 	// check_hung_task (kernel/hung_task.c), 2.6–6.x: "INFO: task
 	// mdadm:65108 blocked for more than 122 seconds."
 	pat("hung-task", HungTask, RefHost, `^INFO: task \S+ blocked for more than \d+ seconds`),

@@ -53,6 +53,12 @@ var klogPatternLines = []struct {
 	{"[  207.415072] XFS (nvme1n1): metadata I/O error in \"xlog_iodone\" at daddr 0x100050 len 64 error 5", FSError, "nvme1n1", []string{"nvme1n1"}},
 	{"Feb 24 20:39:18 thinkpad kernel: INFO: task jbd2/dm-1-8:730 blocked for more than 122 seconds.", HungTask, "", nil},
 	{"[ 8211.1] CPU3: Package temperature above threshold, cpu clock throttled (total events = 1)", Thermal, "", nil},
+	// XFS allocation retries: the 3.x form (codecentric blog, 2017), the
+	// 4.x–6.x form with task and size, and xfs_buf's.
+	{"Mar  5 22:42:57 node06 kernel: XFS: possible memory allocation deadlock in kmem_alloc (mode:0x250)", FSAllocStall, "", nil},
+	{"[ 9001.2] XFS: runc:[1:CHILD](3580) possible memory allocation deadlock in kmem_zone_alloc (mode:0x82d0)", FSAllocStall, "", nil},
+	{"[ 9001.2] XFS: kworker/u8:2(1234) possible memory allocation deadlock size 65552 in kmem_alloc (mode:0x2400240)", FSAllocStall, "", nil},
+	{"[ 9001.2] XFS: dd(77) possible memory allocation deadlock in xfs_buf_allocate_memory (mode:0x1250)", FSAllocStall, "", nil},
 	{"[3600194.452706] sd 0:0:3:0: [sdd] tag#5 FAILED Result: hostbyte=DID_OK driverbyte=DRIVER_SENSE cmd_age=7s", CommandFailed, "sdd", []string{"sdd"}},
 	{"[ 5012.118201] sd 0:0:0:0: [sda] rejecting I/O to offline device", DeviceFailed, "sda", []string{"sda"}},
 	// rsyslog writes the "res" continuation into the same line as #012.
