@@ -69,7 +69,7 @@ func smartDevice(ctx context.Context, env *Env, d *block.Device) *Observation {
 	probe := "smartctl -x -n standby -j"
 	why, ok := noSMART[d.Transport]
 	if !ok && d.Hypervisor != "" && !passedThrough[d.Hypervisor] {
-		why, ok = fmt.Sprintf("a %s virtual disk has no SMART of its own: the host's storage holds the media's health", d.Hypervisor), true
+		why, ok = fmt.Sprintf("a virtual disk (%s) has no SMART of its own: the host's storage holds the media's health", d.Hypervisor), true
 	}
 	if ok {
 		env.Skip(probe, d.Name, withHint(fmt.Errorf("%s: %w", why, machine.ErrNotAvailable), "the hypervisor or card holds the media's health; ask it (the host's smartctl, the card's tool)"))
