@@ -419,7 +419,7 @@ func (e *Engine) judge(subs map[string]*subject, order []string) (*judged, error
 	Rank(waived)
 	e.placeNotes(findings, true)
 	e.placeNotes(waived, false)
-	return &judged{findings: findings, waived: waived, errs: errs.list(), passed: passedList(e.Rules, passed), waivers: policy.states}, nil
+	return &judged{findings: findings, waived: waived, errs: errs.list(), passed: withoutLoggedTrouble(passedList(e.Rules, passed), findings), waivers: policy.states}, nil
 }
 
 // judged is what the rules found on a run's subjects: the findings that

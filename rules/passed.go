@@ -204,3 +204,46 @@ func passedList(rs []*Rule, subjects [][]string) []Passed {
 	}
 	return out
 }
+
+// withoutLoggedTrouble takes out of the "kernel log" area the subjects of
+// a warning or critical finding that rests on kernel log lines (a USB
+// bridge's resets, an HBA's fault, a btrfs device's errors): those lines
+// were understood and judged under another rule, and the disk's kernel log
+// is not "checked and fine" beside them. A write-cache finding's boot line
+// ("Write cache: disabled") reports a setting, not trouble, and stays out.
+func withoutLoggedTrouble(passed []Passed, findings []Finding) []Passed {
+	troubled := map[string]bool{}
+	for _, f := range findings {
+		if f.Severity != Warning && f.Severity != Critical || AreaOf(f.Rule) == "write cache" {
+			continue
+		}
+		for _, e := range f.Evidence {
+			if strings.HasPrefix(e.Source, "dmesg line ") {
+				for _, s := range f.Subjects {
+					troubled[s] = true
+				}
+				break
+			}
+		}
+	}
+	if len(troubled) == 0 {
+		return passed
+	}
+	out := passed[:0:0]
+	for _, p := range passed {
+		if p.Area == "kernel log" {
+			var keep []string
+			for _, s := range p.Subjects {
+				if !troubled[s] {
+					keep = append(keep, s)
+				}
+			}
+			if len(keep) == 0 {
+				continue
+			}
+			p.Subjects = keep
+		}
+		out = append(out, p)
+	}
+	return out
+}

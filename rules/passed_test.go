@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -85,5 +86,32 @@ func TestPassedOnlyWhereKnown(t *testing.T) {
 	s.facts["ctl_cache_state"] = "ok"
 	if !r.known(s, s) {
 		t.Errorf("ctl_cache_state \"ok\" is unknown")
+	}
+}
+
+// A disk whose USB bridge resets (a warning resting on dmesg lines) is not
+// also "checked and fine" for the kernel log; a write-cache finding's boot
+// line, a setting, and an info finding leave it fine.
+func TestLoggedTroubleIsNotFineInTheKernelLog(t *testing.T) {
+	passed := []Passed{
+		{Rule: "kernel-io-errors", Area: "kernel log", Subjects: []string{"sda", "sdb", "sdc", "sdd"}},
+		{Rule: "kernel-hung-tasks", Area: "kernel log", Subjects: []string{"host"}},
+		{Rule: "usb-link-slow", Area: "USB", Subjects: []string{"sda"}},
+	}
+	logLine := []checks.Evidence{{Source: "dmesg line 3", Value: "uas_eh_abort_handler 0 uas-tag 1 inflight: CMD"}}
+	findings := []Finding{
+		{Rule: "usb-bridge-resets", Severity: Warning, Subjects: []string{"sda"}, Evidence: logLine},
+		{Rule: "write-cache-off", Severity: Warning, Subjects: []string{"sdb"}, Evidence: []checks.Evidence{{Source: "dmesg line 9", Value: "sd 1:0:0:0: [sdb] Write cache: disabled"}}},
+		{Rule: "usb-storage-not-uas", Severity: Info, Subjects: []string{"sdc"}, Evidence: logLine},
+		{Rule: "hba-fault", Severity: Critical, Subjects: []string{"sdd"}, Evidence: []checks.Evidence{{Source: "smartctl -x -j /dev/sdd", Value: "…"}}},
+	}
+	got := withoutLoggedTrouble(passed, findings)
+	want := []Passed{
+		{Rule: "kernel-io-errors", Area: "kernel log", Subjects: []string{"sdb", "sdc", "sdd"}},
+		{Rule: "kernel-hung-tasks", Area: "kernel log", Subjects: []string{"host"}},
+		{Rule: "usb-link-slow", Area: "USB", Subjects: []string{"sda"}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 }
