@@ -2,6 +2,7 @@ package checks
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,10 +42,16 @@ func fsErrorsCheck(ctx context.Context, env *Env) []*Observation {
 // points), read-only ones too: a filesystem with errors is often
 // remounted read-only.
 func ext4Mounts(mounts []mount.Mount, m *block.Map) []fsMount {
+	return mountsOfType(mounts, m, "ext4", "ext3", "ext2")
+}
+
+// mountsOfType: one mount per filesystem of the given types (the first of
+// its mount points), by the block device it is mounted from.
+func mountsOfType(mounts []mount.Mount, m *block.Map, types ...string) []fsMount {
 	var out []fsMount
 	seen := map[string]bool{}
 	for _, mt := range mounts {
-		if mt.FSType != "ext4" && mt.FSType != "ext3" && mt.FSType != "ext2" {
+		if !slices.Contains(types, mt.FSType) {
 			continue
 		}
 		dev := mountDevice(mt, m)

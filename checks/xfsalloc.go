@@ -2,7 +2,6 @@ package checks
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/diskdoctor/diskdoctor/probes/block"
 	"github.com/diskdoctor/diskdoctor/probes/kernlog"
@@ -25,22 +24,7 @@ func xfsAllocObservations(mounts []mount.Mount, m *block.Map, log *kernlog.Log) 
 	if st == nil {
 		return nil
 	}
-	var fss []fsMount
-	seen := map[string]bool{}
-	for _, mt := range mounts {
-		if mt.FSType != "xfs" {
-			continue
-		}
-		dev := mountDevice(mt, m)
-		if dev == "" {
-			dev = strings.TrimPrefix(mt.Source, "/dev/")
-		}
-		if dev == "" || strings.Contains(dev, "/") || seen[dev] {
-			continue
-		}
-		seen[dev] = true
-		fss = append(fss, fsMount{Mount: mt, dev: dev, disks: m.WholeDisks(dev)})
-	}
+	fss := mountsOfType(mounts, m, "xfs")
 	var ev []Evidence
 	for i, l := range st.Lines {
 		if i == maxXFSAllocEvidence-1 && st.Last.Num != l.Num {
