@@ -35,10 +35,6 @@ func machines(t *testing.T) []string {
 // a rule expression that fails on real facts fails here (issue #10 item
 // 17). Corpus machines are compared with their hand-written expectations.
 func TestEveryRuleOnEveryMachineStrict(t *testing.T) {
-	ds, err := rules.LoadDatasheets("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rows []string
 	for _, dir := range machines(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
@@ -50,12 +46,7 @@ func TestEveryRuleOnEveryMachineStrict(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e, err := rules.NewEngine(ds)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e.Strict = true
-			rep, err := e.Build(res, dir)
+			rep, err := strictEngine(t).Build(res, dir)
 			if err != nil {
 				t.Fatalf("strict evaluation: %v", err)
 			}

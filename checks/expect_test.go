@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -185,6 +186,33 @@ func intersect(a, b []string) []string {
 	return out
 }
 
+// strictEngine is the shipped rules with the built-in datasheets,
+// strict, as examineRecorded and TestEveryRuleOnEveryMachineStrict judge
+// with. It is made once for the package (parsing every rule is most of
+// the cost of making one): Build only reads an engine, and no test here
+// changes this one.
+func strictEngine(t *testing.T) *rules.Engine {
+	t.Helper()
+	e, err := sharedStrictEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+var sharedStrictEngine = sync.OnceValues(func() (*rules.Engine, error) {
+	ds, err := rules.LoadDatasheets("")
+	if err != nil {
+		return nil, err
+	}
+	e, err := rules.NewEngine(ds)
+	if err != nil {
+		return nil, err
+	}
+	e.Strict = true
+	return e, nil
+})
+
 // examineRecorded runs the doctor on a recorded machine as the CLI does,
 // strictly (a rule that cannot be evaluated fails), replaying a recorded
 // sampling window where there is one.
@@ -194,15 +222,7 @@ func examineRecorded(t *testing.T, dir string) *rules.Report {
 	if err != nil {
 		t.Fatalf("load %s: %v", dir, err)
 	}
-	ds, err := rules.LoadDatasheets("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := rules.NewEngine(ds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Strict = true
+	e := strictEngine(t)
 	o := checks.Options{ProbeTimeout: time.Second, Context: "auto"}
 	if _, err := os.Stat(filepath.Join(dir, "samples", "window.yaml")); err == nil {
 		o.Sample = 5 * time.Second

@@ -8,10 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
-	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
@@ -29,24 +27,12 @@ func recordedMachines(t *testing.T) []string {
 	return out
 }
 
-// examineWithFacts runs the doctor on a recorded machine as the golden
-// tests do, and keeps the facts the report was judged from: every
-// subject's, with what the engine added (class, datasheet facts).
+// examineWithFacts is a recorded machine's report as the golden tests
+// have it, with the facts it was judged from: every subject's, with
+// what the engine added (class, datasheet facts).
 func examineWithFacts(t *testing.T, name string) (*rules.Report, fixturetest.Facts) {
 	t.Helper()
-	o := doctor.Options{Root: filepath.Join(fixturesDir, name), ProbeTimeout: time.Second, Context: "auto", Strict: true}
-	if hasWindow(name) {
-		o.Sample = 5 * time.Second
-	}
-	host, _, cleanup, err := doctor.Open(t.Context(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cleanup()
-	res, err := doctor.Run(t.Context(), host, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := examination(t, name, hasWindow(name))
 	facts := fixturetest.Facts{"host": {}}
 	for _, ob := range res.Checks.Observations {
 		if facts[ob.Subject] == nil {

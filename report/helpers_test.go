@@ -3,11 +3,14 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -28,39 +31,62 @@ func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 func hasWindow(name string) bool { return fixturetest.HasWindow(fixturesDir, name) }
 
-// fixtureReport examines a fixture in-process, strictly: a rule that
-// cannot be evaluated on the fixture's facts fails the test. Each fixture is
-// examined once for the whole package (the renderers only read a report), so
-// that the tests over every fixture do not each run the doctor again.
+// fixtureReport is a fixture's report as the doctor makes it, strictly
+// (a rule that cannot be evaluated on the fixture's facts fails the
+// test), with its recorded window if it has one.
 func fixtureReport(t *testing.T, name string) *rules.Report {
 	t.Helper()
-	e, _ := fixtureReports.LoadOrStore(name, &examined{})
-	r := e.(*examined)
-	r.once.Do(func() {
-		o := doctor.Options{Root: filepath.Join(fixturesDir, name), ProbeTimeout: time.Second, Context: "auto", Strict: true}
-		if hasWindow(name) {
-			o.Sample = 5 * time.Second // replayed from the recording, whatever its length
-		}
-		r.rep, r.err = doctor.Examine(context.Background(), o)
-		if r.err == nil {
-			// The golden files name the fixture as the README does, from
-			// the repository root.
-			r.rep.Host.Root = "fixtures/" + name
-		}
-	})
-	if r.err != nil {
-		t.Fatal(r.err)
-	}
-	return r.rep
+	return examination(t, name, hasWindow(name)).Report
 }
 
-// fixtureReports holds each fixture's report, examined once (fixtureReport).
-var fixtureReports sync.Map
+// plainReport is a fixture's report without its window (the default
+// run, whose goldens are expected.txt and expected-v.txt).
+func plainReport(t *testing.T, name string) *rules.Report {
+	t.Helper()
+	return examination(t, name, false).Report
+}
 
-type examined struct {
-	once sync.Once
-	rep  *rules.Report
-	err  error
+// examination runs the doctor on a recorded machine (its name under
+// fixtures/) once for the whole package, as Examine does, and keeps the
+// observations the report was judged from. The renderers and the checks
+// of what a report says only read it: every test over every fixture
+// reads the same run (TestMain fails the package if one wrote to it).
+func examination(t *testing.T, name string, window bool) *doctor.Result {
+	t.Helper()
+	key := name
+	if window {
+		key += " with its window"
+	}
+	res, err := examinations.Get(key, func() (*doctor.Result, error) {
+		o := doctor.Options{Root: filepath.Join(fixturesDir, name), ProbeTimeout: time.Second, Context: "auto", Strict: true}
+		if window {
+			o.Sample = 5 * time.Second // replayed from the recording, whatever its length
+		}
+		ctx := context.Background()
+		host, label, cleanup, err := doctor.Open(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
+		o.Label = label
+		res, err := doctor.Run(ctx, host, o)
+		if err != nil {
+			return nil, err
+		}
+		// The golden files name the fixture as the README does, from
+		// the repository root.
+		res.Report.Host.Root = "fixtures/" + name
+		return res, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// examinations are the runs examination made, by machine and window.
+var examinations = fixturetest.Shared[*doctor.Result]{
+	Fingerprint: func(r *doctor.Result) ([]byte, error) { return json.Marshal(r.Report) },
 }
 
 func golden(t *testing.T, path string, got []byte) {
@@ -116,6 +142,10 @@ func runBinary(t *testing.T, args ...string) (stdout, stderr []byte, code int) {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if changed := examinations.Changed(); len(changed) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: a test wrote to the shared report of %s, which the tests after it read\n", strings.Join(changed, ", "))
+		code = 1
+	}
 	if binary != "" {
 		os.RemoveAll(filepath.Dir(binary))
 	}

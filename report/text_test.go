@@ -19,18 +19,6 @@ import (
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
-// plainReport examines a fixture as a person would by default: no
-// sampling window.
-func plainReport(t *testing.T, name string) *rules.Report {
-	t.Helper()
-	rep, err := doctor.Examine(t.Context(), doctor.Options{Root: filepath.Join(fixturesDir, name), ProbeTimeout: time.Second, Context: "auto", Strict: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep.Host.Root = "fixtures/" + name
-	return rep
-}
-
 func textOf(t *testing.T, rep *rules.Report, o textOptions) []byte {
 	t.Helper()
 	var b bytes.Buffer

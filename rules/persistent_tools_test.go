@@ -35,7 +35,12 @@ func heredocs(cmd string) []heredoc {
 
 // persistentSnippets renders every persistent command of every rule with
 // plain facts.
-func persistentSnippets(t *testing.T) map[string]string {
+func persistentSnippets(t *testing.T) map[string]string { return persistentSnippetsWith(t, "sdx") }
+
+// persistentSnippetsWith renders every persistent command of every rule,
+// by name, with every fact set to v.
+func persistentSnippetsWith(t *testing.T, v string) map[string]string {
+	t.Helper()
 	rs, err := Load()
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +49,7 @@ func persistentSnippets(t *testing.T) map[string]string {
 	for _, r := range rs {
 		for i, m := range r.Remediation {
 			if m.Risk == RiskPersistent {
-				out[r.ID+" remediation "+strconv.Itoa(i+1)] = renderWith(m, "sdx")
+				out[r.ID+" remediation "+strconv.Itoa(i+1)] = renderWith(m, v)
 			}
 		}
 	}
@@ -288,10 +293,7 @@ func TestFileLinesAreShort(t *testing.T) {
 	singleKey := regexp.MustCompile(`^\s*[A-Z_]+(\{[^}]*\})?(==|!=|\+=|=)"[^"]*"(, \\)?$`)
 	for _, serial := range []string{"sdx", "Samsung_SSD_870_QVO_8TB_S5SSNF0R900000X_with_a_much_longer_tail_0123456789"} {
 		n := 0
-		for name, cmd := range persistentSnippets(t) {
-			if serial != "sdx" {
-				cmd = persistentSnippetWith(t, name, serial)
-			}
+		for name, cmd := range persistentSnippetsWith(t, serial) {
 			for _, h := range heredocs(cmd) {
 				for _, l := range strings.Split(strings.TrimSuffix(h.body, "\n"), "\n") {
 					n++
@@ -309,25 +311,6 @@ func TestFileLinesAreShort(t *testing.T) {
 			t.Errorf("only %d file lines checked", n)
 		}
 	}
-}
-
-// persistentSnippetWith renders one persistent snippet (named as
-// persistentSnippets names it) with every fact set to v.
-func persistentSnippetWith(t *testing.T, name, v string) string {
-	t.Helper()
-	rs, err := Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rs {
-		for i, m := range r.Remediation {
-			if r.ID+" remediation "+strconv.Itoa(i+1) == name {
-				return renderWith(m, v)
-			}
-		}
-	}
-	t.Fatalf("no snippet %s", name)
-	return ""
 }
 
 // The scheduler rules file, continued over several lines, is two rules

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/checks"
@@ -158,7 +159,7 @@ func TestDeviceClassBehindSCSI(t *testing.T) {
 // judge runs the engine on hand-made observations.
 func judge(t *testing.T, obs ...*checks.Observation) []Finding {
 	t.Helper()
-	fs, err := strictEngine(t).Judge(&checks.Result{Observations: obs})
+	fs, err := readOnlyEngine(t).Judge(&checks.Result{Observations: obs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,6 +180,32 @@ func strictEngine(t *testing.T) *Engine {
 	e.Strict = true
 	return e
 }
+
+// readOnlyEngine is strictEngine made once for the package, for judge
+// and build, which only judge with it: making an engine parses every
+// rule, and the tests call them hundreds of times. A test that changes
+// an engine (its datasheets, site, rules) makes its own with strictEngine.
+func readOnlyEngine(t *testing.T) *Engine {
+	t.Helper()
+	e, err := sharedEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+var sharedEngine = sync.OnceValues(func() (*Engine, error) {
+	ds, err := LoadDatasheets("")
+	if err != nil {
+		return nil, err
+	}
+	e, err := NewEngine(ds)
+	if err != nil {
+		return nil, err
+	}
+	e.Strict = true
+	return e, nil
+})
 
 func device(name string, facts map[string]any) *checks.Observation {
 	o := checks.NewObservation("test", checks.KindDevice, name)

@@ -41,6 +41,45 @@ func examineDir(t *testing.T, dir string, strict bool) *rules.Report {
 	return run.Report
 }
 
+// fixtureReport is a fixture's report, examined strictly once for the
+// whole package: the round-trip and redaction tests compare their
+// snapshots with the same run of the fixture, and only read it (TestMain
+// fails the package if one wrote to it). A strict run that succeeds
+// judges as a lenient one: strictness only turns a rule that could not
+// be evaluated into an error.
+func fixtureReport(t *testing.T, name string) *rules.Report {
+	t.Helper()
+	rep, err := fixtureReports.Get(name, func() (*rules.Report, error) {
+		dir := filepath.Join(fixturesDir, name)
+		h, err := machine.Recorded(dir)
+		if err != nil {
+			return nil, err
+		}
+		run, err := doctor.Run(context.Background(), h, doctor.Options{Label: dir, ProbeTimeout: time.Second, Strict: true})
+		if err != nil {
+			return nil, err
+		}
+		return run.Report, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+var fixtureReports = fixturetest.Shared[*rules.Report]{
+	Fingerprint: func(r *rules.Report) ([]byte, error) { return json.Marshal(r) },
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if changed := fixtureReports.Changed(); len(changed) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: a test wrote to the shared report of %s, which the tests after it read\n", strings.Join(changed, ", "))
+		code = 1
+	}
+	os.Exit(code)
+}
+
 // examineArchive unpacks a snapshot as --snapshot does and examines it.
 func examineArchive(t *testing.T, file string, strict bool) *rules.Report {
 	t.Helper()
@@ -52,11 +91,13 @@ func examineArchive(t *testing.T, file string, strict bool) *rules.Report {
 	return examineDir(t, dir, strict)
 }
 
-// reportJSON is a report's JSON with host.root normalized.
+// reportJSON is a report's JSON with host.root normalized (rep itself
+// is left as it is).
 func reportJSON(t *testing.T, rep *rules.Report) []byte {
 	t.Helper()
-	rep.Host.Root = "ROOT"
-	return mustJSON(t, rep)
+	r := *rep
+	r.Host.Root = "ROOT"
+	return mustJSON(t, &r)
 }
 
 func mustJSON(t *testing.T, v any) []byte {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -10,10 +9,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/doctor"
 	"github.com/diskdoctor/diskdoctor/internal/fixturetest"
 	"github.com/diskdoctor/diskdoctor/machine/manifest"
+	"github.com/diskdoctor/diskdoctor/report"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -64,15 +66,18 @@ var externalFacts = map[string]bool{
 	"mismatch_cnt": true, "sync_action": true, "last_sync_action": true,
 }
 
-// TestNoLeaks runs every recorded machine (fixtures and the corpus) in
-// text, -v and JSON, and explains every rule, and fails on a leak: a
-// reference to an internal document or issue, a constant or fact name, a
-// sentinel, an escaped newline, a doubled prefix. Identifiers the
-// machine's own recording holds (a serial, a kernel parameter in a log
-// line) are the machine's words, not leaks.
+// TestNoLeaks examines every recorded machine (fixtures and the corpus)
+// and holds its text, -v and JSON reports, and every rule's explain,
+// against leaks: a reference to an internal document or issue, a
+// constant or fact name, a sentinel, an escaped newline, a doubled
+// prefix. Identifiers the machine's own recording holds (a serial, a
+// kernel parameter in a log line) are the machine's words, not leaks.
+// Each machine is examined once and its report rendered in the three
+// forms as the root command renders it; the subtest "as printed" holds
+// those renders to what run prints for the same flags.
 func TestNoLeaks(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs every recorded machine three times")
+		t.Skip("runs every recorded machine")
 	}
 	facts := map[string]bool{}
 	for _, d := range checks.Facts() {
@@ -86,6 +91,28 @@ func TestNoLeaks(t *testing.T) {
 			dirs = append(dirs, filepath.Join(base, name))
 		}
 	}
+	t.Run("as printed", func(t *testing.T) {
+		// A machine with a window and one without: the renders below are
+		// run's output, byte for byte but the JSON's provenance.
+		for _, name := range []string{"hpe-microserver-writethrough", "sata-saturated-nvme-idle"} {
+			dir := filepath.Join(fixturesDir, name)
+			got := leakForms(t, dir)
+			for i, extra := range [][]string{nil, {"-v"}, {"--format", "json"}} {
+				var out, errb bytes.Buffer
+				code := run(t.Context(), append(leakArgs(dir), extra...), &out, &errb)
+				if code == rules.ExitUnknown || errb.Len() > 0 {
+					t.Fatalf("%s %v: exit %d: %s", name, extra, code, errb.String())
+				}
+				want := out.Bytes()
+				if i == 2 {
+					want = withoutProvenance(want)
+				}
+				if !bytes.Equal(want, got[i].out) {
+					t.Errorf("%s %v: the render differs from what run prints\n%s", name, extra, fixturetest.FirstDiff(want, got[i].out))
+				}
+			}
+		}
+	})
 	t.Run("machines", func(t *testing.T) {
 		sem := make(chan struct{}, 2)
 		for _, dir := range dirs {
@@ -98,14 +125,23 @@ func TestNoLeaks(t *testing.T) {
 		}
 	})
 	t.Run("explain", func(t *testing.T) {
-		rs, err := rules.Load()
-		if err != nil {
-			t.Fatal(err)
+		// The rules as explain loads them, once; each rule's text as
+		// explain prints it (the first through run itself, to hold the
+		// render to the command's).
+		rs, refused, err := doctor.Rules(t.Context(), "")
+		if err != nil || len(refused) > 0 {
+			t.Fatalf("rules: %v %v", err, refused)
 		}
-		for _, r := range rs {
-			var out, errb bytes.Buffer
-			if code := run(context.Background(), []string{"explain", r.ID}, &out, &errb); code != 0 {
-				t.Fatalf("explain %s: exit %d: %s", r.ID, code, errb.String())
+		for i, r := range rs {
+			var out bytes.Buffer
+			if err := report.Explain(&out, r, report.DefaultWidth, false); err != nil {
+				t.Fatalf("explain %s: %v", r.ID, err)
+			}
+			if i == 0 {
+				var cli, errb bytes.Buffer
+				if code := run(t.Context(), []string{"explain", r.ID}, &cli, &errb); code != 0 || !bytes.Equal(cli.Bytes(), out.Bytes()) {
+					t.Fatalf("explain %s: exit %d: %s\nthe render differs from what run prints\n%s", r.ID, code, errb.String(), fixturetest.FirstDiff(cli.Bytes(), out.Bytes()))
+				}
 			}
 			for _, l := range leaks(out.String(), nil, facts) {
 				t.Errorf("explain %s: %s", r.ID, l)
@@ -114,24 +150,62 @@ func TestNoLeaks(t *testing.T) {
 	})
 }
 
-func checkMachine(t *testing.T, dir string, facts map[string]bool) {
-	own := machineWords(t, dir)
+// leakArgs are the flags TestNoLeaks examines a recorded machine with.
+func leakArgs(dir string) []string {
 	args := []string{"--root", dir, "--color", "never"}
 	if fixturetest.HasWindow(filepath.Dir(dir), filepath.Base(dir)) {
 		args = append(args, "--sample", "5s")
 	}
-	for _, extra := range [][]string{nil, {"-v"}} {
-		var out, errb bytes.Buffer
-		run(context.Background(), append(append([]string{}, args...), extra...), &out, &errb)
-		for _, l := range leaks(out.String()+errb.String(), own, facts) {
-			t.Errorf("%s %s: %s", filepath.Base(dir), strings.Join(extra, " "), l)
+	return args
+}
+
+// leakForm is one rendering of a report: its flags and what it printed.
+type leakForm struct {
+	extra string
+	out   []byte
+}
+
+// leakForms examines dir once with the options the root command makes of
+// leakArgs, and renders the report as runDoctor does, in text, -v and
+// JSON (without its provenance, the run's time and the binary).
+func leakForms(t *testing.T, dir string) [3]leakForm {
+	t.Helper()
+	o := options{Options: doctor.Options{Root: dir, ProbeTimeout: doctor.DefaultProbeTimeout, Context: "auto", LiveWindow: doctor.DefaultLiveWindow}, color: "never"}
+	if fixturetest.HasWindow(filepath.Dir(dir), filepath.Base(dir)) {
+		o.Sample, o.LiveWindow = 5*time.Second, 0 // --sample given: no default window
+	}
+	start := time.Now()
+	rep, err := examine(t.Context(), o)
+	if err != nil {
+		t.Fatalf("%s: %v", filepath.Base(dir), err)
+	}
+	var forms [3]leakForm
+	for i, f := range []struct {
+		extra, format string
+		verbose       bool
+	}{{"", "text", false}, {"-v", "text", true}, {"--format json", "json", false}} {
+		var b bytes.Buffer
+		run := report.RunInfo{Start: start, Duration: time.Since(start), Tool: tool(), Verbose: f.verbose}
+		if err := report.Emit(&b, "", f.format, rep, run); err != nil {
+			t.Fatalf("%s %s: %v", filepath.Base(dir), f.extra, err)
+		}
+		forms[i] = leakForm{f.extra, b.Bytes()}
+	}
+	forms[2].out = withoutProvenance(forms[2].out)
+	return forms
+}
+
+func checkMachine(t *testing.T, dir string, facts map[string]bool) {
+	own := machineWords(t, dir)
+	forms := leakForms(t, dir)
+	for _, f := range forms[:2] {
+		for _, l := range leaks(string(f.out), own, facts) {
+			t.Errorf("%s %s: %s", filepath.Base(dir), f.extra, l)
 		}
 	}
-	var out, errb bytes.Buffer
-	run(context.Background(), append(append([]string{}, args...), "--format", "json"), &out, &errb)
 	var doc any
-	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
-		t.Fatalf("%s --format json: %v\n%s", filepath.Base(dir), err, errb.String())
+	if err := json.Unmarshal(forms[2].out, &doc); err != nil {
+		t.Fatalf("%s --format json: %v", filepath.Base(dir), err)
 	}
 	var strs []string
 	jsonStrings(doc, &strs)
