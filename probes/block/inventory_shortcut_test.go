@@ -43,7 +43,9 @@ func TestInventoryShortcutsAgreeWithTheLookups(t *testing.T) {
 			if ents, err := h.ReadDir(ctx, "/sys/block/"+d.Name+"/device/scsi_disk"); err == nil && len(ents) > 0 {
 				listed = ents[0].Name()
 			}
-			if d.SCSIAddr != listed {
+			// A recording built from a capture without scsi_disk/ (a
+			// guest's lsblk and udev records) has no lookup to agree with.
+			if listed != "" && d.SCSIAddr != listed {
 				t.Errorf("%s %s: SCSI address %q, device/scsi_disk lists %q", root, d.Name, d.SCSIAddr, listed)
 			}
 			if _, ok := scsiDiskAddr(d); ok {
