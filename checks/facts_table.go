@@ -714,5 +714,5 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"multipath_iscsi_recovery_tmo", TypeInt, "s", OnPool, "multipath", "the longest recovery_tmo of the map's iSCSI sessions: how long a dropped session holds its I/O before the path fails to dm-multipath (open-iscsi's replacement_timeout, 120 s by default; below 0: held until the session logs in again, whatever the others); nil when a session's file cannot be read"},
 
 	// trim: the zfsutils-linux cron job's pools (trimzfsjob.go)
-	{"trim_zfs_periodic_off", TypeStrings, "", OnDevice, "trim", "the disk's ZFS pools, without autotrim, that Debian's zfsutils-linux cron job runs for and leaves out: org.debian:periodic-trim is disable, or auto (or unset) on a pool not all NVMe; set only where that job exists"},
+	{"trim_zfs_periodic_off", TypeStrings, "", OnDevice, "trim", "ZFS pools on the disk, without autotrim, that Debian's zfsutils-linux cron job leaves out: org.debian:periodic-trim is disable, or auto (or unset) on a pool not all NVMe; set only where that job exists"},
 })

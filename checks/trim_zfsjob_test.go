@@ -13,7 +13,7 @@ import (
 
 // zfsutilsCron is debian/zfsutils-linux.cron.d of the zfsutils-linux
 // package (salsa.debian.org/zfsonlinux-team/zfs, mirrored at
-// github.com/pop-os/zfs-linux; CDDL).
+// github.com/pop-os/zfs-linux; GPL-2+).
 const zfsutilsCron = `PATH=/usr/local/sbin:/usr/local/bin:/sbin:/bin:/usr/sbin:/usr/bin
 
 # TRIM the first Sunday of every month.
@@ -68,7 +68,7 @@ func TestTrimZFSutilsJob(t *testing.T) {
 		{"enable", zfsutilsCron, "enable", true, "", []string{}},
 		{"disable", zfsutilsCron, "disable", false, "org.debian:periodic-trim=disable", []string{"storage"}},
 		{"auto", zfsutilsCron, "auto", false, "org.debian:periodic-trim=auto trims only pools whose members are all NVMe", []string{"storage"}},
-		{"unset", zfsutilsCron, "-", false, "org.debian:periodic-trim=- trims only pools whose members are all NVMe", []string{"storage"}},
+		{"unset", zfsutilsCron, "-", false, "org.debian:periodic-trim not set (auto) trims only pools whose members are all NVMe", []string{"storage"}},
 		{"illegal", zfsutilsCron, "yes", false, `org.debian:periodic-trim="yes" is none of auto, enable, disable`, []string{"storage"}},
 		{"unreadable", zfsutilsCron, "", nil, "", []string{}},
 		{"commented", strings.ReplaceAll(zfsutilsCron, "24 0 1-7", "#24 0 1-7"), "enable", false, "autotrim=off; a zpool trim runs now", nil},

@@ -132,9 +132,13 @@ func (j zfsTrimJobs) verdict(pool string) zfsJobVerdict {
 			r.unknown = true
 			return r
 		case nvme:
-			return zfsJobVerdict{covered: true, regime: name + " trims pool " + pool + " monthly (" + zfs.PeriodicTrimProperty + "=" + v + ", every member NVMe)", ev: []Evidence{jobEv, propEv}}
+			return zfsJobVerdict{covered: true, regime: name + " trims pool " + pool + " monthly (" + zfs.PeriodicTrimProperty + " auto, every member NVMe)", ev: []Evidence{jobEv, propEv}}
 		}
-		r.left = name + " skips it: " + zfs.PeriodicTrimProperty + "=" + v + " trims only pools whose members are all NVMe"
+		set := zfs.PeriodicTrimProperty + "=auto"
+		if v == "-" {
+			set = zfs.PeriodicTrimProperty + " not set (auto)"
+		}
+		r.left = name + " skips it: " + set + " trims only pools whose members are all NVMe"
 		r.periodicOff = true
 	default:
 		r.left = name + " skips it: " + zfs.PeriodicTrimProperty + "=" + strconv.Quote(v) + " is none of auto, enable, disable"

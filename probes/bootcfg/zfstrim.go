@@ -18,7 +18,7 @@ var cronPlaces = []string{"/etc/cron.daily/*", "/etc/cron.weekly/*", "/etc/cron.
 //	24 0 1-7 * * root if [ $(date +\%w) -eq 0 ] && [ -x /usr/lib/zfs-linux/trim ]; then /usr/lib/zfs-linux/trim; fi
 //
 // (debian/zfsutils-linux.cron.d in salsa.debian.org/zfsonlinux-team/zfs,
-// mirrored at github.com/pop-os/zfs-linux; CDDL). It trims each ONLINE
+// mirrored at github.com/pop-os/zfs-linux; GPL-2+). It trims each ONLINE
 // pool as the pool's org.debian:periodic-trim property says.
 const ZFSTrimScript = "/usr/lib/zfs-linux/trim"
 
