@@ -286,6 +286,10 @@ func (t *trimAreas) poolJob(o *Observation, pool, autotrim, running, status stri
 		return
 	case j.unknown:
 		t.unknown = true
+		if j.regime != "" {
+			t.regimes = append(t.regimes, j.regime)
+			t.regimeEv = append(t.regimeEv, j.ev...)
+		}
 		if running != "" {
 			t.regimes = append(t.regimes, "zpool trim running now (pool "+pool+"); whether a job runs it is unknown")
 			t.regimeEv = append(t.regimeEv, Evidence{status, running})

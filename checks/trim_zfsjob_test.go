@@ -143,3 +143,26 @@ func TestTrimCronZpoolTrim(t *testing.T) {
 		}
 	}
 }
+
+// Where the installed script is the 2026 revision (its auto mode also
+// trims SATA SSDs that do queued TRIM), a SATA pool with auto may be
+// trimmed: unknown, no finding; the job is said among the regimes.
+func TestTrimZFSutilsJobNewerScript(t *testing.T) {
+	root := withZFSJob(t, zfsutilsCron, "auto")
+	script := filepath.Join(root, "usr", "lib", "zfs-linux", "trim")
+	if err := os.MkdirAll(filepath.Dir(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The classification of the 2026 revision, in substance.
+	if err := os.WriteFile(script, []byte("#!/bin/bash -u\n# Safe:  NVMe (always queued), non-rotational SATA with queued TRIM.\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := trimFacts(t, root, "sda")
+	if v, ok := f["trim_covered"]; !ok || v != nil {
+		t.Errorf("trim_covered = %v (set %v), want unknown (nil)", v, ok)
+	}
+	reg, _ := f["trim_regimes"].([]string)
+	if !slices.ContainsFunc(reg, func(s string) bool { return strings.Contains(s, "may trim pool storage") }) {
+		t.Errorf("trim_regimes = %q, want the job that may trim the pool", reg)
+	}
+}

@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"strconv"
@@ -21,6 +22,11 @@ type zfsTrimJobs struct {
 	// disk, false when one resolves to another disk; absent when a leaf
 	// does not resolve or zpool status did not answer.
 	nvmeOnly map[string]bool
+	// autoSATA: the installed script is the 2026 revision whose auto mode
+	// also trims non-rotational SATA disks that do queued TRIM
+	// (classify_dev_trim reads /sys/class/ata_device/devN.M/trim); which
+	// of a pool's disks do is not read here, so such a pool is unknown.
+	autoSATA bool
 }
 
 // readZFSTrimJobs finds the cron jobs that trim pools and, where the
@@ -38,6 +44,9 @@ func readZFSTrimJobs(ctx context.Context, env *Env, pooled bool) zfsTrimJobs {
 		env.Skip("zfs-periodic-trim", "", withHint(err, "the zfsutils-linux cron job trims a pool as its "+zfs.PeriodicTrimProperty+" property says; without `"+argvString(zfs.PeriodicTrimArgv())+"` whether it trims each pool is unknown"))
 	} else {
 		j.periodic, j.periodicOK = v, true
+	}
+	if b, err := env.Host.ReadFile(ctx, bootcfg.ZFSTrimScript); err == nil && bytes.Contains(b, []byte("queued")) {
+		j.autoSATA = true
 	}
 	j.nvmeOnly = map[string]bool{}
 	st, err := env.ZpoolStatus(ctx)
@@ -86,9 +95,11 @@ type zfsJobVerdict struct {
 // pool, the root dataset's org.debian:periodic-trim decides: "disable"
 // skips it, "enable" trims it, "auto" or unset ("-") trims it only when
 // every /dev leaf of `zpool list -vHP` sits on an NVMe disk
-// (pool_is_nvme_only, 2021–2026 releases; a 2026 revision also trims SATA
-// SSDs with queued TRIM, which a pool of such disks may therefore get), and
-// any other value is warned about and skipped. A plain `zpool trim` line
+// (pool_is_nvme_only, the releases from 2021 to 2026; where the installed
+// script is the 2026 revision, which also trims SATA SSDs that do queued
+// TRIM, a pool not all NVMe is unknown), and any other value is warned
+// about and skipped. The job trims ONLINE pools only: a degraded pool waits
+// for its repair, which the zfs check reports. A plain `zpool trim` line
 // that names the pool trims it; one whose pool is a shell expansion may.
 func (j zfsTrimJobs) verdict(pool string) zfsJobVerdict {
 	var r zfsJobVerdict
@@ -133,6 +144,9 @@ func (j zfsTrimJobs) verdict(pool string) zfsJobVerdict {
 			return r
 		case nvme:
 			return zfsJobVerdict{covered: true, regime: name + " trims pool " + pool + " monthly (" + zfs.PeriodicTrimProperty + " auto, every member NVMe)", ev: []Evidence{jobEv, propEv}}
+		}
+		if j.autoSATA {
+			return zfsJobVerdict{unknown: true, regime: name + " may trim pool " + pool + " (" + zfs.PeriodicTrimProperty + " auto: its script also trims SATA SSDs that do queued TRIM)", ev: []Evidence{jobEv, propEv, {bootcfg.ZFSTrimScript, "auto mode trims SATA SSDs with queued TRIM"}}}
 		}
 		set := zfs.PeriodicTrimProperty + "=auto"
 		if v == "-" {

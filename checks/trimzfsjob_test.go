@@ -42,6 +42,18 @@ func TestZFSJobVerdict(t *testing.T) {
 			t.Errorf("%s: evidence %+v, want the job line and the property", tt.pool, v.ev)
 		}
 	}
+	// The 2026 script also trims SATA SSDs that do queued TRIM under auto:
+	// which of a pool's disks do is not read, so the pool is unknown.
+	j.autoSATA = true
+	if v := j.verdict("sata"); !v.unknown || v.covered || v.periodicOff || !strings.Contains(v.regime, "may trim pool sata") {
+		t.Errorf("auto, SATA pool, 2026 script: %+v, want unknown", v)
+	}
+	if v := j.verdict("fast"); !v.covered {
+		t.Errorf("auto, NVMe pool, 2026 script: %+v, want covered", v)
+	}
+	if v := j.verdict("fastoff"); v.covered || v.unknown || !v.periodicOff {
+		t.Errorf("disable, 2026 script: %+v, want left out", v)
+	}
 	j.periodicOK = false
 	if v := j.verdict("fast"); !v.unknown || v.covered {
 		t.Errorf("unread property: %+v, want unknown", v)
