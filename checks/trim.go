@@ -2,6 +2,7 @@ package checks
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,6 +46,7 @@ type trimSchedule struct {
 	timerLink string
 	timerOn   bool
 	cron      []bootcfg.Line
+	zfsJobs   zfsTrimJobs
 	// known: /etc was read. Without it (a recording that left it out) the
 	// timer and cron jobs are unknown, not absent: Fedora and Debian enable
 	// fstrim.timer.
@@ -55,6 +57,7 @@ func readTrimSchedule(ctx context.Context, env *Env) trimSchedule {
 	var s trimSchedule
 	s.timerLink, s.timerOn = bootcfg.TimerEnabled(ctx, env.Host, "fstrim.timer")
 	s.cron = bootcfg.FindCronTrim(ctx, env.Host)
+	s.zfsJobs = readZFSTrimJobs(ctx, env, slices.ContainsFunc(env.Judged(ctx), func(d *block.Device) bool { return len(zfsPools(d)) > 0 }))
 	_, etcErr := env.Host.ReadDir(ctx, "/etc")
 	s.known = etcErr == nil
 	if !s.known && len(env.Judged(ctx)) > 0 {
@@ -68,6 +71,7 @@ func readTrimSchedule(ctx context.Context, env *Env) trimSchedule {
 // filesystems, ZFS pools) and what trims each of them.
 type trimAreas struct {
 	regimes, uncovered, blocked []string
+	periodicOff                 []string // pools the zfsutils-linux job leaves out
 	crypt                       []string // dm names of crypt layers among blocked
 	regimeEv                    []Evidence
 	unknown                     bool
@@ -261,14 +265,50 @@ func (t *trimAreas) pools(ctx context.Context, env *Env, o *Observation, pools [
 				t.regimes = append(t.regimes, "zpool trim running now (pool "+pool+"); whether a job runs it is unknown")
 				t.regimeEv = append(t.regimeEv, Evidence{status, running})
 			}
-		case running != "":
-			t.uncovered = append(t.uncovered, "ZFS pool "+pool+" (autotrim="+v+"; a zpool trim runs now, but no job runs it again)")
-			o.AddEvidence("trim_uncovered", Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v}, Evidence{status, running})
 		default:
-			t.uncovered = append(t.uncovered, "ZFS pool "+pool+" (autotrim="+v+")")
-			o.AddEvidence("trim_uncovered", Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + v})
+			t.poolJob(o, pool, v, running, status, sched.zfsJobs)
 		}
 	}
+	if sched.zfsJobs.jobs.Script != nil {
+		o.Set("trim_zfs_periodic_off", nonNil(t.periodicOff))
+	}
+}
+
+// poolJob: a pool without autotrim is trimmed only by a job running
+// zpool trim; the zfsutils-linux job's verdict says whether it does.
+func (t *trimAreas) poolJob(o *Observation, pool, autotrim, running, status string, jobs zfsTrimJobs) {
+	j := jobs.verdict(pool)
+	autoEv := Evidence{"zpool get -H -o name,value autotrim", pool + "\t" + autotrim}
+	switch {
+	case j.covered:
+		t.regimes = append(t.regimes, j.regime)
+		t.regimeEv = append(t.regimeEv, j.ev...)
+		return
+	case j.unknown:
+		t.unknown = true
+		if j.regime != "" {
+			t.regimes = append(t.regimes, j.regime)
+			t.regimeEv = append(t.regimeEv, j.ev...)
+		}
+		if running != "" {
+			t.regimes = append(t.regimes, "zpool trim running now (pool "+pool+"); whether a job runs it is unknown")
+			t.regimeEv = append(t.regimeEv, Evidence{status, running})
+		}
+		return
+	}
+	why := "autotrim=" + autotrim
+	if j.left != "" {
+		why += "; " + j.left
+		t.periodicOff = append(t.periodicOff, pool)
+	}
+	ev := append([]Evidence{autoEv}, j.ev...)
+	if running != "" {
+		t.uncovered = append(t.uncovered, "ZFS pool "+pool+" ("+why+"; a zpool trim runs now, but no job runs it again)")
+		ev = append(ev, Evidence{status, running})
+	} else {
+		t.uncovered = append(t.uncovered, "ZFS pool "+pool+" ("+why+")")
+	}
+	o.AddEvidence("trim_uncovered", ev...)
 }
 
 // stackedHolders lists dm/md devices stacked on the disk or its partitions.

@@ -277,6 +277,7 @@ func TestHostileRootFIFOs(t *testing.T) {
 		within(t, name+" config readers", 5*time.Second, func() {
 			bootcfg.FindCachePersistence(ctx, h)
 			bootcfg.FindCronTrim(ctx, h)
+			bootcfg.FindCronZFSTrim(ctx, h)
 		})
 		for _, p := range []string{"/sys/block/sda/device/scsi_disk/0:0:0:0/cache_type", "/proc/sys/vm/dirty_ratio", "/etc/hdparm.conf", "/etc/cron.d/trim"} {
 			within(t, name+" "+p, 5*time.Second, func() {
