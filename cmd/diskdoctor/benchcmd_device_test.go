@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/diskdoctor/diskdoctor/bench"
 )
@@ -45,6 +46,23 @@ func must(t *testing.T, name string, args ...string) {
 	if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
 		t.Fatalf("%s %v: %v: %s", name, args, err, out)
 	}
+}
+
+// remount mounts dev read-only at mnt again just after it was unmounted:
+// a probe the unmount's uevent starts (udev's blkid) can hold the device
+// for a moment, and mount(8) then fails with "already mounted or mount
+// point busy" (exit 32); it is tried again for up to two seconds.
+func remount(t *testing.T, dev, mnt string) {
+	t.Helper()
+	var out []byte
+	var err error
+	for range 20 {
+		if out, err = exec.Command("mount", "-o", "ro", dev, mnt).CombinedOutput(); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("mount -o ro %s %s: %v: %s", dev, mnt, err, out)
 }
 
 // Issue #16, item 1: --device-write-i-know on a device holding a mounted
@@ -98,7 +116,7 @@ func TestBenchDeviceMountedRefused(t *testing.T) {
 	if out, err := exec.Command("e2fsck", "-fn", dev).CombinedOutput(); err != nil {
 		t.Fatalf("the filesystem is damaged: %v\n%s", err, out)
 	}
-	must(t, "mount", "-o", "ro", dev, mnt)
+	remount(t, dev, mnt)
 	mounted = true
 	if got, err := os.ReadFile(filepath.Join(mnt, "canary")); err != nil || !bytes.Equal(got, canary) {
 		t.Errorf("canary %q (%v)", got, err)
