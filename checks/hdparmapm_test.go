@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/internal/testutil"
 	"github.com/diskdoctor/diskdoctor/machine"
 )
 
@@ -20,16 +21,9 @@ func TestHdparmAPM(t *testing.T) {
 			blk + "/dev": "8:0\n", blk + "/size": "3907029168\n", blk + "/queue/rotational": "1\n",
 			"commands/manifest.yaml": manifest, "commands/hdparm-B.txt": out, "commands/dmesg.txt": "",
 		} {
-			if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			testutil.WriteFile(t, filepath.Join(root, p), s)
 		}
-		if err := os.MkdirAll(filepath.Join(root, "sys/block"), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		testutil.Must(t, os.MkdirAll(filepath.Join(root, "sys/block"), 0o755))
 		if err := os.Symlink("../devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda", filepath.Join(root, "sys/block/sda")); err != nil {
 			t.Fatal(err)
 		}

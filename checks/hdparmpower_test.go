@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diskdoctor/diskdoctor/internal/testutil"
 	"github.com/diskdoctor/diskdoctor/machine"
 )
 
@@ -30,16 +31,9 @@ func TestHdparmPower(t *testing.T) {
 			"commands/hdparm-B.txt": "\n/dev/sdb:\n APM_level\t= 254\n",
 			"commands/hdparm-W.txt": "\n/dev/sdb:\n write-caching =  1 (on)\n",
 		} {
-			if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			testutil.WriteFile(t, filepath.Join(root, p), s)
 		}
-		if err := os.MkdirAll(filepath.Join(root, "sys/block"), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		testutil.Must(t, os.MkdirAll(filepath.Join(root, "sys/block"), 0o755))
 		if err := os.Symlink("../devices/pci0000:00/0000:00:17.0/ata2/host1/target1:0:0/1:0:0:0/block/sdb", filepath.Join(root, "sys/block/sdb")); err != nil {
 			t.Fatal(err)
 		}
