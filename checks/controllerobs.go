@@ -242,20 +242,22 @@ func driveMedia(ds []*raidctl.Drive) string {
 // "Unconfigured(bad)"; arcconf "Failed", "Defunct"), a predictive failure
 // count, or media errors.
 func driveFailing(d *raidctl.Drive) string {
+	var why []string
 	s := strings.ToLower(d.Status.Text)
-	switch {
-	case strings.Contains(s, "predictive"):
-		return d.ID + " " + d.Status.Text
-	case strings.Contains(s, "fail") || strings.Contains(s, "bad") || s == "offln" || s == "f" || strings.HasPrefix(s, "offline") || s == "defunct":
-		return d.ID + " " + d.Status.Text
+	if strings.Contains(s, "predictive") || strings.Contains(s, "fail") || strings.Contains(s, "bad") ||
+		s == "offln" || s == "f" || strings.HasPrefix(s, "offline") || s == "defunct" {
+		why = append(why, d.Status.Text)
 	}
 	if n, err := strconv.Atoi(strings.TrimSpace(d.Predictive.Text)); err == nil && n > 0 {
-		return d.ID + " predictive failure count " + d.Predictive.Text
+		why = append(why, "predictive failure count "+d.Predictive.Text)
 	}
 	if n, err := strconv.Atoi(strings.TrimSpace(d.MediaErrors.Text)); err == nil && n > 0 {
-		return d.ID + " media error count " + d.MediaErrors.Text
+		why = append(why, "media error count "+d.MediaErrors.Text)
 	}
-	return ""
+	if len(why) == 0 {
+		return ""
+	}
+	return d.ID + " " + strings.Join(why, ", ")
 }
 
 // failingFacts lists the failing drives among ds: by the controller's
