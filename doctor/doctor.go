@@ -356,6 +356,9 @@ func Open(ctx context.Context, o Options) (*machine.Host, string, func(), error)
 	case o.Root != "":
 		h, err := machine.Recorded(o.Root)
 		if err != nil {
+			if errors.Is(err, machine.ErrRecordingIsAFile) {
+				return nil, "", nil, fmt.Errorf("%w: --root takes a recorded machine's directory, --snapshot a snapshot archive", err)
+			}
 			return nil, "", nil, err
 		}
 		return h, o.Root, nothing, nil

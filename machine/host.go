@@ -21,6 +21,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// ErrRecordingIsAFile: a recorded machine given as a file (a snapshot
+// archive is opened with archive.Open, not read as a root).
+var ErrRecordingIsAFile = errors.New("not a directory")
+
 // Sentinel errors every probe maps its failures to, so that a check can turn
 // them into a skipped entry with the right hint.
 var (
@@ -142,7 +146,7 @@ func Recorded(dir string) (*Host, error) {
 		return nil, fmt.Errorf("recorded machine %s: %w", dir, err)
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("recorded machine %s: not a directory", dir)
+		return nil, fmt.Errorf("recorded machine %s: %w", dir, ErrRecordingIsAFile)
 	}
 	fs, err := newRootFS(abs)
 	if err != nil {

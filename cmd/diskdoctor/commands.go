@@ -16,7 +16,7 @@ import (
 func newRulesCmd() *cobra.Command {
 	var markdown bool
 	var root string
-	var cols int
+	var text textLayout
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List the rules the doctor judges by, built-in and the site's own",
@@ -34,7 +34,7 @@ file it came from. --markdown prints the built-in rules' reference
 				fmt.Fprint(cmd.OutOrStdout(), rules.Markdown(rs))
 				return nil
 			}
-			w, err := textWidth(cmd, cols)
+			w, err := text.width(cmd)
 			if err != nil {
 				return err
 			}
@@ -45,21 +45,34 @@ file it came from. --markdown prints the built-in rules' reference
 			return report.Rules(cmd.OutOrStdout(), rs, w)
 		},
 	}
-	widthFlag(cmd, &cols)
+	textFlags(cmd, &text)
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the built-in rules' reference as Markdown (docs/rules.md)")
 	cmd.Flags().StringVar(&root, "root", "", "list a recorded machine's own rules (its etc/diskdoctor/rules.d) instead of this machine's")
 	return cmd
 }
 
-// widthFlag is --width of a subcommand that prints text for a person.
-func widthFlag(cmd *cobra.Command, cols *int) {
-	cmd.Flags().IntVar(cols, "width", 0, "lay the text out for this many columns (default: the terminal's, 80 when not a terminal)")
+// textLayout is --width and --color of a subcommand that prints text for a
+// person; the colour flag is there on every such subcommand so that one
+// habit (--color never in a script) works on each, and it colours only
+// what has colour (explain's headings).
+type textLayout struct {
+	cols  int
+	color string
 }
 
-// textWidth is the width to lay text out for: --width, else the
-// terminal's, else report.DefaultWidth; --width below report.MinWidth is
-// refused, as the main command refuses it.
-func textWidth(cmd *cobra.Command, cols int) (int, error) {
+func textFlags(cmd *cobra.Command, t *textLayout) {
+	cmd.Flags().IntVar(&t.cols, "width", 0, "lay the text out for this many columns (default: the terminal's, 80 when not a terminal)")
+	cmd.Flags().StringVar(&t.color, "color", "auto", "colour: auto (terminal and no NO_COLOR), always, never")
+}
+
+// width is the width to lay text out for: --width, else the terminal's,
+// else report.DefaultWidth; --width below report.MinWidth is refused, as
+// the main command refuses it, and so is an unknown --color.
+func (t textLayout) width(cmd *cobra.Command) (int, error) {
+	if err := doctor.OneOf("--color", t.color, report.ColorModes()); err != nil {
+		return 0, err
+	}
+	cols := t.cols
 	if cols != 0 && cols < report.MinWidth {
 		return 0, fmt.Errorf("--width %d: at least %d columns", cols, report.MinWidth)
 	}
@@ -83,7 +96,7 @@ func siteRules(cmd *cobra.Command, root string) ([]*rules.Rule, error) {
 
 func newExplainCmd() *cobra.Command {
 	var format, root string
-	var cols int
+	var text textLayout
 	cmd := &cobra.Command{
 		Use:   "explain RULE-ID",
 		Short: "Explain one rule: why it matters, when it holds, what to do",
@@ -124,27 +137,27 @@ rule's definition as the engine runs it (rules/defs/RULE-ID.yaml).`,
 				enc.SetIndent(2)
 				return enc.Encode(r)
 			}
-			w, err := textWidth(cmd, cols)
+			w, err := text.width(cmd)
 			if err != nil {
 				return err
 			}
-			return report.Explain(cmd.OutOrStdout(), r, w, report.ColorWanted("auto", cmd.OutOrStdout()))
+			return report.Explain(cmd.OutOrStdout(), r, w, report.ColorWanted(text.color, cmd.OutOrStdout()))
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "text (for people) or yaml (the rule's definition)")
-	widthFlag(cmd, &cols)
+	textFlags(cmd, &text)
 	cmd.Flags().StringVar(&root, "root", "", "find the rule among a recorded machine's own rules too (its etc/diskdoctor/rules.d)")
 	return cmd
 }
 
 func newChecksCmd() *cobra.Command {
-	var cols int
+	var text textLayout
 	cmd := &cobra.Command{
 		Use:   "checks",
 		Short: "List the checks (what the doctor looks at)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			w, err := textWidth(cmd, cols)
+			w, err := text.width(cmd)
 			if err != nil {
 				return err
 			}
@@ -161,6 +174,6 @@ func newChecksCmd() *cobra.Command {
 			return nil
 		},
 	}
-	widthFlag(cmd, &cols)
+	textFlags(cmd, &text)
 	return cmd
 }

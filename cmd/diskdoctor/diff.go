@@ -18,7 +18,7 @@ func newDiffCmd() *cobra.Command {
 	var (
 		o      diff.Options
 		format string
-		cols   int
+		text   textLayout
 	)
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
@@ -45,7 +45,7 @@ higher severity), 3 a side could not be examined.`,
 			if format != "text" && format != "json" {
 				return fmt.Errorf("unknown --format %q (text, json)", format)
 			}
-			width, err := textWidth(cmd, cols)
+			width, err := text.width(cmd)
 			if err != nil {
 				return err
 			}
@@ -68,7 +68,7 @@ higher severity), 3 a side could not be examined.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&format, "format", "f", "text", "output format: text, json")
-	widthFlag(cmd, &cols)
+	textFlags(cmd, &text)
 	f.DurationVar(&o.ProbeTimeout, "probe-timeout", 5*time.Second, "how long one probe (a file read or a command) may take")
 	f.StringVar(&o.Datasheets, "datasheets", "", "a YAML file of your own drive datasheets")
 	f.StringVar(&o.Context, "context", "auto", "what the machine is for: auto, server, desktop, laptop, vm, benchmark")

@@ -44,11 +44,12 @@ func TestMistakesAPersonMakes(t *testing.T) {
 		{[]string{"explain", "write-cache-disabled", "--widht", "80"}, "unknown flag --widht: did you mean --width?"},
 		{[]string{"--zzzzzzzz"}, "unknown flag --zzzzzzzz (see 'diskdoctor --help')"},
 		{[]string{"explain"}, "explain needs one rule id: explain RULE-ID; 'diskdoctor rules' lists them"},
+		{[]string{"--root", "mistakes_test.go"}, "not a directory: --root takes a recorded machine's directory, --snapshot a snapshot archive"},
 		{[]string{"diff", "A"}, "diff needs two snapshot archives (or recorded machine directories), 1 given: diff OLD NEW"},
 	} {
 		var out, errb bytes.Buffer
 		args := c.args
-		if args[0] != "chekcs" && args[0] != "explain" && args[0] != "diff" {
+		if args[0] != "chekcs" && args[0] != "explain" && args[0] != "diff" && args[0] != "--root" {
 			args = append(append([]string{}, c.args...), root...)
 		}
 		code := run(t.Context(), args, &out, &errb)

@@ -60,3 +60,26 @@ func runText(t *testing.T, args ...string) string {
 }
 
 func itoaW(n int) string { return strconv.Itoa(n) }
+
+// The main command's --color works on every subcommand that prints text for
+// a person (a script passes the same flags to each): never gives no escape
+// sequence, always colours explain's headings, an unknown mode is refused.
+func TestSubcommandsTakeColor(t *testing.T) {
+	for _, args := range [][]string{
+		{"diff", filepath.Join(fixturesDir, "upgrade-before"), filepath.Join(fixturesDir, "upgrade-after"), "--probe-timeout", "1s"},
+		{"checks"},
+		{"rules"},
+		{"explain", "write-cache-disabled"},
+	} {
+		if out := runText(t, append(slices.Clone(args), "--color", "never")...); strings.Contains(out, "\x1b[") {
+			t.Errorf("%s --color never: an escape sequence in %q", args[0], out)
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(t.Context(), append(slices.Clone(args), "--color", "nope"), &stdout, &stderr); code != 3 || !strings.Contains(stderr.String(), `--color "nope": not one of auto, always, never`) {
+			t.Errorf("%s --color nope: exit %d, %s", args[0], code, stderr.String())
+		}
+	}
+	if out := runText(t, "explain", "write-cache-disabled", "--color", "always"); !strings.Contains(out, "\x1b[") {
+		t.Errorf("explain --color always: no colour in %q", out)
+	}
+}
