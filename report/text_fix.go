@@ -356,7 +356,9 @@ func processAction(rep *rules.Report, subjects []string) (tailAction, bool) {
 	if busy == nil || rep.Sample == nil || len(rep.Sample.Processes) == 0 || (subjects != nil && !slices.Contains(subjects, busy.Name)) {
 		return tailAction{}, false
 	}
-	p := rep.Sample.Processes[0]
+	// The process known to load the busy device (its cgroup's io.stat)
+	// before the one that did most I/O on all devices together.
+	p, _, _ := deviceProcess(rep.Sample, *busy)
 	for _, d := range rep.Devices {
 		if d["name"] == busy.Name && d[checks.FactScheduler] == "bfq" {
 			return tailAction{risk: rules.RiskRuntime, text: fmt.Sprintf("ionice -c 3 -p %d", p.PID),
