@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -447,8 +448,25 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		}
 		return also("WARNING: " + counts), p.Warning
 	}
+	// An OK whose checks did not all run says for how many disks it
+	// holds and what could not be examined, busy or not.
+	scope, unexamined := "", ""
+	if len(rep.Incomplete) > 0 {
+		judged, blind := judgedCount(rep), map[string]bool{}
+		for _, i := range rep.Incomplete {
+			for _, s := range i.Subjects {
+				blind[s] = true
+			}
+		}
+		if n := judged - len(blind); n > 0 {
+			scope = fmt.Sprintf(" for %d of %d disks", n, judged)
+		} else {
+			scope = " as far as examined"
+		}
+		unexamined = "; " + clean(incompleteText(rep.Incomplete))
+	}
 	if busy != nil {
-		return "OK, BUSY: no warning or critical finding; " + load, p.Warning
+		return "OK" + scope + ", BUSY: no warning or critical finding; " + load + unexamined, p.Warning
 	}
 	word := "OK"
 	if bench {
@@ -458,21 +476,18 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 	if count[rules.Info] > 0 {
 		msg += fmt.Sprintf(" (%d for information)", count[rules.Info])
 	}
-	if len(rep.Incomplete) == 0 {
+	if bench && rep.Sample == nil {
+		// Readiness rests on the window's load: without one, what the
+		// devices were doing is not known.
+		if scope == "" {
+			scope = " as far as examined"
+		}
+		unexamined = "; no sampling window, so the devices' load is unknown" + unexamined
+	}
+	if scope == "" {
 		return word + msg, p.ok
 	}
-	judged, blind := judgedCount(rep), map[string]bool{}
-	for _, i := range rep.Incomplete {
-		for _, s := range i.Subjects {
-			blind[s] = true
-		}
-	}
-	if n := judged - len(blind); n > 0 {
-		word += fmt.Sprintf(" for %d of %d disks", n, judged)
-	} else {
-		word += " as far as examined"
-	}
-	return word + msg + "; " + clean(incompleteText(rep.Incomplete)), p.Warning
+	return word + scope + msg + unexamined, p.Warning
 }
 
 // judgedCount is the number of devices the report judged.
@@ -535,12 +550,18 @@ func shortReason(r string) string {
 }
 
 // notReadyText lists up to n reasons a machine is not ready, each with
-// its measured quantity (a device's load names the device itself).
+// its measured quantity (a device's load names the device itself), and
+// names the others without it ("2 more: sda did I/O, tasks spend …"):
+// a count alone would hide what they are.
 func notReadyText(nr []rules.NotReady, n int) string {
 	var parts []string
 	for i, r := range nr {
 		if i == n {
-			parts = append(parts, fmt.Sprintf("%d more", len(nr)-n))
+			var rest []string
+			for _, o := range nr[n:] {
+				rest = append(rest, strings.TrimSuffix(o.Reason, windowSuffix.FindString(o.Reason)))
+			}
+			parts = append(parts, fmt.Sprintf("%d more: %s", len(nr)-n, strings.Join(rest, ", ")))
 			break
 		}
 		name, _, _ := strings.Cut(r.Reason, " ")
@@ -557,6 +578,10 @@ func notReadyText(nr []rules.NotReady, n int) string {
 // that is not idle (rules.Report.Load): a benchmark now would measure
 // that load too, and --context benchmark says whether it is ready; "" when
 // there is nothing to say.
+// windowSuffix ends a busy device's reason (rules.NotReady): " in the 5 s
+// window", which the verdict's list of further reasons leaves out.
+var windowSuffix = regexp.MustCompile(` in the [0-9.]+ s window$`)
+
 func benchHint(rep *rules.Report) string {
 	if rep.Host.Context == rules.ContextBenchmark {
 		return ""
