@@ -72,3 +72,17 @@ func TestNotReadyReportMatchesTheSchema(t *testing.T) {
 		t.Errorf("verdict %q", v)
 	}
 }
+
+// Fix first, on the first screen, never offers less than the last lines'
+// First: where First contains a process because the finding's own
+// commands only look, Fix first starts with the same command.
+func TestFixFirstStartsWithTheContainment(t *testing.T) {
+	rep := fixtureReport(t, "sata-saturated-nvme-idle")
+	out := string(textOf(t, rep, textOptions{width: 80}))
+	block := out[strings.Index(out, "Fix first"):]
+	block = block[:strings.Index(block, "\n\n")]
+	lines := strings.Split(block, "\n")
+	if len(lines) < 2 || !strings.HasPrefix(strings.TrimSpace(lines[1]), "[runtime]     kill -STOP 3121") {
+		t.Errorf("Fix first does not start with the pause First gives:\n%s", block)
+	}
+}

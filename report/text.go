@@ -111,7 +111,7 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 	} else if len(rep.Findings) > 0 {
 		compactFindings(t, rep.Findings, firstScreen-t.lines())
 		t.blank()
-		fixFirst(t, rep.Findings[0])
+		fixFirst(t, rep)
 		t.blank()
 	}
 	if rep.Sample != nil && (!rep.Sample.Default || busyInWindow(rep) != nil) {
