@@ -51,6 +51,11 @@ func sample(ctx context.Context, env *Env) []*Observation {
 	}
 	w, err := readWindow(ctx, env, d)
 	if err != nil {
+		if !env.Host.IsLive() && !window.HasRecorded(env.Host) {
+			// Not the kernel's doing: the recording was made without
+			// one (diskdoctor snapshot records none).
+			err = withHint(err, "the recording holds no second reading of the counters; run diskdoctor --sample 5s on the machine itself to measure a window")
+		}
 		env.Skip("sample", "", err)
 		return nil
 	}
