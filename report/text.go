@@ -564,14 +564,20 @@ func notReadyText(nr []rules.NotReady, n int) string {
 			parts = append(parts, fmt.Sprintf("%d more: %s", len(nr)-n, strings.Join(rest, ", ")))
 			break
 		}
-		name, _, _ := strings.Cut(r.Reason, " ")
-		if strings.HasPrefix(r.Measured, name+" ") {
-			parts = append(parts, r.Measured)
-			continue
-		}
-		parts = append(parts, r.Reason+" ("+r.Measured+")")
+		parts = append(parts, notReadyItem(r, r.Reason))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// notReadyItem is one reason with its measured quantity: a device's load
+// names the device itself ("sda 100 % busy, …"), another reason is named
+// (by what, its text or its rule) before its figures.
+func notReadyItem(r rules.NotReady, what string) string {
+	name, _, _ := strings.Cut(r.Reason, " ")
+	if strings.HasPrefix(r.Measured, name+" ") {
+		return r.Measured
+	}
+	return what + " (" + r.Measured + ")"
 }
 
 // benchHint is the line of a run not asked about a benchmark on a machine
