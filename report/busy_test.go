@@ -1,6 +1,7 @@
 package report
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -115,6 +116,52 @@ func TestTriageShareBesideItsFigure(t *testing.T) {
 		got, _ := triageAnswer(newPalette(nil, false), rep)
 		if !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s:\n got %q\nwant %q…", c.fixture, got, c.want)
+		}
+	}
+}
+
+// On every recorded machine with a window, the figures the first lines
+// quote are the tables' cells: the triage line's rate and datasheet share
+// are its device's rMB/s or wMB/s and %sheet, and the top process's read
+// and written MB/s are its iotop row's (one rounding, one quantity).
+func TestWindowFiguresMatchTheTables(t *testing.T) {
+	share := regexp.MustCompile(`^(?:BOTTLENECK|BUSY) (\S+): \S+ % busy, (\S+) MB/s (read|written) = (\S+) % of its datasheet`)
+	proc := regexp.MustCompile(`top process (?:on \S+ )?pid (\d+) [^:]*: (?:(\S+) MB/s read)?(?:, )?(?:(\S+) MB/s written)?`)
+	for _, name := range fixtures(t) {
+		if !hasWindow(name) {
+			continue
+		}
+		out := string(textOf(t, fixtureReport(t, name), textOptions{width: 1000}))
+		rows := map[string][]string{}
+		tables := out[strings.Index(out, "Devices in the"):]
+		tables = tables[:strings.Index(tables, "\nDevices\n")]
+		for _, l := range strings.Split(tables, "\n") {
+			if f := strings.Fields(l); len(f) >= 5 {
+				rows[f[0]] = f
+			}
+		}
+		triage := strings.SplitN(out, "\n", 3)[1]
+		if m := share.FindStringSubmatch(triage); m == nil && strings.Contains(triage, "of its datasheet") {
+			t.Errorf("%s: the datasheet share is not beside one direction's figure: %q", name, triage)
+		} else if m != nil {
+			row := rows[m[1]]
+			col := 3 // rMB/s
+			if m[3] == "written" {
+				col = 4
+			}
+			if len(row) < 10 || row[col] != m[2] || row[9] != m[4] {
+				t.Errorf("%s: %q against the iostat row %v", name, m[0], row)
+			}
+		}
+		for _, l := range strings.Split(out, "\n") {
+			m := proc.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			row := rows[m[1]]
+			if len(row) < 5 || m[2]+m[3] == "" || (m[2] != "" && row[len(row)-2] != m[2]) || (m[3] != "" && row[len(row)-1] != m[3]) {
+				t.Errorf("%s: %q against the iotop row %v", name, m[0], row)
+			}
 		}
 	}
 }
