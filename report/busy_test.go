@@ -165,3 +165,25 @@ func TestWindowFiguresMatchTheTables(t *testing.T) {
 		}
 	}
 }
+
+// A class default is not the device's datasheet: the triage line says
+// which it is.
+func TestTriageShareOfAClassDefault(t *testing.T) {
+	table, err := rules.LoadDatasheets("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := table.Lookup("Elements 25A3", "usb")
+	if ds == nil || ds.ModelEntry {
+		t.Fatalf("no class default for usb: %+v", ds)
+	}
+	rep := busyReport("auto", window.DeviceRates{})
+	sdf := window.DeviceRates{Name: "sdf", RS: 140, RMBs: 22.5, UtilPct: 95}
+	rep.Sample.Devices = []window.DeviceRates{sdf}
+	rep.Devices = []map[string]any{{"name": "sdf", checks.FactModel: "Elements 25A3", checks.FactClass: "usb", checks.FactJudged: true,
+		"datasheet": map[string]any{"product": ds.Product, "model_entry": false}}}
+	got, _ := triageAnswer(newPalette(nil, false), rep)
+	if want := "BOTTLENECK sdf: 95.0 % busy, 22.5 MB/s read = "; !strings.HasPrefix(got, want) || !strings.Contains(got, "% of its class's default figure (no datasheet for its model)") {
+		t.Errorf("triage %q", got)
+	}
+}

@@ -68,7 +68,13 @@ func throughput(rep *rules.Report, d window.DeviceRates) string {
 		firstMBs, secondMBs = d.WMBs, d.RMBs
 	}
 	if pct, ok := datasheetShare(rep, d); ok {
-		first += fmt.Sprintf(" = %s %% of its datasheet", num(pct))
+		// A class default is no datasheet of the device's own
+		// (Datasheet.ModelEntry): said as what it is.
+		of := "its datasheet"
+		if ds := datasheetOf(rep, d.Name); ds != nil && !ds.ModelEntry {
+			of = "its class's default figure (no datasheet for its model)"
+		}
+		first += fmt.Sprintf(" = %s %% of %s", num(pct), of)
 	} else if firstMBs < idleMBs {
 		return "0.0 MB/s"
 	}
