@@ -187,3 +187,15 @@ func TestTriageShareOfAClassDefault(t *testing.T) {
 		t.Errorf("triage %q", got)
 	}
 }
+
+// A caution before a benchmark without a window says, as a READY does,
+// that the devices' load was not measured.
+func TestCautionWithoutWindow(t *testing.T) {
+	rep := busyReport(rules.ContextBenchmark, window.DeviceRates{})
+	rep.Sample = nil
+	rep.Verdict = rules.VerdictWarning
+	rep.Findings = []rules.Finding{{Rule: "trim-not-scheduled", Severity: rules.Warning, Title: "x", Subjects: []string{"sda"}}}
+	if v, _ := verdictLine(newPalette(nil, false), rep); v != "CAUTION before benchmarking: 1 warning finding; no sampling window, so the devices' load is unknown" {
+		t.Errorf("verdict %q", v)
+	}
+}

@@ -444,7 +444,11 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		return also("CRITICAL: " + counts), p.Critical
 	case rules.VerdictWarning:
 		if bench {
-			return also("CAUTION before benchmarking: " + counts), p.Warning
+			msg := also("CAUTION before benchmarking: " + counts)
+			if rep.Sample == nil {
+				msg += "; no sampling window, so the devices' load is unknown"
+			}
+			return msg, p.Warning
 		}
 		return also("WARNING: " + counts), p.Warning
 	}
