@@ -274,8 +274,9 @@ var missingKinds = []missingKind{
 // recorded machine the line speaks of the recording (issue #25).
 func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 	type group struct {
-		at                    int
-		tools, subjects, pkgs []string
+		at          int
+		tools, pkgs []string
+		subjects    map[string][]string // by tool
 	}
 	var out []checks.Skipped
 	groups := make([]*group, len(missingKinds))
@@ -287,12 +288,12 @@ func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 		}
 		g := groups[kind]
 		if g == nil {
-			g = &group{at: len(out)}
+			g = &group{at: len(out), subjects: map[string][]string{}}
 			groups[kind] = g
 			out = append(out, checks.Skipped{})
 		}
 		// The reason is the program's ("smartctl: not recorded"): the
-		// line names programs, and the subjects of all of them.
+		// line names programs, each with its own subjects.
 		// A controller's command says its argv first ("MegaCli64 -PDList
 		// -aALL -NoLog: MegaCli64: not recorded"): the program is the
 		// name before the end.
@@ -301,7 +302,7 @@ func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 			tool = tool[i+2:]
 		}
 		g.tools = appendNew(g.tools, tool)
-		g.subjects = appendNew(g.subjects, s.Subjects...)
+		g.subjects[tool] = appendNew(g.subjects[tool], s.Subjects...)
 		if s.Package != "" {
 			g.pkgs = appendNew(g.pkgs, s.Package)
 		}
@@ -309,7 +310,26 @@ func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 	for kind, g := range groups {
 		if g != nil {
 			k, pkgs := missingKinds[kind], strings.Join(g.pkgs, " ")
-			out[g.at] = checks.Skipped{Check: strings.Join(g.tools, ", "), Subjects: g.subjects,
+			// Subjects all the programs share are the line's; otherwise
+			// each program names its own, so that none is said of a
+			// device it was not asked about ("df, smartctl (sda–sdf),
+			// zpool").
+			var subjects []string
+			names := slices.Clone(g.tools)
+			same := true
+			for _, tool := range g.tools[1:] {
+				same = same && slices.Equal(g.subjects[tool], g.subjects[g.tools[0]])
+			}
+			if same {
+				subjects = g.subjects[g.tools[0]]
+			} else {
+				for i, tool := range g.tools {
+					if subs := g.subjects[tool]; len(subs) > 0 {
+						names[i] += " (" + compactSubjects(subs) + ")"
+					}
+				}
+			}
+			out[g.at] = checks.Skipped{Check: strings.Join(names, ", "), Subjects: subjects,
 				Reason: k.reason(len(g.tools) > 1), Hint: k.hint(pkgs), Package: pkgs}
 		}
 	}
