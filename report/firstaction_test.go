@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/doctor"
+	"github.com/diskdoctor/diskdoctor/probes/window"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -84,5 +85,20 @@ func TestFixFirstStartsWithTheContainment(t *testing.T) {
 	lines := strings.Split(block, "\n")
 	if len(lines) < 2 || !strings.HasPrefix(strings.TrimSpace(lines[1]), "[runtime]     kill -STOP 3121") {
 		t.Errorf("Fix first does not start with the pause First gives:\n%s", block)
+	}
+}
+
+// Tasks stalled on I/O at the top, with a device kept busy by a process
+// in the window: the first action contains that process, as the rule's
+// step asks, rather than looking for it again.
+func TestIOPressureFirstContainsTheProcess(t *testing.T) {
+	rep := busyReport("auto", window.DeviceRates{WS: 400, WMBs: 800, UtilPct: 90})
+	rep.Verdict = rules.VerdictWarning
+	rep.Findings = []rules.Finding{{Rule: "io-pressure-high", Severity: rules.Warning, Title: "Tasks spend much of their time stalled on I/O", Subjects: []string{"host"},
+		Remediation: []rules.Remediation{{Command: "iotop -o -b -n 3", Risk: rules.RiskReadOnly}},
+		FirstStep:   "find the device and process the stalls wait on (iotop -o, iostat -x 1 5): pause or ionice that process, or fix the slow device"}}
+	acts := firstActions(rep)
+	if len(acts) == 0 || acts[0].text != "kill -STOP 4242" {
+		t.Errorf("first actions %+v, want kill -STOP 4242 first", acts)
 	}
 }

@@ -247,12 +247,23 @@ func containment(rep *rules.Report) (tailAction, bool) {
 	if len(rep.Findings) == 0 || rep.Findings[0].Severity == rules.Info {
 		return tailAction{}, false
 	}
-	acts := findingActions(rep.Findings[0])
+	f := rep.Findings[0]
+	acts := findingActions(f)
 	if acts[0].risk != rules.RiskReadOnly && !acts[0].step && !strings.HasPrefix(acts[len(acts)-1].text, "diskdoctor explain") {
 		return tailAction{}, false
 	}
-	return processAction(rep, rep.Findings[0].Subjects)
+	if f.Rule == ioPressureRule {
+		// Tasks stalled on I/O are the host's, not a device's: the
+		// process that kept the busiest device busy is what its step
+		// asks to find, and the window found it.
+		return processAction(rep, nil)
+	}
+	return processAction(rep, f.Subjects)
 }
+
+// ioPressureRule is the rule of tasks stalled on I/O, the one pressure
+// rule a process doing I/O explains.
+const ioPressureRule = "io-pressure-high"
 
 // findingActions: see firstActions.
 func findingActions(f rules.Finding) []tailAction {
