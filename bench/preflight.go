@@ -141,7 +141,19 @@ func fileChecks(pf Facts, res *Preflight) []Check {
 // largest that does when it is still larger than RAM (what keeps reads
 // from being served by the page cache), or says that none larger than RAM
 // fits.
+//
+// On a loop device O_DIRECT bypasses only the cache above it: the loop
+// driver reads its backing file through the page cache unless it does
+// direct I/O itself (drivers/block/loop.c, lo_rw_aio), so there it is
+// said that O_DIRECT cannot be relied on.
 func ramAdvice(pf Facts) string {
+	if pf.Loop != "" && (pf.LoopDirectIO == nil || !*pf.LoopDirectIO) {
+		dio := "unless it does direct I/O itself (/sys/block/" + pf.Loop + "/loop/dio)"
+		if pf.LoopDirectIO != nil {
+			dio = "(its loop/dio is 0)"
+		}
+		return fmt.Sprintf("the test file (%s) is smaller than RAM (%s), and %s is a loop device: it reads its backing file through the page cache %s, so direct I/O does not keep reads from RAM speed; its figures are the page cache's as much as any disk's", Size(pf.FileSize), Size(pf.MemTotal), pf.Loop, dio)
+	}
 	text := fmt.Sprintf("the test file (%s) is smaller than RAM (%s): any read the page cache serves is RAM speed, not disk speed; direct I/O bypasses it", Size(pf.FileSize), Size(pf.MemTotal))
 	want := roundUpGiB(2 * pf.MemTotal)
 	fit := largestFit(pf)

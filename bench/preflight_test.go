@@ -358,3 +358,31 @@ func TestGatherLive(t *testing.T) {
 		}
 	}
 }
+
+// On a loop device O_DIRECT does not keep reads from the page cache: the
+// loop driver reads its backing file through it unless it does direct
+// I/O itself, so the advice never says to rely on O_DIRECT there.
+func TestAdviceOnALoopDevice(t *testing.T) {
+	pf := Facts{Path: "/mnt/ddbench", FSType: "ext4", Device: "loop0", Disks: []string{"loop0"}, Loop: "loop0", FileSize: 256 * mib, NeedSpace: 256 * mib,
+		MemTotal: 24 << 30, DeviceSize: 1536 * mib, DirectOK: true}
+	dio := true
+	for _, c := range []struct {
+		name string
+		dio  *bool
+		want string
+	}{
+		{"dio unknown", nil, "loop0 is a loop device: it reads its backing file through the page cache unless it does direct I/O itself (/sys/block/loop0/loop/dio)"},
+		{"dio on", &dio, "no file larger than RAM fits on loop0 (1.5 GiB), so rely on O_DIRECT"},
+	} {
+		pf.LoopDirectIO = c.dio
+		var text string
+		for _, ch := range judge(nil, pf).Checks {
+			if ch.ID == "bench-file-smaller-than-ram" {
+				text = ch.Text
+			}
+		}
+		if !strings.Contains(text, c.want) || (c.dio == nil && strings.Contains(text, "rely on O_DIRECT")) {
+			t.Errorf("%s: %q lacks %q", c.name, text, c.want)
+		}
+	}
+}

@@ -356,7 +356,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"fs_use_percent_max", TypeFloat, "%", OnDevice, "filesystems", "use of the disk's fullest filesystem"},
 
 	// sample
-	{"background_processes", TypeStrings, "", OnHost, "sample", "storage-heavy tools (fstrim, backups, scrubs) that ran in the window"},
+	{"background_processes", TypeStrings, "", OnHost, "sample", "storage-heavy tools (fstrim, backups, scrubs) that did I/O in the window"},
 	{"sample_aqu_sz", TypeFloat, "", OnDevice, "sample", "average request queue length over the window (iostat aqu-sz)"},
 	{"sample_r_await_ms", TypeFloat, "ms", OnDevice, "sample", "average read latency over the window"},
 	{"sample_r_mbs", TypeFloat, "MB/s", OnDevice, "sample", "read throughput over the window"},
@@ -369,7 +369,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"sample_w_s", TypeFloat, "1/s", OnDevice, "sample", "writes completed per second over the window"},
 	{"sample_wareq_kib", TypeFloat, "KiB", OnDevice, "sample", "average write request size over the window"},
 	{"summary", TypeWindow, "", OnSample, "sample", "the whole window (the sample subject): every device's rates, top processes, pressure"},
-	{"top_process", TypeString, "", OnHost, "sample", "the process that did most I/O in the window, with its rates"},
+	{"top_process", TypeString, "", OnHost, "sample", "the process that did most I/O in the window, with its rates on all devices together (and per device where its cgroup counted them)"},
 
 	// smart
 	{"smart_apm_enabled", TypeBool, "", OnDevice, "smart", "the drive's Advanced Power Management is on (smartctl ata_apm.enabled)"},

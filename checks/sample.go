@@ -3,6 +3,7 @@ package checks
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/machine"
@@ -50,6 +51,11 @@ func sample(ctx context.Context, env *Env) []*Observation {
 	}
 	w, err := readWindow(ctx, env, d)
 	if err != nil {
+		if !env.Host.IsLive() && !window.HasRecorded(env.Host) {
+			// Not the kernel's doing: the recording was made without
+			// one (diskdoctor snapshot records none).
+			err = withHint(err, "the recording holds no second reading of the counters; run diskdoctor --sample 5s on the machine itself to measure a window")
+		}
 		env.Skip("sample", "", err)
 		return nil
 	}
@@ -177,11 +183,14 @@ func sampleHost(w *window.Window, s *Sample) *Observation {
 			who = "the exited threads and children of " + who
 			src += ", less its threads' /proc/PID/task/TID/io"
 		}
-		host.Set("top_process", fmt.Sprintf("%s: write %.1f MB/s, read %.1f MB/s", who, p.WriteBytesPerS/1e6, p.ReadBytesPerS/1e6),
+		host.Set("top_process", topProcessText(who, p),
 			Evidence{src, fmt.Sprintf("write_bytes +%.0f B/s, read_bytes +%.0f B/s", p.WriteBytesPerS, p.ReadBytesPerS)})
 	}
+	// A storage tool counts as background work only when it did I/O in
+	// the window: mdadm --monitor or an idle rsync daemon runs all the
+	// time and loads nothing.
 	bg := map[string]bool{}
-	for _, p := range w.End.Procs {
+	for _, p := range window.TopProcesses(w, 0) {
 		if backgroundTools[p.Comm] {
 			bg[fmt.Sprintf("%s (pid %d)", p.Comm, p.PID)] = true
 		}
@@ -190,6 +199,23 @@ func sampleHost(w *window.Window, s *Sample) *Observation {
 	host.Set("background_processes", nonNil(s.Background))
 	host.Set("sample_seconds", s.Seconds)
 	return host
+}
+
+// topProcessText is the top process's I/O as the notes of device findings
+// quote it: /proc/PID/io counts a process's I/O on every device together
+// (proc(5)), so the figures are said to be that, and its I/O on one device
+// is given only where its cgroup's io.stat counted it
+// (window.ProcRates.Devices).
+func topProcessText(who string, p window.ProcRates) string {
+	text := fmt.Sprintf("%s: read %.1f MB/s, write %.1f MB/s on all devices together", who, p.ReadBytesPerS/1e6, p.WriteBytesPerS/1e6)
+	var on []string
+	for _, d := range p.Devices {
+		on = append(on, fmt.Sprintf("%s read %.1f MB/s, write %.1f MB/s", d.Name, d.ReadBytesPerS/1e6, d.WriteBytesPerS/1e6))
+	}
+	if len(on) > 0 {
+		text += "; per device (its cgroup's io.stat): " + strings.Join(on, "; ")
+	}
+	return text
 }
 
 // addStall records the share of the window that tasks stalled on a

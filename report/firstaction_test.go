@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/diskdoctor/diskdoctor/doctor"
+	"github.com/diskdoctor/diskdoctor/probes/window"
 	"github.com/diskdoctor/diskdoctor/rules"
 )
 
@@ -70,5 +71,34 @@ func TestNotReadyReportMatchesTheSchema(t *testing.T) {
 	}
 	if v, _ := verdictLine(newPalette(nil, false), rep); !strings.HasPrefix(v, "NOT READY to benchmark: nvme0n1 100 % busy") || !strings.Contains(v, "25000 reads/s") {
 		t.Errorf("verdict %q", v)
+	}
+}
+
+// Fix first, on the first screen, never offers less than the last lines'
+// First: where First contains a process because the finding's own
+// commands only look, Fix first starts with the same command.
+func TestFixFirstStartsWithTheContainment(t *testing.T) {
+	rep := fixtureReport(t, "sata-saturated-nvme-idle")
+	out := string(textOf(t, rep, textOptions{width: 80}))
+	block := out[strings.Index(out, "Fix first"):]
+	block = block[:strings.Index(block, "\n\n")]
+	lines := strings.Split(block, "\n")
+	if len(lines) < 2 || !strings.HasPrefix(strings.TrimSpace(lines[1]), "[runtime]     kill -STOP 3121") {
+		t.Errorf("Fix first does not start with the pause First gives:\n%s", block)
+	}
+}
+
+// Tasks stalled on I/O at the top, with a device kept busy by a process
+// in the window: the first action contains that process, as the rule's
+// step asks, rather than looking for it again.
+func TestIOPressureFirstContainsTheProcess(t *testing.T) {
+	rep := busyReport("auto", window.DeviceRates{WS: 400, WMBs: 800, UtilPct: 90})
+	rep.Verdict = rules.VerdictWarning
+	rep.Findings = []rules.Finding{{Rule: "io-pressure-high", Severity: rules.Warning, Title: "Tasks spend much of their time stalled on I/O", Subjects: []string{"host"},
+		Remediation: []rules.Remediation{{Command: "iotop -o -b -n 3", Risk: rules.RiskReadOnly}},
+		FirstStep:   "find the device and process the stalls wait on (iotop -o, iostat -x 1 5): pause or ionice that process, or fix the slow device"}}
+	acts := firstActions(rep)
+	if len(acts) == 0 || acts[0].text != "kill -STOP 4242" {
+		t.Errorf("first actions %+v, want kill -STOP 4242 first", acts)
 	}
 }

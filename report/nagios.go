@@ -79,11 +79,17 @@ func renderNagios(w io.Writer, rep *rules.Report, _ RunInfo) error {
 		}
 	}
 	if rep.Ready != nil && !*rep.Ready {
+		// Each reason named (a rule by its id, as the findings are) and
+		// apart: a device's load is itself a list of figures.
 		var why []string
 		for _, n := range rep.NotReady {
-			why = append(why, n.Measured)
+			what := n.Rule
+			if what == "" {
+				what = n.Reason
+			}
+			why = append(why, notReadyItem(n, what))
 		}
-		summary += "; not ready to benchmark: " + strings.Join(why, ", ")
+		summary += "; not ready to benchmark: " + strings.Join(why, "; ")
 	}
 	// What could not be examined keeps an OK from being a plain one.
 	if len(rep.Incomplete) > 0 {

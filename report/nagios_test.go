@@ -141,3 +141,28 @@ func TestNagiosBounds(t *testing.T) {
 		t.Errorf("skipped line not sanitised:\n%s", b.String())
 	}
 }
+
+// Each reason a machine is not ready is named and kept apart: a device's
+// load is itself a list of figures, and a rule's figures alone ("measured
+// over 3 s: steal 54 %") would not say what they measure.
+func TestNagiosNotReadyReasonsApart(t *testing.T) {
+	ready := false
+	rep := &rules.Report{Schema: rules.Schema, Verdict: rules.VerdictWarning, Host: rules.Host{Hostname: "h", Root: "/", Context: rules.ContextBenchmark},
+		Ready: &ready, Findings: []rules.Finding{}, Skipped: []checks.Skipped{},
+		NotReady: []rules.NotReady{
+			{Reason: "sda did I/O in the 5 s window", Measured: "sda 100 % busy, 7.5 MB/s written"},
+			{Reason: "sdb did I/O in the 5 s window", Measured: "sdb 62.0 % busy, 140 reads/s"},
+			{Reason: "the hypervisor steals CPU time from this guest", Measured: "measured over 3 s: steal 54 % of the CPU time", Rule: "cpu-steal-high"},
+		}}
+	var b bytes.Buffer
+	if err := renderNagios(&b, rep, RunInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	_, text := checkNagios(t, b.Bytes(), 1)
+	if want := "not ready to benchmark: sda 100 % busy, 7.5 MB/s written; sdb 62.0 % busy, 140 reads/s; cpu-steal-high (measured over 3 s: steal 54 % of the CPU time)"; !strings.Contains(text, want) {
+		t.Errorf("line 1 %q lacks %q", text, want)
+	}
+	if line := npdLine(rep); !strings.Contains(line, "not ready to benchmark: sda 100 % busy") {
+		t.Errorf("npd line %q", line)
+	}
+}

@@ -75,7 +75,12 @@ func npdLine(rep *rules.Report) string {
 	}
 	if len(problems) == 0 && rep.Ready != nil && !*rep.Ready && len(rep.NotReady) > 0 {
 		// Nothing found, but not ready for a benchmark: what was measured.
-		return npdShorten(line+" not ready to benchmark: "+rep.NotReady[0].Measured, NPDMaxLine)
+		n := rep.NotReady[0]
+		what := n.Rule
+		if what == "" {
+			what = n.Reason
+		}
+		return npdShorten(line+" not ready to benchmark: "+notReadyItem(n, what), NPDMaxLine)
 	}
 	if len(problems) == 0 {
 		line += " no warning or critical findings"

@@ -35,22 +35,26 @@ func TestBusiestProcessShare(t *testing.T) {
 		want  string
 	}{
 		{"two busy devices, no per-device count", nil, []window.DeviceRates{sdb, nvme}, []window.ProcRates{borg, pg},
-			"; top process pid 3121 borg (borgbackup.service): 143 MB/s on all devices together, which /proc/PID/io cannot split per device"},
+			"; top process pid 3121 borg (borgbackup.service): 131 MB/s read, 11.9 MB/s written on all devices together, which /proc/PID/io cannot split per device"},
 		{"its cgroup's io.stat", nil, []window.DeviceRates{sdb, nvme}, []window.ProcRates{split, pg},
-			"; top process on sdb pid 3121 borg (borgbackup.service): 12.2 MB/s there (its cgroup's io.stat), ~99 % of sdb's time"},
+			"; top process on sdb pid 3121 borg (borgbackup.service): 0.3 MB/s read, 11.9 MB/s written there (its cgroup's io.stat), ~100 % of what sdb moved"},
 		{"the only busy device", nil, []window.DeviceRates{sdb, {Name: "sda", RS: 2, UtilPct: 0.4}}, []window.ProcRates{{PID: 3121, Comm: "borg", WriteBytesPerS: 6e6}},
-			"; top process pid 3121 borg: 6.0 MB/s, ~49 % of sdb's time (sdb the only busy device)"},
+			"; top process pid 3121 borg: 6.0 MB/s written, ~49 % of what sdb moved (sdb the only busy device)"},
 		// A process not split per device did more in all than borg did on
 		// sdb, and sdb moved enough for it to have done so there: it may be
 		// sdb's top process, so none is named as such.
 		{"a bigger unsplit process", &busier, []window.DeviceRates{busier, nvme}, []window.ProcRates{{PID: 9, Comm: "tar", ReadBytesPerS: 50e6}, split},
-			"; top process pid 3121 borg (borgbackup.service): 143 MB/s on all devices together, which /proc/PID/io cannot split per device"},
+			"; top process pid 3121 borg (borgbackup.service): 131 MB/s read, 11.9 MB/s written on all devices together, which /proc/PID/io cannot split per device"},
 		// The same process where sdb moved only what borg did there: tar
 		// cannot have done more on it.
 		{"an unsplit process with no room left", nil, []window.DeviceRates{sdb, nvme}, []window.ProcRates{{PID: 9, Comm: "tar", ReadBytesPerS: 50e6}, split},
-			"; top process on sdb pid 3121 borg (borgbackup.service): 12.2 MB/s there (its cgroup's io.stat), ~99 % of sdb's time"},
+			"; top process on sdb pid 3121 borg (borgbackup.service): 0.3 MB/s read, 11.9 MB/s written there (its cgroup's io.stat), ~100 % of what sdb moved"},
 		{"a shell's reaped dd", nil, []window.DeviceRates{sdb}, []window.ProcRates{{PID: 700, Comm: "bash", Cmdline: "bash /dev/fd/3", ExitedChildren: true, WriteBytesPerS: 12e6}},
-			"; top process exited threads and children of pid 700 bash /dev/fd/3: 12.0 MB/s, ~98 % of sdb's time (sdb the only busy device)"},
+			"; top process exited threads and children of pid 700 bash /dev/fd/3: 12.0 MB/s written, ~98 % of what sdb moved (sdb the only busy device)"},
+		// Its count exceeds what the device moved (dirtied pages not yet
+		// written back): no share of the device is known.
+		{"more than the device moved", nil, []window.DeviceRates{sdb}, []window.ProcRates{{PID: 9, Comm: "fio", WriteBytesPerS: 400e6}},
+			"; top process pid 9 fio: 400 MB/s written, more than all sdb moved (sdb the only busy device)"},
 	} {
 		s := &checks.Sample{Seconds: 5, Devices: c.devs, Processes: c.procs}
 		d := sdb
@@ -149,7 +153,7 @@ func TestRecordedProcessesPerDevice(t *testing.T) {
 	// The verdict line now also names the device's load, so it wraps
 	// even at 200 columns: compare its words.
 	words := strings.Join(strings.Fields(out), " ")
-	if want := "top process on sdb pid 3121 borg (borgbackup.service): 12.2 MB/s there (its cgroup's io.stat), ~99 % of sdb's time"; !strings.Contains(words, want) {
+	if want := "top process on sdb pid 3121 borg (borgbackup.service): 0.3 MB/s read, 11.9 MB/s written there (its cgroup's io.stat), ~100 % of what sdb moved"; !strings.Contains(words, want) {
 		t.Errorf("the verdict does not set borg's I/O on sdb against sdb (%q):\n%s", want, out)
 	}
 	if !strings.Contains(out, "exited threads and children of bash") {

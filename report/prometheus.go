@@ -208,7 +208,7 @@ func (d *promDoc) incomplete(rep *rules.Report) {
 		if *rep.Ready {
 			v = 1
 		}
-		d.family("diskdoctor_benchmark_ready", "With --context benchmark: whether the machine is ready for a benchmark (1) or not (0: a device busy in the window, pressure, background work; exit status 1).").add(v)
+		d.family("diskdoctor_benchmark_ready", "With --context benchmark: whether the machine is ready for a benchmark (1) or not (0: a device busy in the window, pressure, background work, the hypervisor stealing CPU time; exit status 1).").add(v)
 	}
 }
 

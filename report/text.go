@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -110,7 +111,7 @@ func renderText(w io.Writer, rep *rules.Report, o textOptions) error {
 	} else if len(rep.Findings) > 0 {
 		compactFindings(t, rep.Findings, firstScreen-t.lines())
 		t.blank()
-		fixFirst(t, rep.Findings[0])
+		fixFirst(t, rep)
 		t.blank()
 	}
 	if rep.Sample != nil && (!rep.Sample.Default || busyInWindow(rep) != nil) {
@@ -273,8 +274,9 @@ var missingKinds = []missingKind{
 // recorded machine the line speaks of the recording (issue #25).
 func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 	type group struct {
-		at                    int
-		tools, subjects, pkgs []string
+		at          int
+		tools, pkgs []string
+		subjects    map[string][]string // by tool
 	}
 	var out []checks.Skipped
 	groups := make([]*group, len(missingKinds))
@@ -286,12 +288,12 @@ func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 		}
 		g := groups[kind]
 		if g == nil {
-			g = &group{at: len(out)}
+			g = &group{at: len(out), subjects: map[string][]string{}}
 			groups[kind] = g
 			out = append(out, checks.Skipped{})
 		}
 		// The reason is the program's ("smartctl: not recorded"): the
-		// line names programs, and the subjects of all of them.
+		// line names programs, each with its own subjects.
 		// A controller's command says its argv first ("MegaCli64 -PDList
 		// -aALL -NoLog: MegaCli64: not recorded"): the program is the
 		// name before the end.
@@ -300,7 +302,7 @@ func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 			tool = tool[i+2:]
 		}
 		g.tools = appendNew(g.tools, tool)
-		g.subjects = appendNew(g.subjects, s.Subjects...)
+		g.subjects[tool] = appendNew(g.subjects[tool], s.Subjects...)
 		if s.Package != "" {
 			g.pkgs = appendNew(g.pkgs, s.Package)
 		}
@@ -308,7 +310,26 @@ func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 	for kind, g := range groups {
 		if g != nil {
 			k, pkgs := missingKinds[kind], strings.Join(g.pkgs, " ")
-			out[g.at] = checks.Skipped{Check: strings.Join(g.tools, ", "), Subjects: g.subjects,
+			// Subjects all the programs share are the line's; otherwise
+			// each program names its own, so that none is said of a
+			// device it was not asked about ("df, smartctl (sda–sdf),
+			// zpool").
+			var subjects []string
+			names := slices.Clone(g.tools)
+			same := true
+			for _, tool := range g.tools[1:] {
+				same = same && slices.Equal(g.subjects[tool], g.subjects[g.tools[0]])
+			}
+			if same {
+				subjects = g.subjects[g.tools[0]]
+			} else {
+				for i, tool := range g.tools {
+					if subs := g.subjects[tool]; len(subs) > 0 {
+						names[i] += " (" + compactSubjects(subs) + ")"
+					}
+				}
+			}
+			out[g.at] = checks.Skipped{Check: strings.Join(names, ", "), Subjects: subjects,
 				Reason: k.reason(len(g.tools) > 1), Hint: k.hint(pkgs), Package: pkgs}
 		}
 	}
@@ -443,12 +464,33 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		return also("CRITICAL: " + counts), p.Critical
 	case rules.VerdictWarning:
 		if bench {
-			return also("CAUTION before benchmarking: " + counts), p.Warning
+			msg := also("CAUTION before benchmarking: " + counts)
+			if rep.Sample == nil {
+				msg += "; no sampling window, so the devices' load is unknown"
+			}
+			return msg, p.Warning
 		}
 		return also("WARNING: " + counts), p.Warning
 	}
+	// An OK whose checks did not all run says for how many disks it
+	// holds and what could not be examined, busy or not.
+	scope, unexamined := "", ""
+	if len(rep.Incomplete) > 0 {
+		judged, blind := judgedCount(rep), map[string]bool{}
+		for _, i := range rep.Incomplete {
+			for _, s := range i.Subjects {
+				blind[s] = true
+			}
+		}
+		if n := judged - len(blind); n > 0 {
+			scope = fmt.Sprintf(" for %d of %d disks", n, judged)
+		} else {
+			scope = " as far as examined"
+		}
+		unexamined = "; " + clean(incompleteText(rep.Incomplete))
+	}
 	if busy != nil {
-		return "OK, BUSY: no warning or critical finding; " + load, p.Warning
+		return "OK" + scope + ", BUSY: no warning or critical finding; " + load + unexamined, p.Warning
 	}
 	word := "OK"
 	if bench {
@@ -458,21 +500,18 @@ func verdictLine(p palette, rep *rules.Report) (string, lipgloss.Style) {
 	if count[rules.Info] > 0 {
 		msg += fmt.Sprintf(" (%d for information)", count[rules.Info])
 	}
-	if len(rep.Incomplete) == 0 {
+	if bench && rep.Sample == nil {
+		// Readiness rests on the window's load: without one, what the
+		// devices were doing is not known.
+		if scope == "" {
+			scope = " as far as examined"
+		}
+		unexamined = "; no sampling window, so the devices' load is unknown" + unexamined
+	}
+	if scope == "" {
 		return word + msg, p.ok
 	}
-	judged, blind := judgedCount(rep), map[string]bool{}
-	for _, i := range rep.Incomplete {
-		for _, s := range i.Subjects {
-			blind[s] = true
-		}
-	}
-	if n := judged - len(blind); n > 0 {
-		word += fmt.Sprintf(" for %d of %d disks", n, judged)
-	} else {
-		word += " as far as examined"
-	}
-	return word + msg + "; " + clean(incompleteText(rep.Incomplete)), p.Warning
+	return word + scope + msg + unexamined, p.Warning
 }
 
 // judgedCount is the number of devices the report judged.
@@ -535,28 +574,44 @@ func shortReason(r string) string {
 }
 
 // notReadyText lists up to n reasons a machine is not ready, each with
-// its measured quantity (a device's load names the device itself).
+// its measured quantity (a device's load names the device itself), and
+// names the others without it ("2 more: sda did I/O, tasks spend …"):
+// a count alone would hide what they are.
 func notReadyText(nr []rules.NotReady, n int) string {
 	var parts []string
 	for i, r := range nr {
 		if i == n {
-			parts = append(parts, fmt.Sprintf("%d more", len(nr)-n))
+			var rest []string
+			for _, o := range nr[n:] {
+				rest = append(rest, strings.TrimSuffix(o.Reason, windowSuffix.FindString(o.Reason)))
+			}
+			parts = append(parts, fmt.Sprintf("%d more: %s", len(nr)-n, strings.Join(rest, ", ")))
 			break
 		}
-		name, _, _ := strings.Cut(r.Reason, " ")
-		if strings.HasPrefix(r.Measured, name+" ") {
-			parts = append(parts, r.Measured)
-			continue
-		}
-		parts = append(parts, r.Reason+" ("+r.Measured+")")
+		parts = append(parts, notReadyItem(r, r.Reason))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// notReadyItem is one reason with its measured quantity: a device's load
+// names the device itself ("sda 100 % busy, …"), another reason is named
+// (by what, its text or its rule) before its figures.
+func notReadyItem(r rules.NotReady, what string) string {
+	name, _, _ := strings.Cut(r.Reason, " ")
+	if strings.HasPrefix(r.Measured, name+" ") {
+		return r.Measured
+	}
+	return what + " (" + r.Measured + ")"
 }
 
 // benchHint is the line of a run not asked about a benchmark on a machine
 // that is not idle (rules.Report.Load): a benchmark now would measure
 // that load too, and --context benchmark says whether it is ready; "" when
 // there is nothing to say.
+// windowSuffix ends a busy device's reason (rules.NotReady): " in the 5 s
+// window", which the verdict's list of further reasons leaves out.
+var windowSuffix = regexp.MustCompile(` in the [0-9.]+ s window$`)
+
 func benchHint(rep *rules.Report) string {
 	if rep.Host.Context == rules.ContextBenchmark {
 		return ""

@@ -25,8 +25,15 @@ var riskOrder = []string{rules.RiskReadOnly, rules.RiskRuntime, rules.RiskPersis
 // generated persistent snippet) is the whole fix, so it is printed alone
 // and the runtime-only command is left to -v (the heading says so); a
 // read-only command that a printed fix already runs is not printed twice.
-func fixFirst(t *textWriter, f rules.Finding) {
-	if len(f.Remediation) == 0 {
+//
+// Where the finding's own commands only look and a process kept its
+// device busy in the window, containing that process comes first, as the
+// report's last lines say (containment): Fix first never offers less than
+// First does.
+func fixFirst(t *textWriter, rep *rules.Report) {
+	f := rep.Findings[0]
+	contain, contained := containment(rep)
+	if len(f.Remediation) == 0 && !contained {
 		return
 	}
 	byRisk := map[string][]string{}
@@ -50,6 +57,9 @@ func fixFirst(t *textWriter, f rules.Finding) {
 		head += " for good, applied now, then checked"
 	}
 	t.wrapped(t.p.Heading.Render("Fix first")+" ", width("Fix first "), 2, head, t.p.Dim)
+	if contained {
+		remediationLine(t, 2, contain.risk, contain.text, contain.note)
+	}
 	for _, risk := range riskOrder {
 		merged := byRisk[risk]
 		switch {
@@ -209,18 +219,14 @@ func firstActions(rep *rules.Report) []tailAction {
 	switch {
 	case serious:
 		acts := findingActions(rep.Findings[0])
-		if acts[0].risk == rules.RiskReadOnly || acts[0].step || strings.HasPrefix(acts[len(acts)-1].text, "diskdoctor explain") {
-			// Nothing here changes anything; where the finding is on the
-			// device a process kept busy, containing that process does.
-			if p, ok := processAction(rep, rep.Findings[0].Subjects); ok {
-				// Then the look; a step in words would say the
-				// same as the pause, less precisely.
-				then := acts[0]
-				if then.step && len(acts) > 1 {
-					then = acts[1]
-				}
-				return []tailAction{p, then}
+		if p, ok := containment(rep); ok {
+			// Then the look; a step in words would say the same as
+			// the pause, less precisely.
+			then := acts[0]
+			if then.step && len(acts) > 1 {
+				then = acts[1]
 			}
+			return []tailAction{p, then}
 		}
 		return acts
 	case rep.Ready != nil && !*rep.Ready:
@@ -232,6 +238,32 @@ func firstActions(rep *rules.Report) []tailAction {
 	}
 	return nil
 }
+
+// containment is the process to contain first where the top warning or
+// critical finding's own commands change nothing (they only look, or a
+// step in words is all it has) and the finding is on the device a
+// process kept busy in the window (processAction).
+func containment(rep *rules.Report) (tailAction, bool) {
+	if len(rep.Findings) == 0 || rep.Findings[0].Severity == rules.Info {
+		return tailAction{}, false
+	}
+	f := rep.Findings[0]
+	acts := findingActions(f)
+	if acts[0].risk != rules.RiskReadOnly && !acts[0].step && !strings.HasPrefix(acts[len(acts)-1].text, "diskdoctor explain") {
+		return tailAction{}, false
+	}
+	if f.Rule == ioPressureRule {
+		// Tasks stalled on I/O are the host's, not a device's: the
+		// process that kept the busiest device busy is what its step
+		// asks to find, and the window found it.
+		return processAction(rep, nil)
+	}
+	return processAction(rep, f.Subjects)
+}
+
+// ioPressureRule is the rule of tasks stalled on I/O, the one pressure
+// rule a process doing I/O explains.
+const ioPressureRule = "io-pressure-high"
 
 // findingActions: see firstActions.
 func findingActions(f rules.Finding) []tailAction {
@@ -356,7 +388,9 @@ func processAction(rep *rules.Report, subjects []string) (tailAction, bool) {
 	if busy == nil || rep.Sample == nil || len(rep.Sample.Processes) == 0 || (subjects != nil && !slices.Contains(subjects, busy.Name)) {
 		return tailAction{}, false
 	}
-	p := rep.Sample.Processes[0]
+	// The process known to load the busy device (its cgroup's io.stat)
+	// before the one that did most I/O on all devices together.
+	p, _, _ := deviceProcess(rep.Sample, *busy)
 	for _, d := range rep.Devices {
 		if d["name"] == busy.Name && d[checks.FactScheduler] == "bfq" {
 			return tailAction{risk: rules.RiskRuntime, text: fmt.Sprintf("ionice -c 3 -p %d", p.PID),

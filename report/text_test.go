@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -213,7 +212,8 @@ func TestGroupMissingTools(t *testing.T) {
 	if len(got) != 4 {
 		t.Fatalf("%d entries, want 4: %+v", len(got), got)
 	}
-	if got[0].Check != "dmesg, smartctl" || !slices.Equal(got[0].Subjects, []string{"sda", "sdb"}) ||
+	// Each program with its own subjects: the kernel log is no device's.
+	if got[0].Check != "dmesg, smartctl (sda, sdb)" || len(got[0].Subjects) != 0 ||
 		got[0].Hint != "apt-get install util-linux smartmontools" || got[0].Reason != "tools not installed" {
 		t.Errorf("grouped entry %+v", got[0])
 	}
@@ -235,7 +235,7 @@ func TestGroupMissingToolsOnTheHost(t *testing.T) {
 		{Check: "kernel-log", Reason: "dmesg: not installed on the host", Hint: "on the host (not in the container): apt-get install util-linux", Package: "util-linux"},
 		{Check: "smartctl -x", Reason: "smartctl: not installed on the host", Hint: "on the host (not in the container): apt-get install smartmontools", Package: "smartmontools", Subjects: []string{"sda"}},
 	})
-	if len(got) != 1 || got[0].Check != "dmesg, smartctl" || got[0].Reason != "tools not installed on the host" ||
+	if len(got) != 1 || got[0].Check != "dmesg, smartctl (sda)" || got[0].Reason != "tools not installed on the host" ||
 		got[0].Hint != "on the host (not in the container): apt-get install util-linux smartmontools" {
 		t.Errorf("grouped %+v", got)
 	}
@@ -281,5 +281,21 @@ func TestFirstScreenOfEveryFixture(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Programs grouped on one line keep their own subjects unless they share
+// them: df and zpool are not said of the disks smartctl was for.
+func TestGroupMissingToolsKeepsEachOnesSubjects(t *testing.T) {
+	rec := func(check, tool, pkg string, subs ...string) checks.Skipped {
+		return checks.Skipped{Check: check, Reason: tool + ": not recorded", Hint: "x", Package: pkg, Subjects: subs}
+	}
+	got := groupMissingTools([]checks.Skipped{rec("df", "df", "coreutils"), rec("smartctl -x", "smartctl", "smartmontools", "sda", "sdb", "sdc"), rec("zpool-list", "zpool", "zfsutils-linux")})
+	if len(got) != 1 || got[0].Check != "df, smartctl (sda–sdc), zpool" || len(got[0].Subjects) != 0 {
+		t.Errorf("grouped %+v", got)
+	}
+	got = groupMissingTools([]checks.Skipped{rec("hdparm -W", "hdparm", "hdparm", "sda"), rec("smartctl -x", "smartctl", "smartmontools", "sda")})
+	if len(got) != 1 || got[0].Check != "hdparm, smartctl" || strings.Join(got[0].Subjects, ",") != "sda" {
+		t.Errorf("grouped with shared subjects %+v", got)
 	}
 }

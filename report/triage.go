@@ -33,10 +33,7 @@ func triageAnswer(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		return "QUIET: no device did I/O in the " + secs + " s window", p.ok
 	}
 	name := clean(top.Name)
-	figures := fmt.Sprintf("%s %% busy, %s MB/s", num(top.UtilPct), num(top.RMBs+top.WMBs))
-	if pct, ok := datasheetShare(rep, *top); ok {
-		figures += fmt.Sprintf(" = %s %% of its datasheet", num(pct))
-	}
+	figures := num(top.UtilPct) + " % busy, " + throughput(rep, *top)
 	var msg string
 	style := p.Warning
 	switch {
@@ -54,6 +51,53 @@ func triageAnswer(p palette, rep *rules.Report) (string, lipgloss.Style) {
 		msg += " — not a judged disk (name it with --device " + name + ")"
 	}
 	return msg, style
+}
+
+// throughput is what a device moved in the window, each direction apart,
+// the one its datasheet share is of first and with that share ("3277 MB/s
+// read = 93.6 % of its datasheet, 1.6 MB/s written"): the share is of one
+// direction's rated rate (datasheetShare), so it is never set beside the
+// sum of both, which would read as another figure for the same quantity.
+// A direction below what the table prints (0.05 MB/s) is left out.
+func throughput(rep *rules.Report, d window.DeviceRates) string {
+	read, written := num(d.RMBs)+" MB/s read", num(d.WMBs)+" MB/s written"
+	first, second := read, written
+	firstMBs, secondMBs := d.RMBs, d.WMBs
+	if d.WMBs >= d.RMBs { // the direction datasheetShare judges
+		first, second = written, read
+		firstMBs, secondMBs = d.WMBs, d.RMBs
+	}
+	if pct, ok := datasheetShare(rep, d); ok {
+		// A class default is no datasheet of the device's own
+		// (Datasheet.ModelEntry): said as what it is.
+		of := "its datasheet"
+		if ds := datasheetOf(rep, d.Name); ds != nil && !ds.ModelEntry {
+			of = "its class's default figure (no datasheet for its model)"
+		}
+		first += fmt.Sprintf(" = %s %% of %s", num(pct), of)
+	} else if firstMBs < idleMBs {
+		return "0.0 MB/s"
+	}
+	if secondMBs < idleMBs {
+		return first
+	}
+	return first + ", " + second
+}
+
+// rw is a process's I/O in MB/s, read and written apart as the iotop
+// table prints them, a direction below what it prints left out.
+func rw(readBps, writeBps float64) string {
+	var parts []string
+	if readBps/bytesPerMB >= idleMBs {
+		parts = append(parts, num(readBps/bytesPerMB)+" MB/s read")
+	}
+	if writeBps/bytesPerMB >= idleMBs {
+		parts = append(parts, num(writeBps/bytesPerMB)+" MB/s written")
+	}
+	if len(parts) == 0 {
+		return "0.0 MB/s"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // busiest is the device with the highest %util in the window (then the
@@ -116,15 +160,48 @@ func busiestProcess(s *checks.Sample, d window.DeviceRates) string {
 		return ""
 	}
 	dev := clean(d.Name)
-	share := func(mbs float64) string {
-		if moved := d.RMBs + d.WMBs; moved > 0 {
-			return fmt.Sprintf(", ~%.0f %% of %s's time", min(mbs/moved, 1)*d.UtilPct, dev)
+	// The share is of the bytes the device moved: what both counters
+	// measure. Bytes are not busy time (a seek costs an HDD more than a
+	// megabyte of sequential writes), so it is not called a share of it.
+	// A process's count can exceed what the device moved (write_bytes
+	// grows when a page is dirtied, before writeback: proc(5)); no share
+	// is then known, and that is said rather than a share of 100 %.
+	share := func(bps float64) string {
+		moved := (d.RMBs + d.WMBs) * bytesPerMB
+		switch {
+		case moved <= 0:
+			return ""
+		case bps > 1.05*moved:
+			return fmt.Sprintf(", more than all %s moved", dev)
 		}
-		return ""
+		return fmt.Sprintf(", ~%.0f %% of what %s moved", 100*min(bps/moved, 1), dev)
 	}
-	if p, on, ok := topOnDevice(s, d); ok {
-		mbs := on / bytesPerMB
-		return fmt.Sprintf("; top process on %s %s: %s MB/s there (its cgroup's io.stat)%s", dev, processName(p), num(mbs), share(mbs))
+	p, on, how := deviceProcess(s, d)
+	switch how {
+	case byCgroup:
+		return fmt.Sprintf("; top process on %s %s: %s there (its cgroup's io.stat)%s", dev, processName(p), rw(on.ReadBytesPerS, on.WriteBytesPerS), share(on.ReadBytesPerS+on.WriteBytesPerS))
+	case onlyBusy:
+		return fmt.Sprintf("; top process %s: %s%s (%s the only busy device)", processName(p), rw(p.ReadBytesPerS, p.WriteBytesPerS), share(p.Total()), dev)
+	}
+	return fmt.Sprintf("; top process %s: %s on all devices together, which /proc/PID/io cannot split per device", processName(p), rw(p.ReadBytesPerS, p.WriteBytesPerS))
+}
+
+// How a process's I/O on a device is known (deviceProcess).
+const (
+	acrossDevices = iota // its total on every device: not split per device
+	byCgroup             // its cgroup's io.stat, per device
+	onlyBusy             // the device was the only busy one
+)
+
+// deviceProcess is the process that did most I/O on a device in the
+// window and how that is known: its cgroup's io.stat (topOnDevice, with
+// its I/O there), the device being the only busy one, else the process
+// that did most I/O on all devices together (acrossDevices), which may
+// not be the device's. s has processes.
+func deviceProcess(s *checks.Sample, d window.DeviceRates) (window.ProcRates, window.ProcDeviceRates, int) {
+	if p, _, ok := topOnDevice(s, d); ok {
+		on, _ := p.On(d.Name)
+		return p, on, byCgroup
 	}
 	p := s.Processes[0]
 	for _, q := range s.Processes[1:] {
@@ -132,11 +209,10 @@ func busiestProcess(s *checks.Sample, d window.DeviceRates) string {
 			p = q
 		}
 	}
-	mbs := p.Total() / bytesPerMB
 	if only, ok := onlyBusyDevice(s); ok && only == d.Name {
-		return fmt.Sprintf("; top process %s: %s MB/s%s (%s the only busy device)", processName(p), num(mbs), share(mbs), dev)
+		return p, window.ProcDeviceRates{}, onlyBusy
 	}
-	return fmt.Sprintf("; top process %s: %s MB/s on all devices together, which /proc/PID/io cannot split per device", processName(p), num(mbs))
+	return p, window.ProcDeviceRates{}, acrossDevices
 }
 
 // topOnDevice is the process that did most I/O on a device as its cgroup

@@ -49,3 +49,17 @@ func TestIncompleteChecks(t *testing.T) {
 		t.Errorf("passed %+v", passed)
 	}
 }
+
+// What a benchmark would measure besides the disks keeps a machine from
+// READY: pressure, background work, and the hypervisor's steal, whose
+// rule says benchmark figures include it.
+func TestReadinessRules(t *testing.T) {
+	for id, want := range map[string]bool{
+		"io-pressure-high": true, "cpu-pressure-high": true, "zfs-background-work": true,
+		"cpu-steal-high": true, "cpu-governor-powersave": false, "write-cache-disabled": false,
+	} {
+		if got := readinessRule(id); got != want {
+			t.Errorf("readinessRule(%q) = %v, want %v", id, got, want)
+		}
+	}
+}

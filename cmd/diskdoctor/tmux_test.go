@@ -42,7 +42,7 @@ func TestFirstScreenInATerminal(t *testing.T) {
 		first []string // lines that must be on the first screen, in order
 	}{
 		{"report", 80, "--root fixtures/hpe-microserver-writethrough", []string{"CRITICAL: 3 critical findings", " 1. CRITICAL Drive write cache is switched off — sda–sdd"}},
-		{"triage", 80, "--root fixtures/hpe-microserver-writethrough --sample 5s", []string{"BOTTLENECK sda: 100 % busy, 7.5 MB/s = 1.4 % of its datasheet — cause:", "CRITICAL: 3 critical findings", " 1. CRITICAL Drive write cache is switched off — sda–sdd"}},
+		{"triage", 80, "--root fixtures/hpe-microserver-writethrough --sample 5s", []string{"BOTTLENECK sda: 100 % busy, 7.5 MB/s written = 1.4 % of its datasheet —", "CRITICAL: 3 critical findings", " 1. CRITICAL Drive write cache is switched off — sda–sdd"}},
 		// The width is the terminal's: at 120 columns a row is wider than 80.
 		{"report-120", 120, "--root fixtures/hpe-microserver-writethrough", []string{"CRITICAL: 3 critical findings", " 1. CRITICAL Drive write cache is switched off — sda–sdd\n    kernel write through, drive off, at boot disabled — expected: write cache on: WD Red SA500 2TB has a volatile write\n"}},
 		// This machine, sampled for 2 s: the progress line is cleared before

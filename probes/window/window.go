@@ -432,7 +432,8 @@ func parseWindowFile(b []byte) (windowFile, error) {
 }
 
 // HasRecorded reports whether a recorded machine holds a sampling
-// window (samples/window.yaml, written by diskdoctor snapshot).
+// window (samples/window.yaml, recorded beside the machine by hand:
+// diskdoctor snapshot records none, docs/snapshots.md).
 func HasRecorded(h *machine.Host) bool {
 	return !h.IsLive() && h.Root() != "/" && h.Exists("/samples/window.yaml")
 }
