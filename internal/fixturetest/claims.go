@@ -97,7 +97,7 @@ const mdStalledMinutes = 30 * 24 * 60
 // facts, each with the finding's rank: a claim the facts do not hold
 // (a failed battery beside a healthy one, failing health beside a
 // passed check, a figure quoted for a class it was not measured on, lost
-// redundancy on an ONLINE pool), a pass that is not called stalled when
+// redundancy on an ONLINE pool), a boolean fact printed raw, a pass that is not called stalled when
 // it is, a platform note for another generation, a note that points at a
 // finding that ranks the other way, and a rule that is both found and
 // checked and fine on a subject (passed: the rules' passed subjects).
@@ -114,6 +114,9 @@ func Contradictions(fs []Finding, facts Facts, passed map[string][]string, platf
 				if c.says.MatchString(t) && !c.holds(sf, host) {
 					out = append(out, fmt.Sprintf("%s says %s of %s (%q), against its facts", at, c.name, s, c.says.FindString(t)))
 				}
+			}
+			if m := bareBool.FindString(t); m != "" {
+				out = append(out, fmt.Sprintf("%s says a fact's raw value of %s (%q): words, not true or false", at, s, m))
 			}
 			if f.Rule == "md-background-work" && !strings.Contains(f.Title, "stalled") {
 				if m, ok := sf["md_sync_finish_min"].(float64); ok && m > mdStalledMinutes {
@@ -136,6 +139,10 @@ func Contradictions(fs []Finding, facts Facts, passed map[string][]string, platf
 	}
 	return out
 }
+
+// bareBool is a boolean fact printed as it is ("degraded mount true",
+// "sync false"): a sentence says what holds, not a Go value.
+var bareBool = regexp.MustCompile(`\w+ (true|false)\b`)
 
 var gen10OrLater = regexp.MustCompile(`\bGen(1[0-9]|[2-9][0-9])\b`)
 
