@@ -37,7 +37,8 @@ func recordingHint(te *machine.ToolError) (hint, pkg string) {
 	}
 	switch {
 	case te.Answered:
-		return fmt.Sprintf("the recording holds other %s commands but not this one; record the machine again with diskdoctor snapshot", te.Tool), ""
+		// The package's name: zfs is "answered" by zpool's output.
+		return fmt.Sprintf("the recording holds other %s commands but not this one; record the machine again with diskdoctor snapshot", with), ""
 	case te.Recorded:
 		return fmt.Sprintf("%s was not installed on the recorded machine; install it there and record it again with diskdoctor snapshot", with), pkg
 	}

@@ -182,6 +182,14 @@ type recordedRunner struct {
 	answered map[string]bool
 }
 
+// installedWith pairs programs one Debian package installs together
+// (zfsutils-linux: zpool and zfs; multipath-tools: multipath and
+// multipathd): one that answered says the other was installed too.
+var installedWith = map[string]string{
+	"zpool": "zfs", "zfs": "zpool",
+	"multipath": "multipathd", "multipathd": "multipath",
+}
+
 func argvKey(argv []string) string { return strings.Join(argv, "\x00") }
 
 // manifestPath is the recorded machine's command manifest.
@@ -277,7 +285,7 @@ func (r *recordedRunner) run(ctx context.Context, argv []string) (CmdResult, err
 	}
 	switch {
 	case !ok || e.Missing:
-		seen := r.answered[argv[0]]
+		seen := r.answered[argv[0]] || r.answered[installedWith[argv[0]]]
 		unrecorded := !ok || r.missingUnrecorded || seen
 		return res, &ToolError{Tool: argv[0], Recorded: !unrecorded, NotRecorded: unrecorded, Answered: seen}
 	case e.Timeout:

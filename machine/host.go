@@ -415,7 +415,8 @@ type ToolError struct {
 	Recorded    bool // a recording's `missing: true`
 	NotRecorded bool // the recording has no such argv
 	// Answered: the recording holds another command of the same program,
-	// so the program was installed there; only this command is missing.
+	// or of one its package installs with it, so the program was
+	// installed there; only this command is missing.
 	Answered bool
 	// Host: a host root (HostRoot) lacks the program: it is to be
 	// installed on the host, not in the doctor's container.
