@@ -123,6 +123,16 @@ func TestFindingTextsJoinPerSubject(t *testing.T) {
 	if got := joinTexts(per, func(t SubjectText) string { return t.Impact }); got != "" {
 		t.Errorf("impact = %q, want none", got)
 	}
+	// A text that begins with its subject's name is not prefixed with it
+	// again; one that begins with a longer name (sda1 of sda) is.
+	per = []SubjectText{
+		{Subject: "mpatha", Observed: "mpatha (dm-2): 1 of 2 paths up"},
+		{Subject: "mpathb", Observed: "mpathb (dm-3): 1 of 2 paths up"},
+		{Subject: "sda", Observed: "sda1: corrupt 3"},
+	}
+	if got, want := joinTexts(per, func(t SubjectText) string { return t.Observed }), "mpatha (dm-2): 1 of 2 paths up; mpathb (dm-3): 1 of 2 paths up; sda: sda1: corrupt 3"; got != want {
+		t.Errorf("observed = %q, want %q", got, want)
+	}
 }
 
 // Each hit keeps its own subject's environment: the next subject's never
