@@ -103,7 +103,9 @@ func explain(probe string, err error, timeout time.Duration) (reason, hint, pkg 
 		}
 		return err.Error(), "run diskdoctor as root", ""
 	case errors.Is(err, machine.ErrTimeout):
-		return err.Error(), fmt.Sprintf("it did not answer within %s; a command that hangs is itself a symptom (a stuck pool or device); retry with --probe-timeout %s", timeout, 4*timeout), ""
+		// The action first: the hint is also the report's first action
+		// when this check is what kept the verdict from being whole.
+		return err.Error(), fmt.Sprintf("retry with --probe-timeout %s; it did not answer within %s, and a command that hangs is itself a symptom (a stuck pool or device)", 4*timeout, timeout), ""
 	case errors.Is(err, machine.ErrNotAvailable):
 		return err.Error(), "the kernel does not expose this here (virtual machine, container, or a missing driver)", ""
 	}
