@@ -38,8 +38,11 @@ func recordingHint(te *machine.ToolError) (hint, pkg string) {
 	}
 	switch {
 	case te.Answered:
-		// The package's name: zfs is "answered" by zpool's output.
-		return fmt.Sprintf("the recording holds other %s commands but not this one; record the machine again with diskdoctor snapshot", with), ""
+		if te.AnsweredBy != "" && te.AnsweredBy != te.Tool {
+			// zfs "answered" by zpool's output: one package installs both.
+			return fmt.Sprintf("the recording holds %s commands (%s installs %s too) but not this one; record the machine again with diskdoctor snapshot", te.AnsweredBy, with, te.Tool), ""
+		}
+		return fmt.Sprintf("the recording holds other %s commands but not this one; record the machine again with diskdoctor snapshot", te.Tool), ""
 	case te.Recorded:
 		return fmt.Sprintf("%s was not installed on the recorded machine; install it there and record it again with diskdoctor snapshot", with), pkg
 	}

@@ -62,7 +62,7 @@ func TestAnsweredByItsPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	var te *machine.ToolError
-	if _, err := h.Run(t.Context(), "zfs", "get", "-H", "all"); !errors.As(err, &te) || !te.NotRecorded || !te.Answered {
+	if _, err := h.Run(t.Context(), "zfs", "get", "-H", "all"); !errors.As(err, &te) || !te.NotRecorded || !te.Answered || te.AnsweredBy != "zpool" {
 		t.Errorf("zfs beside a recorded zpool: %v %+v, want not recorded and answered", err, te)
 	}
 	if _, err := h.Run(t.Context(), "smartctl", "-x", "/dev/sda"); !errors.As(err, &te) || te.Answered {

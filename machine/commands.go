@@ -285,9 +285,15 @@ func (r *recordedRunner) run(ctx context.Context, argv []string) (CmdResult, err
 	}
 	switch {
 	case !ok || e.Missing:
-		seen := r.answered[argv[0]] || r.answered[installedWith[argv[0]]]
+		by := ""
+		if r.answered[argv[0]] {
+			by = argv[0]
+		} else if with := installedWith[argv[0]]; r.answered[with] {
+			by = with
+		}
+		seen := by != ""
 		unrecorded := !ok || r.missingUnrecorded || seen
-		return res, &ToolError{Tool: argv[0], Recorded: !unrecorded, NotRecorded: unrecorded, Answered: seen}
+		return res, &ToolError{Tool: argv[0], Recorded: !unrecorded, NotRecorded: unrecorded, Answered: seen, AnsweredBy: by}
 	case e.Timeout:
 		<-ctx.Done()
 		return res, fmt.Errorf("%s: %w", res, CtxErr(ctx.Err()))

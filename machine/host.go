@@ -426,6 +426,9 @@ type ToolError struct {
 	// or of one its package installs with it, so the program was
 	// installed there; only this command is missing.
 	Answered bool
+	// AnsweredBy is the program that answered: Tool, or the one its
+	// package installs with it (zpool for zfs).
+	AnsweredBy string
 	// Host: a host root (HostRoot) lacks the program: it is to be
 	// installed on the host, not in the doctor's container.
 	Host bool
