@@ -58,7 +58,7 @@ func (s *skipLog) list() []Skipped {
 // work. subject may be "" for host-wide probes.
 func (env *Env) Skip(probe, subject string, err error) {
 	reason, hint, pkg := explain(probe, err, env.Opts.ProbeTimeout)
-	if hint == notExposedHint && env.Host.IsRecording() {
+	if hint == notExposedHint && env.Host != nil && env.Host.IsRecording() {
 		hint = recordingNotExposedHint(reason)
 	}
 	var te *machine.ToolError

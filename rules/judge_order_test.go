@@ -164,7 +164,8 @@ func TestHitsKeepTheirOwnEnvironment(t *testing.T) {
 	if want := "sda=sda wear 2|sdc=sdc wear 3"; strings.Join(got, "|") != want {
 		t.Errorf("per-subject texts %q, want %q", strings.Join(got, "|"), want)
 	}
-	if got := rep.Findings[0].Observed; got != "sda: sda wear 2; sdc: sdc wear 3" {
+	// Each text begins with its subject: said once (joinTexts).
+	if got := rep.Findings[0].Observed; got != "sda wear 2; sdc wear 3" {
 		t.Errorf("observed %q", got)
 	}
 }
