@@ -87,6 +87,9 @@ var claims = []claim{
 			if _, md := s["md_action"]; md {
 				return s["md_sync_stalled"] == true
 			}
+			if _, zfs := s["zfs_scan_in_progress"]; zfs {
+				return s["zfs_scan_stalled"] == true
+			}
 			if _, ctl := s["ctl_tasks"]; ctl {
 				l, _ := s["ctl_tasks_stalled"].([]string)
 				return len(l) > 0
@@ -126,6 +129,11 @@ func Contradictions(fs []Finding, facts Facts, passed map[string][]string, platf
 			}
 			if f.Rule == "md-background-work" && !strings.Contains(f.Title, "stalled") {
 				if m, ok := sf["md_sync_finish_min"].(float64); ok && m > mdStalledMinutes {
+					out = append(out, fmt.Sprintf("%s: %s has %.0f minutes to go and is not called stalled", at, s, m))
+				}
+			}
+			if f.Rule == "zfs-background-work" && !strings.Contains(f.Title, "stalled") {
+				if m, ok := sf["zfs_scan_to_go_min"].(float64); ok && m > mdStalledMinutes {
 					out = append(out, fmt.Sprintf("%s: %s has %.0f minutes to go and is not called stalled", at, s, m))
 				}
 			}
