@@ -713,6 +713,10 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	{"multipath_iscsi_sessions", TypeStrings, "", OnPool, "multipath", "the iSCSI sessions of the map's paths with their recovery_tmo (/sys/class/iscsi_session/sessionN/recovery_tmo); absent for a map with no iSCSI path"},
 	{"multipath_iscsi_recovery_tmo", TypeInt, "s", OnPool, "multipath", "the longest recovery_tmo of the map's iSCSI sessions: how long a dropped session holds its I/O before the path fails to dm-multipath (open-iscsi's replacement_timeout, 120 s by default; below 0: held until the session logs in again, whatever the others); nil when a session's file cannot be read"},
 
+	// zfs: a running scan's estimate, and whether it is stalled (zfs.go)
+	{"zfs_scan_to_go_min", TypeFloat, "min", OnPool, "zfs", "the running scrub's or resilver's estimate to go, as zpool status prints it, in minutes; nil without one"},
+	{"zfs_scan_stalled", TypeBool, "", OnPool, "zfs", "the running scan's estimate is more than 30 days (the floor md's passes are called stalled at); nil without a running scan or an estimate"},
+
 	// trim: the zfsutils-linux cron job's pools (trimzfsjob.go)
 	{"trim_zfs_periodic_off", TypeStrings, "", OnDevice, "trim", "ZFS pools on the disk, without autotrim, that Debian's zfsutils-linux cron job leaves out: org.debian:periodic-trim is disable, or auto (or unset) on a pool not all NVMe; set only where that job exists"},
 })

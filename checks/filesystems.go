@@ -90,7 +90,10 @@ func filesystems(ctx context.Context, env *Env) []*Observation {
 				mine = append(mine, f)
 			}
 		}
-		setFSSpace(o, d, mine, space, serr == nil)
+		// A disk with no filesystem in a mount table that was read has
+		// none to fill, df or not; an unread mount table says nothing of
+		// any disk.
+		setFSSpace(o, d, mine, space, merr == nil && (serr == nil || len(mine) == 0))
 		setFSOptions(o, mine, merr == nil)
 		out = append(out, o)
 	}
@@ -138,9 +141,11 @@ func mountDevice(mt mount.Mount, m *block.Map) string {
 
 // setFSSpace: each of the disk's filesystems with its df line; the
 // fullest one's use; and on an SSD the share of the disk its own
-// filesystems use (those on no other disk).
+// filesystems use (those on no other disk). known: the mount table was
+// read, and df too where the disk has a filesystem; else every fact is
+// nil (unknown), never an empty list that would read as "nothing full".
 func setFSSpace(o *Observation, d *block.Device, mine []fsMount, space map[string]mount.Space, known bool) {
-	if !known && len(mine) > 0 {
+	if !known {
 		o.Set("fs_space", nil)
 		o.Set("fs_use_percent_max", nil)
 		o.Set("fs_fullest_mount", "")

@@ -57,6 +57,13 @@ func TestFilesystemFacts(t *testing.T) {
 		}
 	}
 
+	// Unknown mount table: the disk's filesystems are unknown, not none.
+	o = NewObservation("filesystems", KindDevice, "nvme0n1")
+	setFSSpace(o, nvme, nil, nil, false)
+	if o.Get("fs_space") != nil || o.Get("fs_use_percent_max") != nil {
+		t.Errorf("fs_space %v with the mount table unread", o.Get("fs_space"))
+	}
+
 	full := map[string]mount.Space{"/": {MountPoint: "/", SizeBytes: 100 << 30, UsedBytes: 95 << 30, AvailBytes: 1 << 30, Line: "x"}}
 	mounts[1].Options = map[string]string{"rw": "", "nobarrier": "", "discard": ""}
 	mounts[2].Options = map[string]string{"rw": "", "barrier": "0"}

@@ -3,6 +3,7 @@ package checks
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,11 +38,35 @@ func recordingHint(te *machine.ToolError) (hint, pkg string) {
 	}
 	switch {
 	case te.Answered:
+		if te.AnsweredBy != "" && te.AnsweredBy != te.Tool {
+			// zfs "answered" by zpool's output: one package installs both.
+			return fmt.Sprintf("the recording holds %s commands (%s installs %s too) but not this one; record the machine again with diskdoctor snapshot", te.AnsweredBy, with, te.Tool), ""
+		}
 		return fmt.Sprintf("the recording holds other %s commands but not this one; record the machine again with diskdoctor snapshot", te.Tool), ""
 	case te.Recorded:
 		return fmt.Sprintf("%s was not installed on the recorded machine; install it there and record it again with diskdoctor snapshot", with), pkg
 	}
 	return fmt.Sprintf("the recording holds no output of this command; record the machine again with diskdoctor snapshot, %s installed there", with), pkg
+}
+
+// notExposedHint is the advice for a file the kernel does not have.
+const notExposedHint = "the kernel does not expose this here (virtual machine, container, or a missing driver)"
+
+// everyKernelHas are files every running Linux has (procfs mounted, as
+// the doctor needs): a recording without them left them out.
+var everyKernelHas = []string{"/proc", "/proc/self/mountinfo", "/proc/diskstats", "/sys/block"}
+
+// recordingNotExposedHint is the hint on a recorded machine for a file
+// every kernel has, missing from the recording rather than from the
+// kernel; reason is the skipped entry's ("/proc/self/mountinfo: not
+// available"). Other files keep notExposedHint: a recording cannot tell
+// which of the two it is.
+func recordingNotExposedHint(reason string) string {
+	path, _, _ := strings.Cut(reason, ": ")
+	if slices.Contains(everyKernelHas, path) {
+		return "every running Linux has " + path + ": the recording lacks it; record the machine again with diskdoctor snapshot"
+	}
+	return notExposedHint
 }
 
 // hostHint is the advice for a program the host mounted at --host-root
@@ -102,9 +127,11 @@ func explain(probe string, err error, timeout time.Duration) (reason, hint, pkg 
 		}
 		return err.Error(), "run diskdoctor as root", ""
 	case errors.Is(err, machine.ErrTimeout):
-		return err.Error(), fmt.Sprintf("it did not answer within %s; a command that hangs is itself a symptom (a stuck pool or device); retry with --probe-timeout %s", timeout, 4*timeout), ""
+		// The action first: the hint is also the report's first action
+		// when this check is what kept the verdict from being whole.
+		return err.Error(), fmt.Sprintf("retry with --probe-timeout %s; it did not answer within %s, and a command that hangs is itself a symptom (a stuck pool or device)", 4*timeout, timeout), ""
 	case errors.Is(err, machine.ErrNotAvailable):
-		return err.Error(), "the kernel does not expose this here (virtual machine, container, or a missing driver)", ""
+		return err.Error(), notExposedHint, ""
 	}
 	return err.Error(), "see the reason; report it if it persists", ""
 }

@@ -35,7 +35,8 @@ const maxUnknownEvidence = 5
 // the disk or the bus above it (its name or partitions, SCSI address,
 // libata port, USB device, SCSI host, NVMe controller, a PCI function in
 // its path) that nothing in the doctor recognised: not the kernel-log
-// patterns, not the USB, AHCI, SAS HBA or NVMe HMB lines. A disk with such lines is not
+// patterns, not the USB, AHCI, SAS HBA or NVMe HMB lines, not ext4's
+// error summary. A disk with such lines is not
 // "checked and fine" (klog_understood nil) and the lines are counted in a
 // skipped entry whose hint lists them.
 func klogUnknown(env *Env, log *kernlog.Log, topo *kernlog.Topology, devs []*block.Device, obs []*Observation) {
@@ -120,6 +121,12 @@ func recognised(k *kernlog.Log, topo *kernlog.Topology) map[int]bool {
 	}
 	for _, e := range nvmehmb.Scan(k) {
 		known[e.Line.Num] = true
+	}
+	// ext4's recorded-error summary is the fs-errors check's evidence.
+	for _, l := range k.Lines {
+		if kernlog.EXT4ErrorInfoLine(l.Text) {
+			known[l.Num] = true
+		}
 	}
 	return known
 }

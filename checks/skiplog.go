@@ -58,6 +58,9 @@ func (s *skipLog) list() []Skipped {
 // work. subject may be "" for host-wide probes.
 func (env *Env) Skip(probe, subject string, err error) {
 	reason, hint, pkg := explain(probe, err, env.Opts.ProbeTimeout)
+	if hint == notExposedHint && env.Host != nil && env.Host.IsRecording() {
+		hint = recordingNotExposedHint(reason)
+	}
 	var te *machine.ToolError
 	answered := errors.As(err, &te) && te.Answered
 	env.skips.add(Skipped{Check: probe, Reason: reason, Hint: hint, Package: pkg, Answered: answered, NotApplicable: errors.Is(err, machine.ErrNotAvailable)}, subject)

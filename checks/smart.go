@@ -42,6 +42,17 @@ var noSMART = map[string]string{
 	"virtio":  "a virtio disk has no SMART: the hypervisor does not pass it through",
 	"virtual": "a virtual device has no SMART",
 	"mmc":     "an MMC/SD card has no SMART",
+	// An iSCSI LUN is a volume the target exports (a file or a slice of
+	// an array), as an EBS volume is the cloud's: the target's storage
+	// holds the media's health (open-iscsi passes SCSI commands to the
+	// target, whose LUN answers for itself, not for its disks).
+	"iscsi": "an iSCSI LUN has no SMART of its own: the target's storage holds the media's health",
+}
+
+// noSMARTHint is the hint for a transport of noSMART whose media's health
+// is not the hypervisor's or a card's.
+var noSMARTHint = map[string]string{
+	"iscsi": "the iSCSI target holds the media's health; ask it (smartctl on the target host, or the array's tool)",
 }
 
 func smartCheck(ctx context.Context, env *Env) []*Observation {
@@ -72,7 +83,11 @@ func smartDevice(ctx context.Context, env *Env, d *block.Device) *Observation {
 		why, ok = fmt.Sprintf("a virtual disk (%s) has no SMART of its own: the host's storage holds the media's health", d.Hypervisor), true
 	}
 	if ok {
-		env.Skip(probe, d.Name, withHint(fmt.Errorf("%s: %w", why, machine.ErrNotAvailable), "the hypervisor or card holds the media's health; ask it (the host's smartctl, the card's tool)"))
+		hint := noSMARTHint[d.Transport]
+		if hint == "" {
+			hint = "the hypervisor or card holds the media's health; ask it (the host's smartctl, the card's tool)"
+		}
+		env.Skip(probe, d.Name, withHint(fmt.Errorf("%s: %w", why, machine.ErrNotAvailable), hint))
 		return nil
 	}
 	if m := d.Multipath; m != nil && m.Primary() != d.Name {

@@ -211,6 +211,7 @@ func (z *zfsRun) poolBackground(o *Observation, p *zfs.Pool) {
 		}
 		background = append(background, scanDescription(sc))
 	}
+	setScanStalled(o, sc)
 	var trimming []string
 	minPct := 101
 	for _, v := range p.Vdevs {
@@ -235,6 +236,46 @@ func (z *zfsRun) poolBackground(o *Observation, p *zfs.Pool) {
 		background = append(background, desc)
 	}
 	o.Set("zfs_background", nonNil(background), bgEv...)
+}
+
+// setScanStalled: the running scan's estimate in minutes and whether it
+// is stalled, beyond mdStallDays at zpool's rate (the same floor as md's:
+// a resilver that long does not restore redundancy in a time that
+// protects the pool). nil where no scan runs or zpool printed no
+// estimate ("no estimated completion time" at the start of a scan).
+func setScanStalled(o *Observation, sc zfs.Scan) {
+	min, ok := toGoMinutes(sc.ToGo)
+	if !sc.InProgress || !ok {
+		o.Set("zfs_scan_to_go_min", nil)
+		o.Set("zfs_scan_stalled", nil)
+		return
+	}
+	o.Set("zfs_scan_to_go_min", min)
+	o.Set("zfs_scan_stalled", min > mdStallDays*24*60)
+}
+
+// toGoMinutes reads zpool's "to go" estimate: "02:21:05", "12 days
+// 03:04:05" (OpenZFS 0.8 and later, zpool_main.c print_scan_scrub_resilver_status)
+// or "123h32m" (ZFS on Linux 0.7).
+func toGoMinutes(s string) (float64, bool) {
+	var days, h, m, sec int
+	switch {
+	case s == "":
+		return 0, false
+	case strings.Contains(s, "days"):
+		if n, _ := fmt.Sscanf(s, "%d days %d:%d:%d", &days, &h, &m, &sec); n != 4 {
+			return 0, false
+		}
+	case strings.HasSuffix(s, "m") && strings.Contains(s, "h"):
+		if n, _ := fmt.Sscanf(s, "%dh%dm", &h, &m); n != 2 {
+			return 0, false
+		}
+	default:
+		if n, _ := fmt.Sscanf(s, "%d:%d:%d", &h, &m, &sec); n != 3 {
+			return 0, false
+		}
+	}
+	return float64(days*24*60+h*60+m) + float64(sec)/60, true
 }
 
 // scanDescription is a scan in progress in words: "resilver in progress,

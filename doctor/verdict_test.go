@@ -98,3 +98,17 @@ func TestCPUPressureIsLoad(t *testing.T) {
 		t.Errorf("ready %v, not ready %+v: want false, cpu some avg60=82.25", rep.Ready, rep.NotReady)
 	}
 }
+
+// Steal over the window is load: before a benchmark the guest is not
+// ready while the hypervisor takes half of its CPU time.
+func TestStealIsLoad(t *testing.T) {
+	rep, err := Examine(t.Context(), Options{Root: "../fixtures/ec2-xen-steal-54", Context: "benchmark", Sample: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Ready == nil || *rep.Ready || !slices.ContainsFunc(rep.NotReady, func(l rules.NotReady) bool {
+		return l.Rule == "cpu-steal-high" && strings.Contains(l.Measured, "steal 54 %")
+	}) {
+		t.Errorf("ready %v, not ready %+v: want false, steal 54 %%", rep.Ready, rep.NotReady)
+	}
+}

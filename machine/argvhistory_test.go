@@ -50,6 +50,26 @@ func TestRecordedRunnerAnswersFromPredecessor(t *testing.T) {
 	}
 }
 
+// zpool's recorded output says zfsutils-linux was installed: zfs, which
+// the recording lacks, was there too.
+func TestAnsweredByItsPackage(t *testing.T) {
+	dir := recordedDir(t, map[string]string{
+		"commands/manifest.yaml": "- argv: [zpool, status, -P, -t]\n  stdout: st.txt\n",
+		"commands/st.txt":        "no pools available\n",
+	})
+	h, err := machine.Recorded(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var te *machine.ToolError
+	if _, err := h.Run(t.Context(), "zfs", "get", "-H", "all"); !errors.As(err, &te) || !te.NotRecorded || !te.Answered || te.AnsweredBy != "zpool" {
+		t.Errorf("zfs beside a recorded zpool: %v %+v, want not recorded and answered", err, te)
+	}
+	if _, err := h.Run(t.Context(), "smartctl", "-x", "/dev/sda"); !errors.As(err, &te) || te.Answered {
+		t.Errorf("smartctl: %v %+v, want not answered", err, te)
+	}
+}
+
 // recordedDir is a recorded machine of an empty sys/ and files (paths
 // relative to its root).
 func recordedDir(t *testing.T, files map[string]string) string {

@@ -182,6 +182,14 @@ type recordedRunner struct {
 	answered map[string]bool
 }
 
+// installedWith pairs programs one Debian package installs together
+// (zfsutils-linux: zpool and zfs; multipath-tools: multipath and
+// multipathd): one that answered says the other was installed too.
+var installedWith = map[string]string{
+	"zpool": "zfs", "zfs": "zpool",
+	"multipath": "multipathd", "multipathd": "multipath",
+}
+
 func argvKey(argv []string) string { return strings.Join(argv, "\x00") }
 
 // manifestPath is the recorded machine's command manifest.
@@ -277,9 +285,15 @@ func (r *recordedRunner) run(ctx context.Context, argv []string) (CmdResult, err
 	}
 	switch {
 	case !ok || e.Missing:
-		seen := r.answered[argv[0]]
+		by := ""
+		if r.answered[argv[0]] {
+			by = argv[0]
+		} else if with := installedWith[argv[0]]; r.answered[with] {
+			by = with
+		}
+		seen := by != ""
 		unrecorded := !ok || r.missingUnrecorded || seen
-		return res, &ToolError{Tool: argv[0], Recorded: !unrecorded, NotRecorded: unrecorded, Answered: seen}
+		return res, &ToolError{Tool: argv[0], Recorded: !unrecorded, NotRecorded: unrecorded, Answered: seen, AnsweredBy: by}
 	case e.Timeout:
 		<-ctx.Done()
 		return res, fmt.Errorf("%s: %w", res, CtxErr(ctx.Err()))

@@ -165,6 +165,14 @@ func Recorded(dir string) (*Host, error) {
 // Root is the directory that stands for "/" (what ghw and procfs are given).
 func (h *Host) Root() string { return h.root }
 
+// IsRecording reports whether this is a recorded machine (Recorded): a
+// file it lacks may be one the recording left out, not one the kernel
+// does not have.
+func (h *Host) IsRecording() bool {
+	_, ok := h.runner.(*recordedRunner)
+	return ok
+}
+
 // IsLive reports whether this is the running machine, where raw device
 // access (SMART ioctls) is possible.
 func (h *Host) IsLive() bool { return h.live }
@@ -419,8 +427,12 @@ type ToolError struct {
 	Recorded    bool // a recording's `missing: true`
 	NotRecorded bool // the recording has no such argv
 	// Answered: the recording holds another command of the same program,
-	// so the program was installed there; only this command is missing.
+	// or of one its package installs with it, so the program was
+	// installed there; only this command is missing.
 	Answered bool
+	// AnsweredBy is the program that answered: Tool, or the one its
+	// package installs with it (zpool for zfs).
+	AnsweredBy string
 	// Host: a host root (HostRoot) lacks the program: it is to be
 	// installed on the host, not in the doctor's container.
 	Host bool

@@ -225,6 +225,7 @@ func TestContradictionsAreCaught(t *testing.T) {
 		"sdb":  {"smart_passed": true, "smart_critical": []string{}, "class": "sata-hdd"},
 		"tank": {"zfs_state": "ONLINE"},
 		"md0":  {"md_action": "reshape", "md_sync_finish_min": 168083.4, "md_sync_stalled": true},
+		"Data": {"zfs_scan_in_progress": true, "zfs_scan_to_go_min": 2000000.0, "zfs_scan_stalled": true},
 	}
 	for _, c := range []struct {
 		name   string
@@ -240,6 +241,9 @@ func TestContradictionsAreCaught(t *testing.T) {
 		{"pool", []fixturetest.Finding{{Rule: "zfs-pool-unhealthy", Title: "x", Subjects: []string{"tank"}, Impact: "redundancy reduced; retries"}}, nil, "lost redundancy"},
 		{"stalled", []fixturetest.Finding{{Rule: "md-background-work", Title: "Software RAID array is resyncing", Subjects: []string{"md0"}}}, nil, "not called stalled"},
 		{"passed", []fixturetest.Finding{{Rule: "controller-cache-disabled", Title: "x", Subjects: []string{"sda"}}}, map[string][]string{"controller-cache-disabled": {"slot=0"}}, "its controller"},
+		{"zfs stalled", []fixturetest.Finding{{Rule: "zfs-background-work", Title: "ZFS pool is busy with background work (scrub, resilver or trim)", Subjects: []string{"Data"}}}, nil, "not called stalled"},
+		{"cloudflare", []fixturetest.Finding{{Rule: "dm-crypt-workqueues", Title: "x", Subjects: []string{"sda"}, Impact: "less throughput (Cloudflare measured at least twice the throughput without them)"}}, nil, "Cloudflare"},
+		{"raw bool", []fixturetest.Finding{{Rule: "btrfs-device-missing", Title: "x", Subjects: []string{"/var/media"}, Observed: "/var/media: missing devid 1; degraded mount true"}}, nil, "raw value"},
 		{"note", []fixturetest.Finding{{Rule: "kernel-hung-tasks", Title: "x", Subjects: []string{"host"}, Notes: []string{"The device findings above this one are the likely cause"}}}, nil, "without naming"},
 		{"note order", []fixturetest.Finding{
 			{Rule: "kernel-hung-tasks", Title: "x", Subjects: []string{"host"}, Notes: []string{"The likely cause is finding 2 above (kernel-io-errors on sdb)"}},

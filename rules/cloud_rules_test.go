@@ -239,3 +239,19 @@ func TestVirtualDiskQueueShallow(t *testing.T) {
 		})
 	}
 }
+
+// An ephemeral disk is named in words ("the Azure temporary disk"), not
+// by the cloud_disk value, and a disk holding only scratch mounts is said
+// to hold nothing else, not guessed to hold scratch data.
+func TestEphemeralDiskObservedInWords(t *testing.T) {
+	d := device("sdb", map[string]any{"transport": "scsi", "model": "Virtual Disk", "cloud_disk": "azure-temporary", "ephemeral_disk": true, "ephemeral_holds": []string{}})
+	var got string
+	for _, f := range judge(t, d) {
+		if f.Rule == "ephemeral-disk-holds-data" {
+			got = f.Observed
+		}
+	}
+	if !strings.Contains(got, "the Azure temporary disk") || strings.Contains(got, "azure-temporary") {
+		t.Errorf("observed %q: want the disk named in words", got)
+	}
+}

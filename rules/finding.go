@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/expr-lang/expr"
 
@@ -359,7 +361,25 @@ func joinTexts(per []SubjectText, text func(SubjectText) string) string {
 	}
 	parts := make([]string, len(texts))
 	for i, t := range texts {
+		if s := subjects[t]; len(s) == 1 && namesItself(t, s[0]) {
+			// "mpatha (dm-2): 1 of 2 paths up" already says whose it is:
+			// "mpatha: mpatha (dm-2): …" would say it twice.
+			parts[i] = t
+			continue
+		}
 		parts[i] = strings.Join(subjects[t], ", ") + ": " + t
 	}
 	return strings.Join(parts, "; ")
+}
+
+// namesItself: the text begins with the subject's name as a word of its
+// own ("mpatha (dm-2): …", "mpatha runs …"), not as the start of another
+// name ("sda1: …" of sda).
+func namesItself(text, subject string) bool {
+	rest, ok := strings.CutPrefix(text, subject)
+	if !ok || rest == "" {
+		return ok
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.' && r != '/'
 }

@@ -55,3 +55,24 @@ func TestFilesystemErrorAndLazyinitRules(t *testing.T) {
 		})
 	}
 }
+
+// A filesystem at 100 % is full, not nearly: the title and impact say
+// writes fail now.
+func TestFilesystemFullTitle(t *testing.T) {
+	space := []any{map[string]any{"mount": "/", "device": "nvme0n1p2", "fstype": "ext4", "size_bytes": uint64(33554089984), "used_bytes": uint64(33537871872), "avail_bytes": uint64(0), "use_percent": 100.0}}
+	for _, tt := range []struct {
+		pct   float64
+		title string
+	}{{100, "A filesystem is full"}, {95, "A filesystem is nearly full"}} {
+		d := device("nvme0n1", map[string]any{"fs_use_percent_max": tt.pct, "fs_space": space})
+		var got *Finding
+		for _, f := range judge(t, d) {
+			if f.Rule == "filesystem-nearly-full" {
+				got = &f
+			}
+		}
+		if got == nil || got.Title != tt.title {
+			t.Errorf("%v %%: %+v, want %q", tt.pct, got, tt.title)
+		}
+	}
+}

@@ -123,6 +123,16 @@ func TestFindingTextsJoinPerSubject(t *testing.T) {
 	if got := joinTexts(per, func(t SubjectText) string { return t.Impact }); got != "" {
 		t.Errorf("impact = %q, want none", got)
 	}
+	// A text that begins with its subject's name is not prefixed with it
+	// again; one that begins with a longer name (sda1 of sda) is.
+	per = []SubjectText{
+		{Subject: "mpatha", Observed: "mpatha (dm-2): 1 of 2 paths up"},
+		{Subject: "mpathb", Observed: "mpathb (dm-3): 1 of 2 paths up"},
+		{Subject: "sda", Observed: "sda1: corrupt 3"},
+	}
+	if got, want := joinTexts(per, func(t SubjectText) string { return t.Observed }), "mpatha (dm-2): 1 of 2 paths up; mpathb (dm-3): 1 of 2 paths up; sda: sda1: corrupt 3"; got != want {
+		t.Errorf("observed = %q, want %q", got, want)
+	}
 }
 
 // Each hit keeps its own subject's environment: the next subject's never
@@ -154,7 +164,8 @@ func TestHitsKeepTheirOwnEnvironment(t *testing.T) {
 	if want := "sda=sda wear 2|sdc=sdc wear 3"; strings.Join(got, "|") != want {
 		t.Errorf("per-subject texts %q, want %q", strings.Join(got, "|"), want)
 	}
-	if got := rep.Findings[0].Observed; got != "sda: sda wear 2; sdc: sdc wear 3" {
+	// Each text begins with its subject: said once (joinTexts).
+	if got := rep.Findings[0].Observed; got != "sda wear 2; sdc wear 3" {
 		t.Errorf("observed %q", got)
 	}
 }

@@ -55,3 +55,21 @@ func checkMultipathConf(t *testing.T, name string, h heredoc) {
 		t.Errorf("%s: %s: section %q left open, or no setting (%d)", name, h.path, section, keys)
 	}
 }
+
+// multipathd not read: the observed line leaves its queueing out rather
+// than printing it unknown, and says what was read (multipath -ll's
+// features, the iSCSI sessions).
+func TestMultipathQueueObservedWithoutMultipathd(t *testing.T) {
+	p := pool("mpatha", map[string]any{"multipath_dm": "dm-2", "multipath_queue_if_no_path": true,
+		"multipath_iscsi_sessions": []string{"session18 (sdb): recovery_tmo 120 s"}, "multipath_iscsi_recovery_tmo": 120})
+	for _, f := range judge(t, p) {
+		if f.Rule != "multipath-queue-forever" {
+			continue
+		}
+		if want := "mpatha (dm-2): features queue_if_no_path; iSCSI session18 (sdb): recovery_tmo 120 s"; f.Observed != want {
+			t.Errorf("observed %q, want %q", f.Observed, want)
+		}
+		return
+	}
+	t.Error("no multipath-queue-forever finding")
+}

@@ -135,3 +135,27 @@ func TestPoolRules(t *testing.T) {
 		t.Errorf("remediation = %+v", fs[0].Remediation)
 	}
 }
+
+// A ZFS scan with more than a month to go is called stalled, and its
+// first step is to find what holds it back, not to wait for it.
+func TestZFSScanStalledTitle(t *testing.T) {
+	for _, tt := range []struct {
+		stalled bool
+		title   string
+		step    string
+	}{
+		{true, "ZFS pool's scrub or resilver has stalled", "find what holds the resilver back"},
+		{false, "ZFS pool is busy with background work (scrub, resilver or trim)", "let the resilver finish"},
+	} {
+		p := pool("Data", map[string]any{"zfs_background": []string{"resilver in progress"}, "zfs_scan_function": "resilver", "zfs_scan_in_progress": true, "zfs_scan_stalled": tt.stalled})
+		var got *Finding
+		for _, f := range judge(t, p) {
+			if f.Rule == "zfs-background-work" {
+				got = &f
+			}
+		}
+		if got == nil || got.Title != tt.title || !strings.Contains(got.FirstStep, tt.step) {
+			t.Errorf("stalled %v: %+v, want %q and %q", tt.stalled, got, tt.title, tt.step)
+		}
+	}
+}

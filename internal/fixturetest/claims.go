@@ -67,6 +67,12 @@ var claims = []claim{
 	{"a measured figure without what it was measured on",
 		regexp.MustCompile(`(?i)\(measured: `),
 		func(_, _ map[string]any) bool { return false }},
+	// Cloudflare's doubling came from its servers with the queues
+	// bypassed and its own crypto patches ("Speeding up Linux disk
+	// encryption", 2020): not a figure for another machine's disk.
+	{"a figure measured on Cloudflare's servers",
+		regexp.MustCompile(`(?i)Cloudflare measured`),
+		func(_, _ map[string]any) bool { return false }},
 	{"lost redundancy",
 		regexp.MustCompile(`(?i)redundancy reduced|reduced redundancy|lost redundancy|no redundancy left`),
 		func(s, _ map[string]any) bool {
@@ -80,6 +86,9 @@ var claims = []claim{
 		func(s, _ map[string]any) bool {
 			if _, md := s["md_action"]; md {
 				return s["md_sync_stalled"] == true
+			}
+			if _, zfs := s["zfs_scan_in_progress"]; zfs {
+				return s["zfs_scan_stalled"] == true
 			}
 			if _, ctl := s["ctl_tasks"]; ctl {
 				l, _ := s["ctl_tasks_stalled"].([]string)
@@ -97,7 +106,7 @@ const mdStalledMinutes = 30 * 24 * 60
 // facts, each with the finding's rank: a claim the facts do not hold
 // (a failed battery beside a healthy one, failing health beside a
 // passed check, a figure quoted for a class it was not measured on, lost
-// redundancy on an ONLINE pool), a pass that is not called stalled when
+// redundancy on an ONLINE pool), a boolean fact printed raw, a pass that is not called stalled when
 // it is, a platform note for another generation, a note that points at a
 // finding that ranks the other way, and a rule that is both found and
 // checked and fine on a subject (passed: the rules' passed subjects).
@@ -115,8 +124,16 @@ func Contradictions(fs []Finding, facts Facts, passed map[string][]string, platf
 					out = append(out, fmt.Sprintf("%s says %s of %s (%q), against its facts", at, c.name, s, c.says.FindString(t)))
 				}
 			}
+			if m := bareBool.FindString(t); m != "" {
+				out = append(out, fmt.Sprintf("%s says a fact's raw value of %s (%q): words, not true or false", at, s, m))
+			}
 			if f.Rule == "md-background-work" && !strings.Contains(f.Title, "stalled") {
 				if m, ok := sf["md_sync_finish_min"].(float64); ok && m > mdStalledMinutes {
+					out = append(out, fmt.Sprintf("%s: %s has %.0f minutes to go and is not called stalled", at, s, m))
+				}
+			}
+			if f.Rule == "zfs-background-work" && !strings.Contains(f.Title, "stalled") {
+				if m, ok := sf["zfs_scan_to_go_min"].(float64); ok && m > mdStalledMinutes {
 					out = append(out, fmt.Sprintf("%s: %s has %.0f minutes to go and is not called stalled", at, s, m))
 				}
 			}
@@ -136,6 +153,10 @@ func Contradictions(fs []Finding, facts Facts, passed map[string][]string, platf
 	}
 	return out
 }
+
+// bareBool is a boolean fact printed as it is ("degraded mount true",
+// "sync false"): a sentence says what holds, not a Go value.
+var bareBool = regexp.MustCompile(`\w+ (true|false)\b`)
 
 var gen10OrLater = regexp.MustCompile(`\bGen(1[0-9]|[2-9][0-9])\b`)
 

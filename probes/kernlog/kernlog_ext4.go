@@ -90,3 +90,18 @@ func (k *Log) EXT4ErrorInfo() []*EXT4Errors {
 	}
 	return out
 }
+
+// EXT4ErrorInfoLine reports whether a kernel line is one EXT4ErrorInfo
+// reads (the daily error summary or the mount-time warning), whatever
+// the bound on the lines it keeps.
+func EXT4ErrorInfoLine(text string) bool {
+	if !strings.HasPrefix(text, "EXT4-fs ") {
+		return false
+	}
+	m := ext4Dev.FindStringSubmatch(text)
+	if m == nil {
+		return false
+	}
+	msg := m[3]
+	return ext4Count.MatchString(msg) || ext4ErrorTime.MatchString(msg) || strings.HasPrefix(msg, "warning: mounting fs with errors")
+}

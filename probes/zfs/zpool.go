@@ -164,8 +164,11 @@ type Trim struct {
 var (
 	statusPercentRE = regexp.MustCompile(`([0-9]+(?:\.[0-9]+)?)% done`)
 	statusIssuedRE  = regexp.MustCompile(`issued at ([0-9.]+[KMGTPE]?)(?:B)?/s`)
-	statusScannedRE = regexp.MustCompile(`scanned at ([0-9.]+[KMGTPE]?)(?:B)?/s`)
-	statusToGoRE    = regexp.MustCompile(`([0-9]+ days [0-9:]+|[0-9:]+[0-9]) to go|(no estimated completion time)`)
+	// ZFS on Linux 0.7 and older print one rate and "HHhMMm to go"
+	// (zpool_main.c print_scan_status: "%s scanned out of %s at %s/s,
+	// %lluh%um to go").
+	statusScannedRE = regexp.MustCompile(`scanned (?:out of [0-9.]+[KMGTPE]? )?at ([0-9.]+[KMGTPE]?)(?:B)?/s`)
+	statusToGoRE    = regexp.MustCompile(`([0-9]+ days [0-9:]+|[0-9:]+[0-9]|[0-9]+h[0-9]+m) to go|(no estimated completion time)`)
 	statusDoneRE    = regexp.MustCompile(`([0-9.]+[KMGTPE]?B?) (resilvered|repaired)`)
 	statusSinceRE   = regexp.MustCompile(`in progress since (.+)$`)
 	dataErrorsRE    = regexp.MustCompile(`^([0-9]+) data errors`)

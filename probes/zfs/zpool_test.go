@@ -267,3 +267,17 @@ func containsStr(s []string, x string) bool {
 	}
 	return false
 }
+
+// ZFS on Linux 0.7 prints one rate ("scanned out of 1.03T at 2.42M/s")
+// and its estimate as "123h32m to go" (a real capture:
+// fixtures/corpus/zpool-zol-2019-mirror-resilver-unavail).
+func TestParseZpoolStatusZoL07Scan(t *testing.T) {
+	b, err := os.ReadFile("../../fixtures/corpus/zpool-zol-2019-mirror-resilver-unavail/zpool-status.txt")
+	testutil.Must(t, err)
+	st, err := ParseStatus(b)
+	testutil.Must(t, err)
+	s := st.Pools[0].Scan
+	if !s.InProgress || s.Percent != 0.01 || s.RateText != "2.42M/s" || s.ToGo != "123h32m" {
+		t.Errorf("scan = %+v: want 0.01 %% done at 2.42M/s, 123h32m to go", s)
+	}
+}
