@@ -135,3 +135,51 @@ func TestPoolRules(t *testing.T) {
 		t.Errorf("remediation = %+v", fs[0].Remediation)
 	}
 }
+
+// The first clause of an md finding's observation and expectation is its
+// line on the first screen, where parenthesised asides are left out: it
+// names the failed member and says "failed" in words, not only "(F)".
+func TestMDShortClauses(t *testing.T) {
+	first := func(s string) string { c, _, _ := strings.Cut(s, "; "); return c }
+	for _, tc := range []struct {
+		name     string
+		obs      *checks.Observation
+		rule     string
+		obsWant  []string
+		expWant  string
+		obsAvoid string
+	}{
+		{"failed spare in a complete raid1", pool("md1", map[string]any{"md_degraded": false, "md_level": "raid1", "md_active": int64(5), "md_disks": int64(5), "md_failed_members": []string{"sdh1"}, "md_spares": []string{}, "md_members": []string{"sdc1", "sdh1"}}),
+			"md-failed-device", []string{"sdh1 marked failed", "5 of 5"}, "no device marked failed", ""},
+		{"degraded raid1", pool("md0", map[string]any{"md_degraded": true, "md_level": "raid1", "md_active": int64(1), "md_disks": int64(2), "md_failed_members": []string{"sdc1"}, "md_action": ""}),
+			"md-degraded", []string{"failed: sdc1"}, "none marked failed", ""},
+		{"inactive with four members", pool("md0", map[string]any{"md_inactive": true, "md_members": []string{"sde1", "sdc1", "sdb1", "sdd1"}, "md_member_devices": []string{}}),
+			"md-inactive", []string{"4 members held"}, "", "member(s)"},
+		{"inactive with one member", pool("md0", map[string]any{"md_inactive": true, "md_members": []string{"sde1"}, "md_member_devices": []string{}}),
+			"md-inactive", []string{"1 member held"}, "", "members"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var f *Finding
+			for _, x := range judge(t, tc.obs) {
+				if x.Rule == tc.rule {
+					f = &x
+				}
+			}
+			if f == nil {
+				t.Fatalf("%s did not fire", tc.rule)
+			}
+			p := f.PerSubject[0]
+			for _, w := range tc.obsWant {
+				if !strings.Contains(first(p.Observed), w) {
+					t.Errorf("observed %q: its first clause lacks %q", p.Observed, w)
+				}
+			}
+			if tc.obsAvoid != "" && strings.Contains(p.Observed, tc.obsAvoid) {
+				t.Errorf("observed %q has %q", p.Observed, tc.obsAvoid)
+			}
+			if !strings.Contains(first(p.Expected), tc.expWant) {
+				t.Errorf("expected %q: its first clause lacks %q", p.Expected, tc.expWant)
+			}
+		})
+	}
+}
