@@ -31,7 +31,9 @@ func TestFirstActionFixesOrContains(t *testing.T) {
 		// Where no command changes anything, the rule's first step does:
 		// a part to replace, space to free, a rebuild to let finish.
 		{"arcconf-battery-failed", func() *rules.Report { return plainReport(t, "arcconf-battery-failed") }, "", "replace the controller's battery or capacitor module"},
-		{"megacli-rebuild", func() *rules.Report { return plainReport(t, "megacli-rebuild") }, "", "replace the volume's failed or missing drive"},
+		// A drive already replaced and rebuilding: let it finish.
+		{"megacli-rebuild", func() *rules.Report { return plainReport(t, "megacli-rebuild") }, "", "let the controller's rebuild (rebuild on a0 drive 1:0) finish"},
+		{"arcconf-rebuild-no-zmm", func() *rules.Report { return plainReport(t, "arcconf-rebuild-no-zmm") }, "", "let the controller's rebuild (rebuild on c1 drive 0,3) finish"},
 		{"ext4-root-full", func() *rules.Report { return plainReport(t, "ext4-root-full") }, "", "free space on / "},
 		{"multipath-path-failed", func() *rules.Report { return plainReport(t, "multipath-path-failed") }, "", "fix the failed paths' cables"},
 		{"md-raid-smr-rebuild", func() *rules.Report { return plainReport(t, "md-raid-smr-rebuild") }, "", "let the recovery of md0 finish"},
