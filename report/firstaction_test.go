@@ -55,6 +55,20 @@ func TestFirstActionFixesOrContains(t *testing.T) {
 	}
 }
 
+// The first action covers every device of the finding, as Fix first's
+// consolidated command does, not the first device's alone.
+func TestFirstActionCoversEveryDevice(t *testing.T) {
+	acts := firstActions(plainReport(t, "md-raid1-spindown-standby"))
+	if len(acts) == 0 {
+		t.Fatal("no first action")
+	}
+	for _, want := range []string{"hdparm -S 0 ", "WD-WX12D81ABCDE", "S2H7J9FB203635"} {
+		if !strings.Contains(acts[0].text, want) {
+			t.Errorf("first action %q lacks %q", acts[0].text, want)
+		}
+	}
+}
+
 // A report not ready for a benchmark (a warning with no warning finding,
 // ready false, not_ready) is valid against docs/schema, and its text
 // verdict names what was measured.
