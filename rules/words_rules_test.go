@@ -284,3 +284,17 @@ func TestBackgroundWorkFirstStepNamesTheWork(t *testing.T) {
 		}
 	}
 }
+
+// The expectation cites the controller's datasheet once: its source
+// names the document, and the product is not said again in front of it.
+func TestCacheDisabledCitesTheDatasheetOnce(t *testing.T) {
+	fs := findingsOf(judge(t, smartArrayVolume("cciss!c0d0", map[string]any{"ctl_controller_model": "Smart Array P400i", "ctl_cache_state": "disabled",
+		"ctl_cache_reason": "cache status Temporarily Disabled", "ctl_energy_state": "failed", "ctl_nbwc": false, "ctl_unprotected": []string{}})), "controller-cache-disabled")
+	if len(fs) != 1 {
+		t.Fatalf("%+v", fs)
+	}
+	exp := fs[0].PerSubject[0].Expected
+	if !strings.Contains(exp, "(HP Smart Array P400 QuickSpecs: ") || strings.Count(exp, "Smart Array P400") != 1 {
+		t.Errorf("expected %q", exp)
+	}
+}
