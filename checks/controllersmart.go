@@ -81,11 +81,11 @@ func smartThrough(ctx context.Context, env *Env, inv *raidctl.Inventory, c *raid
 func smartThroughHint(drv string) string {
 	switch drv {
 	case "megaraid_sas":
-		return "the controller check reads each drive behind it with smartctl -d megaraid,N (N the drive's device id)"
+		return "the controller check reads each drive behind it with smartctl -d megaraid,N (N the drive's device id) once storcli or MegaCli has listed them"
 	case "hpsa", "cciss", "smartpqi":
-		return "the controller check reads each drive behind it with smartctl -d cciss,N"
+		return "the controller check reads each drive behind it with smartctl -d cciss,N once ssacli has listed them"
 	case "aacraid":
-		return "the controller check reads each drive's state and S.M.A.R.T. warnings from arcconf GETCONFIG; smartctl -d aacraid,H,L,ID /dev/sdX reads one drive's own SMART (H the SCSI host, L the LUN, ID the drive's id)"
+		return "the controller check reads each drive's state and S.M.A.R.T. warnings from arcconf GETCONFIG when arcconf answers; smartctl -d aacraid,H,L,ID /dev/sdX reads one drive's own SMART (H the SCSI host, L the LUN, ID the drive's id)"
 	}
 	return "the controller's own tool reports the drives' health"
 }
