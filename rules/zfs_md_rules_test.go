@@ -183,3 +183,46 @@ func TestMDShortClauses(t *testing.T) {
 		})
 	}
 }
+
+// A resync or a check replaces no drive: only a recovery's first step
+// speaks of replacing another one.
+func TestMDBackgroundFirstStep(t *testing.T) {
+	for action, another := range map[string]bool{"resync": false, "reshape": false, "recovery": true} {
+		fs := judge(t, pool("md3", map[string]any{"md_degraded": action == "recovery", "md_action": action, "md_sync_percent": 37.2, "md_level": "raid10", "md_active": int64(8), "md_disks": int64(8), "md_failed_members": []string{}}))
+		var step string
+		for _, f := range fs {
+			if f.Rule == "md-background-work" {
+				step = f.FirstStep
+			}
+		}
+		if !strings.HasPrefix(step, "let the "+action+" finish before benchmarking") || strings.Contains(step, "another drive") != another {
+			t.Errorf("%s: first step %q", action, step)
+		}
+	}
+}
+
+// A degraded array that holds an idle spare is not told to add another
+// drive: what keeps md from recovering onto the spare is the question.
+func TestMDDegradedWithAnIdleSpare(t *testing.T) {
+	base := map[string]any{"md_degraded": true, "md_level": "raid4", "md_active": int64(1), "md_disks": int64(2), "md_failed_members": []string{}, "md_action": "", "md_no_redundancy": true}
+	for spare, want := range map[bool]string{true: "find why md does not recover onto the spare (sdf)", false: "add a replacement drive"} {
+		facts := map[string]any{"md_spares": []string{}}
+		if spare {
+			facts["md_spares"] = []string{"sdf"}
+		}
+		for k, v := range base {
+			facts[k] = v
+		}
+		fs := judge(t, pool("md127", facts))
+		if len(fs) != 1 || !strings.HasPrefix(fs[0].FirstStep, want) {
+			t.Fatalf("spare %v: %+v", spare, fs)
+		}
+		adds := false
+		for _, m := range fs[0].Remediation {
+			adds = adds || strings.Contains(m.Command, "--add")
+		}
+		if adds == spare {
+			t.Errorf("spare %v: remediation %+v", spare, fs[0].Remediation)
+		}
+	}
+}
