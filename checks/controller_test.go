@@ -114,3 +114,30 @@ func TestControllerToolHang(t *testing.T) {
 		t.Errorf("no skipped entry for the hung tool: %+v", res.Skipped)
 	}
 }
+
+// The SMART skip of a volume behind a controller the doctor does not read
+// the drives of (aacraid) says so, rather than pointing at the controller
+// check's smartctl -d megaraid/cciss reads.
+func TestSMARTSkipBehindAdaptec(t *testing.T) {
+	h, err := machine.Recorded("../fixtures/arcconf-zmm-healthy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := checks.Run(t.Context(), h, checks.Options{ProbeTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range res.Skipped {
+		if s.Check != "smartctl -x -n standby -j" {
+			continue
+		}
+		found = true
+		if strings.Contains(s.Hint, "megaraid") || !strings.Contains(s.Hint, "aacraid,H,L,ID") || strings.Contains(s.Reason, "a aacraid") {
+			t.Errorf("%v: %s (hint: %s)", s.Subjects, s.Reason, s.Hint)
+		}
+	}
+	if !found {
+		t.Fatal("no SMART skip for the Adaptec volumes")
+	}
+}

@@ -75,7 +75,7 @@ func (r *ctlRun) controllerFacts(o *Observation, c *raidctl.Controller, cv cache
 	o.Set("ctl_controller_model", valueOrNil(c.Model), r.ev(outController, c.Model)...)
 	o.Set("ctl_controller_status", valueOrNil(c.Status), r.ev(outController, c.Status)...)
 	o.Set("ctl_cache_present", cv.present, r.ev(outController, c.CacheBoardPresent)...)
-	o.Set("ctl_cache_size", valueOrNil(c.CacheSize), r.ev(outController, c.CacheSize)...)
+	o.Set("ctl_cache_size", cacheSize(r.inv.Family, c.CacheSize), r.ev(outController, c.CacheSize)...)
 	o.Set("ctl_cache_status", valueOrNil(c.CacheStatus), r.ev(outController, c.CacheStatus)...)
 	o.Set("ctl_write_ratio", cv.ratio, r.ev(outController, c.CacheRatio)...)
 	o.Set("ctl_energy_pack", cv.energy, r.ev(outController, c.EnergyPack.Present)...)
@@ -85,6 +85,53 @@ func (r *ctlRun) controllerFacts(o *Observation, c *raidctl.Controller, cv cache
 	o.Set("ctl_cache_state", cv.state, cv.ev...)
 	o.Set("ctl_cache_reason", cv.reason)
 	o.Set("ctl_unprotected", nonNil(cv.unprotected), cv.unprotEv...)
+}
+
+// megaCliLevel is MegaCli's RAID level line: "Primary-1, Secondary-0,
+// RAID Level Qualifier-0".
+var megaCliLevel = regexp.MustCompile(`^Primary-(\d+), Secondary-(\d+)`)
+
+// raidLevel names a volume's RAID level one way for every tool: "RAID 5".
+// The tools print "RAID5" (storcli), "5" or "1+0" (ssacli's Fault
+// Tolerance, arcconf's RAID level) and MegaCli its Primary/Secondary
+// pair, where Secondary-3 spans the primary level (RAID 10, 50, 60:
+// Broadcom MegaCLI User's Guide, LDInfo).
+func raidLevel(v raidctl.Value) any {
+	s := strings.TrimSpace(v.Text)
+	if !v.Set || s == "" {
+		return nil
+	}
+	if m := megaCliLevel.FindStringSubmatch(s); m != nil {
+		switch m[2] {
+		case "0":
+			return "RAID " + m[1]
+		case "3":
+			return "RAID " + m[1] + "0"
+		}
+		return s
+	}
+	if rest, ok := strings.CutPrefix(s, "RAID"); ok && rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+		return "RAID " + rest
+	}
+	if s[0] >= '0' && s[0] <= '9' {
+		return "RAID " + s
+	}
+	return s
+}
+
+// cacheSize is the cache module's size as the tool printed it, with its
+// unit where the tool left it out: hpacucli and early ssacli print
+// "Total Cache Size: 0.2" in the GB that later ssacli names ("Total Cache
+// Size: 2.0 GB", HPE Smart Storage Administrator CLI show config detail).
+func cacheSize(family string, v raidctl.Value) any {
+	s := valueOrNil(v)
+	if family != raidctl.FamilySmartArray || s == nil {
+		return s
+	}
+	if _, err := strconv.ParseFloat(strings.TrimSpace(v.Text), 64); err == nil {
+		return strings.TrimSpace(v.Text) + " GB"
+	}
+	return s
 }
 
 func nilIfEmpty(s string) any {
@@ -117,7 +164,7 @@ func (r *ctlRun) volumeFacts(o *Observation, c *raidctl.Controller, v *raidctl.V
 		ref = c.ID + "/" + v.ID
 	}
 	o.Set("ctl_volume_ref", ref)
-	o.Set("ctl_raid", valueOrNil(v.RAID), r.ev(outVolumes, v.RAID)...)
+	o.Set("ctl_raid", raidLevel(v.RAID), r.ev(outVolumes, v.RAID)...)
 	o.Set("ctl_volume_status", valueOrNil(v.Status), r.ev(outVolumes, v.Status)...)
 	o.Set("ctl_volume_degraded", volumeDegraded(v.Status), r.ev(outVolumes, v.Status)...)
 	o.Set("ctl_policy_configured", nilIfEmpty(writePolicy(v.ConfiguredWrite)), r.ev(outVolumes, v.ConfiguredWrite)...)
@@ -315,8 +362,10 @@ func driveRef(inv *raidctl.Inventory, c *raidctl.Controller, d *raidctl.Drive) s
 // for the controller alone (v nil), what no volume claims.
 func (r *ctlRun) taskFacts(o *Observation, c *raidctl.Controller, v *raidctl.Volume, drives []*raidctl.Drive) {
 	tasks, stalled := []string{}, []string{}
+	rebuilding := false
 	var ev []Evidence
 	add := func(t raidctl.Task, on string) {
+		rebuilding = rebuilding || t.Kind == raidctl.TaskRebuild
 		s := t.Kind + " on " + on
 		if t.Progress.Set {
 			s += " (" + t.Progress.Text + ")"
@@ -349,6 +398,7 @@ func (r *ctlRun) taskFacts(o *Observation, c *raidctl.Controller, v *raidctl.Vol
 	}
 	o.Set("ctl_tasks", tasks, ev...)
 	o.Set("ctl_tasks_stalled", stalled)
+	o.Set("ctl_rebuilding", rebuilding)
 }
 
 // megaCliTaken is MegaCli's progress line: "Completed 4%, Taken 616 min."

@@ -72,6 +72,24 @@ func smartThrough(ctx context.Context, env *Env, inv *raidctl.Inventory, c *raid
 	return out
 }
 
+// smartThroughHint says how the drives behind a RAID controller driven
+// by drv are read, for the volume whose own SMART is not the drives'.
+// Only MegaRAID (-d megaraid,N) and Smart Array (-d cciss,N) drives are
+// read through the controller with smartctl; an Adaptec's are judged by
+// what arcconf says of them (smartctl(8) would read one with -d
+// aacraid,H,L,ID, which the check does not run).
+func smartThroughHint(drv string) string {
+	switch drv {
+	case "megaraid_sas":
+		return "the controller check reads each drive behind it with smartctl -d megaraid,N (N the drive's device id) once storcli or MegaCli has listed them"
+	case "hpsa", "cciss", "smartpqi":
+		return "the controller check reads each drive behind it with smartctl -d cciss,N once ssacli has listed them"
+	case "aacraid":
+		return "the controller check reads each drive's state and S.M.A.R.T. warnings from arcconf GETCONFIG when arcconf answers; smartctl -d aacraid,H,L,ID /dev/sdX reads one drive's own SMART (H the SCSI host, L the LUN, ID the drive's id)"
+	}
+	return "the controller's own tool reports the drives' health"
+}
+
 // throughType is smartctl's -d for drive d, "" when there is none.
 func throughType(inv *raidctl.Inventory, c *raidctl.Controller, d *raidctl.Drive) string {
 	if inv.Family != raidctl.FamilySmartArray {

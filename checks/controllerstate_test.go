@@ -88,3 +88,22 @@ func TestVolumeDegraded(t *testing.T) {
 		t.Error("an unread status is not healthy")
 	}
 }
+
+// Every tool's RAID level reads the same way.
+func TestRAIDLevelNames(t *testing.T) {
+	for in, want := range map[string]any{
+		"Primary-1, Secondary-0, RAID Level Qualifier-0": "RAID 1",
+		"Primary-5, Secondary-0, RAID Level Qualifier-3": "RAID 5",
+		"Primary-1, Secondary-3, RAID Level Qualifier-0": "RAID 10",
+		"RAID6":          "RAID 6",
+		"1+0":            "RAID 1+0",
+		"10":             "RAID 10",
+		"6 Reed-Solomon": "RAID 6 Reed-Solomon",
+		"RAID 5":         "RAID 5",
+		"":               nil,
+	} {
+		if got := raidLevel(raidctl.Value{Text: in, Set: true}); got != want {
+			t.Errorf("raidLevel(%q) = %#v, want %#v", in, got, want)
+		}
+	}
+}

@@ -629,6 +629,9 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	// controller: a background task that makes no headway
 	{"ctl_tasks_stalled", TypeStrings, "", OnController | OnDevice, "controller", "the tasks of ctl_tasks that make no headway (MegaCli: more than 30 days to go at the pace of the time taken so far), with why"},
 
+	// controller: a rebuild already under way (controllerobs.go)
+	{"ctl_rebuilding", TypeBool, "", OnController | OnDevice, "controller", "a rebuild runs on the volume or one of its drives (on the controller: on any of its drives)"},
+
 	// cloud
 	{"cloud_disk", TypeString, "", OnDevice, "cloud", "a cloud's disk: ebs, instance-store, azure-managed, azure-temporary, azure (not told apart), gcp-pd, gcp-local-ssd; the cloud check sets nothing on another disk"},
 	{"cloud_volume_id", TypeString, "", OnDevice, "cloud", "the EBS volume ID from the NVMe serial (vol-0f53eccc69bc1e40e), a GCP Persistent Disk's device name from its /dev/disk/by-id/google-<name> link; \"\" for another disk"},

@@ -157,20 +157,23 @@ func setHBA(o *Observation, c *hba.IOC, disks, inArray []string) {
 	o.Set("hba_loginfo_pl", c.LogInfo["PL"], klogSampleEv(c.LogInfoPL)...)
 
 	var parts []string
-	count := func(n int, what string) {
-		if n > 0 {
-			parts = append(parts, strconv.Itoa(n)+" "+what)
+	count := func(n int, one, many string) {
+		switch {
+		case n == 1:
+			parts = append(parts, "1 "+one)
+		case n > 1:
+			parts = append(parts, strconv.Itoa(n)+" "+many)
 		}
 	}
 	if len(c.Dead) > 0 {
 		parts = append(parts, "the driver gave the controller up (dead IOC)")
 	}
-	count(len(c.NonOperational), "'SAS host is non-operational'")
-	count(len(c.DiagResetFailed), "failed diag/hard resets")
-	count(len(c.FaultStates), "firmware fault states")
-	count(len(c.Resets), "controller resets")
-	count(len(c.Temperature), "temperature alarms")
-	count(c.LogInfo["PL"], "link-layer (PL) log_info lines")
+	count(len(c.NonOperational), "'SAS host is non-operational'", "'SAS host is non-operational'")
+	count(len(c.DiagResetFailed), "failed diag/hard reset", "failed diag/hard resets")
+	count(len(c.FaultStates), "firmware fault state", "firmware fault states")
+	count(len(c.Resets), "controller reset", "controller resets")
+	count(len(c.Temperature), "temperature alarm", "temperature alarms")
+	count(c.LogInfo["PL"], "link-layer (PL) log_info line", "link-layer (PL) log_info lines")
 	if len(c.Lost) > 0 {
 		parts = append(parts, "disks lost: "+strings.Join(c.Lost, ", "))
 	}

@@ -15,7 +15,7 @@ func TestHBAFixtures(t *testing.T) {
 	}{
 		{"../fixtures/hba-sas2308-ir-workstation", "sda", map[string]any{
 			"hba_name": "mpt2sas_cm0", "hba_chip": "LSISAS2308", "hba_fw_version": "12.00.02.00", "hba_ir": true,
-			"hba_disk_in_array": false, "hba_dead": false, "hba_fault_states": 0, "hba_resets": 1}},
+			"hba_disk_in_array": false, "hba_dead": false, "hba_fault_states": 0, "hba_resets": 1, "hba_fault_summary": "1 controller reset"}},
 		{"../fixtures/hba-sas2308-ir-workstation", "mpt2sas_cm0", map[string]any{
 			"hba_ir": true, "hba_disk_in_array": nil, "hba_capabilities": "Raid,TLR,EEDP,Snapshot Buffer,Diag Trace Buffer,Task Set Full,NCQ"}},
 		{"../fixtures/hba-sas3-dead-ioc", "mpt3sas_cm0", map[string]any{

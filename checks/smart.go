@@ -96,8 +96,7 @@ func smartDevice(ctx context.Context, env *Env, d *block.Device) *Observation {
 		return nil
 	}
 	if block.RAIDDriver(controllerDriver(d)) {
-		env.Skip(probe, d.Name, withHint(fmt.Errorf("behind a %s RAID controller: %w", controllerDriver(d), machine.ErrNotAvailable),
-			"the controller check reads each drive behind it with smartctl -d megaraid,N (N the drive's device id) or -d cciss,N"))
+		env.Skip(probe, d.Name, withHint(fmt.Errorf("behind a RAID controller (%s): %w", controllerDriver(d), machine.ErrNotAvailable), smartThroughHint(controllerDriver(d))))
 		return nil
 	}
 	s, err := RunCommand(ctx, env, func(ctx context.Context) (*smart.Info, error) {

@@ -490,9 +490,17 @@ func (e *fileError) Error() string {
 func (e *fileError) Unwrap() error { return e.err }
 
 // CtxErr maps a context's error to ErrTimeout when its deadline passed.
+// It reads "timed out": the context package's own words ("context deadline
+// exceeded") name the doctor's plumbing, not what the machine did.
 func CtxErr(err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("%w: %w", ErrTimeout, err)
+		return deadlineError{err}
 	}
 	return err
 }
+
+// deadlineError is ErrTimeout that still matches the context's error.
+type deadlineError struct{ ctx error }
+
+func (e deadlineError) Error() string   { return ErrTimeout.Error() }
+func (e deadlineError) Unwrap() []error { return []error{ErrTimeout, e.ctx} }

@@ -132,9 +132,38 @@ func TestEveryMachineSaysOnlyWhatItsFactsShow(t *testing.T) {
 }
 
 // checkShortLines: the line a finding gets on the first screen (the first
-// clause of its observation) names every SMART attribute that rose.
+// clause of its observation and of its expectation) is made of the full
+// text's words, none cut ("member(s)" is not "member"); it names every
+// SMART attribute that rose and every md member marked failed.
 func checkShortLines(t *testing.T, rep *rules.Report, facts fixturetest.Facts) {
 	t.Helper()
+	words := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(s) {
+			m[strings.Trim(w, ",;:.")] = true
+		}
+		return m
+	}
+	for _, f := range rep.Findings {
+		for _, p := range f.PerSubject {
+			for _, full := range []string{p.Observed, p.Expected} {
+				all := words(full)
+				for w := range words(firstClause(full)) {
+					if !all[w] {
+						t.Errorf("%s on %s: the short line %q has %q, which is no word of %q", f.Rule, p.Subject, firstClause(full), w, full)
+					}
+				}
+			}
+			if f.Rule == "md-failed-device" || f.Rule == "md-degraded" {
+				failed, _ := facts[p.Subject]["md_failed_members"].([]string)
+				for _, m := range failed {
+					if short := firstClause(p.Observed); !strings.Contains(short, m) {
+						t.Errorf("%s on %s: the short line %q leaves out the failed member %s", f.Rule, p.Subject, short, m)
+					}
+				}
+			}
+		}
+	}
 	for _, f := range rep.Findings {
 		if f.Rule != "smart-failing" {
 			continue

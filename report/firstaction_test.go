@@ -32,7 +32,9 @@ func TestFirstActionFixesOrContains(t *testing.T) {
 		// Where no command changes anything, the rule's first step does:
 		// a part to replace, space to free, a rebuild to let finish.
 		{"arcconf-battery-failed", func() *rules.Report { return plainReport(t, "arcconf-battery-failed") }, "", "replace the controller's battery or capacitor module"},
-		{"megacli-rebuild", func() *rules.Report { return plainReport(t, "megacli-rebuild") }, "", "replace the volume's failed or missing drive"},
+		// A drive already replaced and rebuilding: let it finish.
+		{"megacli-rebuild", func() *rules.Report { return plainReport(t, "megacli-rebuild") }, "", "let the controller's rebuild (rebuild on a0 drive 1:0) finish"},
+		{"arcconf-rebuild-no-zmm", func() *rules.Report { return plainReport(t, "arcconf-rebuild-no-zmm") }, "", "let the controller's rebuild (rebuild on c1 drive 0,3) finish"},
 		{"ext4-root-full", func() *rules.Report { return plainReport(t, "ext4-root-full") }, "", "free space on / "},
 		{"multipath-path-failed", func() *rules.Report { return plainReport(t, "multipath-path-failed") }, "", "fix the failed paths' cables"},
 		{"md-raid-smr-rebuild", func() *rules.Report { return plainReport(t, "md-raid-smr-rebuild") }, "", "let the recovery of md0 finish"},
@@ -50,6 +52,20 @@ func TestFirstActionFixesOrContains(t *testing.T) {
 			if acts[0].risk == rules.RiskReadOnly && (a.risk == rules.RiskRuntime || a.risk == rules.RiskPersistent) {
 				t.Errorf("%s: a look before a fix: %+v", c.name, acts)
 			}
+		}
+	}
+}
+
+// The first action covers every device of the finding, as Fix first's
+// consolidated command does, not the first device's alone.
+func TestFirstActionCoversEveryDevice(t *testing.T) {
+	acts := firstActions(plainReport(t, "md-raid1-spindown-standby"))
+	if len(acts) == 0 {
+		t.Fatal("no first action")
+	}
+	for _, want := range []string{"hdparm -S 0 ", "WD-WX12D81ABCDE", "S2H7J9FB203635"} {
+		if !strings.Contains(acts[0].text, want) {
+			t.Errorf("first action %q lacks %q", acts[0].text, want)
 		}
 	}
 }

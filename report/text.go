@@ -251,7 +251,7 @@ var missingKinds = []missingKind{
 				// Programs that answered other commands there.
 				return "record the machine again with diskdoctor snapshot"
 			}
-			return "record the machine again with diskdoctor snapshot, " + pkgs + " installed there"
+			return "record the machine again with diskdoctor snapshot, " + packagesInWords(pkgs) + " installed there"
 		}},
 	{"not installed on the host", // machine.ToolMissingOnHost
 		func(many bool) string {
@@ -263,7 +263,7 @@ var missingKinds = []missingKind{
 			return plural(many, "tool not installed on the recorded machine", "tools not installed on the recorded machine")
 		},
 		func(pkgs string) string {
-			return "install " + pkgs + " there and record it again with diskdoctor snapshot"
+			return "install " + packagesInWords(pkgs) + " there and record it again with diskdoctor snapshot"
 		}},
 }
 
@@ -301,6 +301,11 @@ func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 		if i := strings.LastIndex(tool, ": "); i >= 0 {
 			tool = tool[i+2:]
 		}
+		if s.Answered {
+			// The recording holds the program's other commands: it is
+			// this command that is missing, not the program.
+			tool = "some " + tool + " commands"
+		}
 		g.tools = appendNew(g.tools, tool)
 		g.subjects[tool] = appendNew(g.subjects[tool], s.Subjects...)
 		if s.Package != "" {
@@ -334,6 +339,16 @@ func groupMissingTools(in []checks.Skipped) []checks.Skipped {
 		}
 	}
 	return out
+}
+
+// packagesInWords lists space-separated package names for a sentence: "a", "a
+// and b", "a, b and c" (a command line keeps them space-separated).
+func packagesInWords(pkgs string) string {
+	f := strings.Fields(pkgs)
+	if len(f) < 2 {
+		return pkgs
+	}
+	return strings.Join(f[:len(f)-1], ", ") + " and " + f[len(f)-1]
 }
 
 // appendNew appends the values xs lacks.

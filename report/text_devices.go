@@ -26,10 +26,16 @@ func deviceTable(t *textWriter, rep *rules.Report, verbose bool) {
 		{header: "MOUNTS / POOLS", drop: 4, shrink: true, minW: 14},
 	}
 	var rows [][]string
-	var skipped []string
+	var skipped, gone []string
 	judged := 0
 	for _, d := range rep.Devices {
 		name, _ := d["name"].(string)
+		if d[checks.FactKlogGone] == true {
+			// Named by the kernel log, no longer in /sys/block: not a
+			// virtual device or a path, a disk that left.
+			gone = append(gone, clean(name))
+			continue
+		}
 		if j, _ := d[checks.FactJudged].(bool); !j {
 			skipped = append(skipped, clean(name))
 			continue
@@ -46,6 +52,9 @@ func deviceTable(t *textWriter, rep *rules.Report, verbose bool) {
 				t.line(fmt.Sprintf("… %d more devices (--format json lists all)", judged-maxDeviceRows))
 			}
 		})
+	}
+	if len(gone) > 0 {
+		t.wrapped("", 0, 2, "gone (in the kernel log, no longer in /sys/block): "+abbreviate(gone, 12), t.p.Dim)
 	}
 	if len(skipped) > 0 {
 		t.wrapped("", 0, 2, "not judged (virtual, or NVMe paths; name one with --device): "+abbreviate(skipped, 12), t.p.Dim)
@@ -82,6 +91,11 @@ func cache(d map[string]any) string {
 		case "disabled":
 			return "CTL OFF"
 		case "degraded":
+			if d[checks.FactCtlPolicyCurrent] == "write-back" {
+				// The battery charges or learns, but the volume still
+				// writes back: the cache is on.
+				return "ctl on"
+			}
 			return "CTL LOW"
 		case "write-through":
 			return "ctl wt"
@@ -205,7 +219,9 @@ func s(v any) string {
 }
 
 // controllerTable is one line per RAID controller: its cache, energy pack
-// and the write policy of each volume the OS sees.
+// and the write policy of each volume the OS sees; a SAS HBA's line has
+// its chip, and none for what an HBA does not have. What was not read
+// is "?", never an empty cell.
 func controllerTable(t *textWriter, rep *rules.Report) {
 	if len(rep.Controllers) == 0 {
 		return
@@ -234,15 +250,27 @@ func controllerTable(t *textWriter, rep *rules.Report) {
 			}
 			vols = append(vols, v)
 		}
+		switch {
+		case txt(c[checks.FactHBAName]) != "" && txt(c[checks.FactCtlFamily]) == "":
+			// A SAS HBA (mpt2sas, mpt3sas): no cache, no battery, no
+			// logical drives of its own.
+			rows = append(rows, []string{clean(id), orUnknown(clean(joinNonEmpty(" ", txt(c[checks.FactHBAChip]), txt(c[checks.FactHBAFWVersion])))), "none", "none", "-"})
+			continue
+		case txt(c[checks.FactCtlFamily]) == "":
+			// Another controller a check judged (an AHCI controller
+			// hiding NVMe drives): no RAID tool read it.
+			rows = append(rows, []string{clean(id), "?", "-", "-", "-"})
+			continue
+		}
 		cacheCell := joinNonEmpty(" ", txt(c[checks.FactCtlCacheSize]), txt(c[checks.FactCtlCacheStatus]))
-		if cacheCell == "" {
+		if cacheCell == "" && txt(c[checks.FactCtlCacheState]) != "unknown" {
 			cacheCell = txt(c[checks.FactCtlCacheState])
 		}
 		if r := txt(c[checks.FactCtlCacheReason]); r != "" {
 			cacheCell = joinNonEmpty(": ", cacheCell, r)
 		}
 		battery := joinNonEmpty(" ", txt(c[checks.FactCtlEnergyPack]), txt(c[checks.FactCtlEnergyStatus]))
-		rows = append(rows, []string{clean(id), clean(txt(c[checks.FactCtlControllerModel])), clean(cacheCell), clean(battery), clean(strings.Join(vols, ", "))})
+		rows = append(rows, []string{clean(id), orUnknown(clean(txt(c[checks.FactCtlControllerModel]))), orUnknown(clean(cacheCell)), orUnknown(clean(battery)), orUnknown(clean(strings.Join(vols, ", ")))})
 	}
 	t.blank()
 	t.line(t.p.Heading.Render("Controllers"))
@@ -286,6 +314,14 @@ func (t *textWriter) table(cols []column, rows [][]string, after func()) {
 	}
 	t.blank()
 	t.table(rest, sub, nil)
+}
+
+// orUnknown is "?" for a cell nothing was read for.
+func orUnknown(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
 }
 
 func joinNonEmpty(sep string, xs ...string) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -106,19 +107,29 @@ func firstClause(s string) string {
 	return strings.TrimSpace(strings.Join(strings.Fields(s), " "))
 }
 
-// dropParentheses removes balanced parenthesised asides.
+// dropParentheses removes balanced parenthesised asides. A parenthesis
+// glued to the word before it is part of that word, not an aside:
+// "member(s)", mdstat's "sdb1[0](S)" keep theirs.
 func dropParentheses(s string) string {
 	var b strings.Builder
 	depth := 0
+	var prev rune = ' '
 	for _, r := range s {
 		switch {
-		case r == '(':
+		case r == '(' && depth == 0 && !unicode.IsSpace(prev) && !strings.ContainsRune("([{—", prev):
+			b.WriteRune(r)
+			depth = -1 // kept until its ")"
+		case r == ')' && depth == -1:
+			b.WriteRune(r)
+			depth = 0
+		case r == '(' && depth >= 0:
 			depth++
 		case r == ')' && depth > 0:
 			depth--
-		case depth == 0:
+		case depth <= 0:
 			b.WriteRune(r)
 		}
+		prev = r
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(b.String(), " ,", ","), " :", ":")
 }

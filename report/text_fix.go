@@ -265,28 +265,40 @@ func containment(rep *rules.Report) (tailAction, bool) {
 // rule a process doing I/O explains.
 const ioPressureRule = "io-pressure-high"
 
-// findingActions: see firstActions.
+// findingActions: see firstActions. Each risk's commands are
+// consolidated as Fix first prints them: one command over every device
+// the tool takes at once, not the first device's alone.
 func findingActions(f rules.Finding) []tailAction {
 	var fix, look *tailAction
+	byRisk := func(risk string) (cmds, notes []string) {
+		for _, m := range f.Remediation {
+			if m.Risk == risk {
+				cmds, notes = append(cmds, m.Command), append(notes, m.Note)
+			}
+		}
+		return consolidate(cmds, notes)
+	}
 	for _, risk := range []string{rules.RiskRuntime, rules.RiskPersistent} {
+		cmds, notes := byRisk(risk)
 		// A one-line command before a script: the last lines are not
 		// the place for a file's body (Fix first and -v print it).
 		for _, script := range []bool{false, true} {
-			for _, m := range f.Remediation {
-				if fix == nil && m.Risk == risk && strings.Contains(m.Command, "\n") == script {
-					fix = &tailAction{risk: m.Risk, text: m.Command, note: m.Note}
+			for i, c := range cmds {
+				if fix == nil && strings.Contains(c, "\n") == script {
+					fix = &tailAction{risk: risk, text: c, note: notes[i]}
 					if script {
-						fix = &tailAction{risk: m.Risk, text: "the fix that writes " + scriptFile(m.Command) + ": Fix first above, or -v"}
+						fix = &tailAction{risk: risk, text: "the fix that writes " + scriptFile(c) + ": Fix first above, or -v"}
 					}
 				}
 			}
 		}
 	}
-	for _, m := range f.Remediation {
+	looks, _ := byRisk(rules.RiskReadOnly)
+	for _, c := range looks {
 		// A look that needs more than a line or two (a command over every
 		// device's by-id path) is left to Fix first.
-		if m.Risk == rules.RiskReadOnly && !strings.Contains(m.Command, "\n") && width(m.Command) <= 2*(lastLinesWidth-20) {
-			look = &tailAction{risk: m.Risk, text: m.Command}
+		if !strings.Contains(c, "\n") && width(c) <= 2*(lastLinesWidth-20) {
+			look = &tailAction{risk: rules.RiskReadOnly, text: c}
 			break
 		}
 	}

@@ -228,6 +228,21 @@ func TestGroupMissingTools(t *testing.T) {
 	}
 }
 
+// A recording's missing programs are named in a sentence ("a and b
+// installed there"), and a program whose other commands were recorded is
+// not said to be missing: some of its commands are.
+func TestGroupMissingToolsRecorded(t *testing.T) {
+	got := groupMissingTools([]checks.Skipped{
+		{Check: "controller", Reason: "MegaCli64 -AdpBbuCmd -GetBbuStatus -aALL -NoLog: MegaCli64: not recorded", Hint: "the recording holds other MegaCli64 commands but not this one", Answered: true},
+		{Check: "kernel-log", Reason: "dmesg: not recorded", Hint: "the recording holds no output", Package: "util-linux"},
+		{Check: "smartctl -x", Reason: "smartctl: not recorded", Hint: "the recording holds no output", Package: "smartmontools", Subjects: []string{"sda"}},
+	})
+	if len(got) != 1 || got[0].Check != "some MegaCli64 commands, dmesg, smartctl" ||
+		got[0].Hint != "record the machine again with diskdoctor snapshot, util-linux and smartmontools installed there" {
+		t.Errorf("grouped %+v", got)
+	}
+}
+
 // From a container (--host-root), programs the host lacks share one line
 // whose install is for the host.
 func TestGroupMissingToolsOnTheHost(t *testing.T) {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/checks"
@@ -71,5 +72,34 @@ func TestCacheLayerRules(t *testing.T) {
 				t.Errorf("%s: %q, want %q", tt.rule, got, tt.want)
 			}
 		})
+	}
+}
+
+// A failed cache set's words follow the cache mode: dirty data is lost
+// only in writeback mode; writethrough held nothing the backing device
+// lacked. On an lvmcache LV the expectation says nothing of bcache's
+// writeback_percent.
+func TestCacheLayerWordsFollowTheMode(t *testing.T) {
+	for mode, lost := range map[string]bool{"writeback": true, "writethrough": false} {
+		o := checks.NewObservation("test", checks.KindPool, "bcache0")
+		for k, v := range map[string]any{"bcache_state": "no cache", "bcache_cache_mode": mode, "bcache_cache_failed_logged": true} {
+			o.Set(k, v, checks.Evidence{Source: "x", Value: "x"})
+		}
+		fs := findingsOf(judge(t, o), "cache-layer-failed")
+		if len(fs) != 1 {
+			t.Fatalf("%s: %+v", mode, fs)
+		}
+		imp := fs[0].PerSubject[0].Impact
+		if strings.Contains(imp, "dirty data the cache held is lost") != lost || strings.Contains(fs[0].FirstStep, "writes the cache held") != lost {
+			t.Errorf("%s: impact %q, first step %q", mode, imp, fs[0].FirstStep)
+		}
+	}
+	o := checks.NewObservation("test", checks.KindPool, "pwx0/pool")
+	for k, v := range map[string]any{"lvm_vg": "pwx0", "lvm_cache_mode": "writeback", "lvm_cache_dirty_blocks": uint64(367)} {
+		o.Set(k, v, checks.Evidence{Source: "lvs", Value: "x"})
+	}
+	fs := findingsOf(judge(t, o), "cache-layer-writeback-dirty")
+	if len(fs) != 1 || strings.Contains(fs[0].PerSubject[0].Expected, "writeback_percent") {
+		t.Errorf("lvmcache: %+v", fs)
 	}
 }

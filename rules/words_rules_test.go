@@ -230,3 +230,71 @@ func TestControllerTaskStalledTitle(t *testing.T) {
 		}
 	}
 }
+
+// A degraded volume the controller already rebuilds is told to let the
+// rebuild finish, not to replace a drive; one without a rebuild is told
+// to replace the drive.
+func TestDegradedVolumeFirstStepFollowsTheRebuild(t *testing.T) {
+	for rebuilding, want := range map[bool]string{true: "let the controller's rebuild (rebuild on a0 drive 1:0) finish", false: "replace the volume's failed or missing drive"} {
+		f := map[string]any{"ctl_volume_degraded": true, "ctl_volume_status": "Degraded", "ctl_rebuilding": rebuilding, "ctl_tasks": []string{}}
+		if rebuilding {
+			f["ctl_tasks"] = []string{"rebuild on a0 drive 1:0"}
+		}
+		fs := findingsOf(judge(t, smartArrayVolume("sda", f)), "controller-volume-degraded")
+		if len(fs) != 1 || !strings.HasPrefix(fs[0].FirstStep, want) {
+			t.Errorf("rebuilding %v: findings %+v, want the first step it to start %q", rebuilding, fs, want)
+		}
+	}
+}
+
+// A battery in a learn cycle beside a volume still writing back is not
+// a cache that is off.
+func TestLearnCycleWithTheCacheStillOn(t *testing.T) {
+	for policy, want := range map[string]string{"write-back": "still writes back", "write-through": "cache is off"} {
+		f := map[string]any{"ctl_cache_state": "degraded", "ctl_cache_reason": "energy pack: Non Operational", "ctl_energy_state": "charging",
+			"ctl_policy_current": policy, "ctl_policy_configured": "write-back", "ctl_nbwc": false, "ctl_unprotected": []string{}}
+		fs := findingsOf(judge(t, smartArrayVolume("sda", f)), "controller-cache-degraded")
+		if len(fs) != 1 || !strings.Contains(fs[0].Title, want) {
+			t.Fatalf("policy %s: %+v, want a title with %q", policy, fs, want)
+		}
+		imp := fs[0].PerSubject[0].Impact
+		if cached := strings.Contains(imp, "go straight to the drives"); cached == (policy == "write-back") {
+			t.Errorf("policy %s: impact %q", policy, imp)
+		}
+		if strings.Contains(fs[0].FirstStep, "comes back by itself") == (policy == "write-back") {
+			t.Errorf("policy %s: first step %q", policy, fs[0].FirstStep)
+		}
+	}
+}
+
+// A patrol read or a consistency check is not a rebuild: its first step
+// names the work and says nothing of replacing drives.
+func TestBackgroundWorkFirstStepNamesTheWork(t *testing.T) {
+	for _, c := range []struct {
+		task       string
+		rebuilding bool
+		want, not  string
+	}{
+		{"patrol-read on /c0", false, "let the controller's patrol-read on /c0 finish before benchmarking", "another drive"},
+		{"rebuild on a0 drive 1:0", true, "rebuild finish before benchmarking or replacing another drive", ""},
+	} {
+		fs := findingsOf(judge(t, smartArrayVolume("sda", map[string]any{"ctl_tasks": []string{c.task}, "ctl_tasks_stalled": []string{}, "ctl_rebuilding": c.rebuilding})), "controller-background-work")
+		if len(fs) != 1 || !strings.Contains(fs[0].FirstStep, c.want) || (c.not != "" && strings.Contains(fs[0].FirstStep, c.not)) {
+			t.Errorf("%s: %+v, want a first step with %q", c.task, fs, c.want)
+		}
+	}
+}
+
+// The expectation cites the controller's datasheet once: its source
+// names the document, and the product is not said again in front of it.
+func TestCacheDisabledCitesTheDatasheetOnce(t *testing.T) {
+	fs := findingsOf(judge(t, smartArrayVolume("cciss!c0d0", map[string]any{"ctl_controller_model": "Smart Array P400i", "ctl_cache_state": "disabled",
+		"ctl_cache_reason": "cache status Temporarily Disabled", "ctl_energy_state": "failed", "ctl_nbwc": false, "ctl_unprotected": []string{}})), "controller-cache-disabled")
+	if len(fs) != 1 {
+		t.Fatalf("%+v", fs)
+	}
+	exp := fs[0].PerSubject[0].Expected
+	if !strings.Contains(exp, "(HP Smart Array P400 QuickSpecs: ") || strings.Count(exp, "Smart Array P400") != 1 {
+		t.Errorf("expected %q", exp)
+	}
+}

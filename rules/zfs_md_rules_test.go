@@ -159,3 +159,94 @@ func TestZFSScanStalledTitle(t *testing.T) {
 		}
 	}
 }
+
+// The first clause of an md finding's observation and expectation is its
+// line on the first screen, where parenthesised asides are left out: it
+// names the failed member and says "failed" in words, not only "(F)".
+func TestMDShortClauses(t *testing.T) {
+	first := func(s string) string { c, _, _ := strings.Cut(s, "; "); return c }
+	for _, tc := range []struct {
+		name     string
+		obs      *checks.Observation
+		rule     string
+		obsWant  []string
+		expWant  string
+		obsAvoid string
+	}{
+		{"failed spare in a complete raid1", pool("md1", map[string]any{"md_degraded": false, "md_level": "raid1", "md_active": int64(5), "md_disks": int64(5), "md_failed_members": []string{"sdh1"}, "md_spares": []string{}, "md_members": []string{"sdc1", "sdh1"}}),
+			"md-failed-device", []string{"sdh1 marked failed", "5 of 5"}, "no device marked failed", ""},
+		{"degraded raid1", pool("md0", map[string]any{"md_degraded": true, "md_level": "raid1", "md_active": int64(1), "md_disks": int64(2), "md_failed_members": []string{"sdc1"}, "md_action": ""}),
+			"md-degraded", []string{"failed: sdc1"}, "none marked failed", ""},
+		{"inactive with four members", pool("md0", map[string]any{"md_inactive": true, "md_members": []string{"sde1", "sdc1", "sdb1", "sdd1"}, "md_member_devices": []string{}}),
+			"md-inactive", []string{"4 members held"}, "", "member(s)"},
+		{"inactive with one member", pool("md0", map[string]any{"md_inactive": true, "md_members": []string{"sde1"}, "md_member_devices": []string{}}),
+			"md-inactive", []string{"1 member held"}, "", "members"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var f *Finding
+			for _, x := range judge(t, tc.obs) {
+				if x.Rule == tc.rule {
+					f = &x
+				}
+			}
+			if f == nil {
+				t.Fatalf("%s did not fire", tc.rule)
+			}
+			p := f.PerSubject[0]
+			for _, w := range tc.obsWant {
+				if !strings.Contains(first(p.Observed), w) {
+					t.Errorf("observed %q: its first clause lacks %q", p.Observed, w)
+				}
+			}
+			if tc.obsAvoid != "" && strings.Contains(p.Observed, tc.obsAvoid) {
+				t.Errorf("observed %q has %q", p.Observed, tc.obsAvoid)
+			}
+			if !strings.Contains(first(p.Expected), tc.expWant) {
+				t.Errorf("expected %q: its first clause lacks %q", p.Expected, tc.expWant)
+			}
+		})
+	}
+}
+
+// A resync or a check replaces no drive: only a recovery's first step
+// speaks of replacing another one.
+func TestMDBackgroundFirstStep(t *testing.T) {
+	for action, another := range map[string]bool{"resync": false, "reshape": false, "recovery": true} {
+		fs := judge(t, pool("md3", map[string]any{"md_degraded": action == "recovery", "md_action": action, "md_sync_percent": 37.2, "md_level": "raid10", "md_active": int64(8), "md_disks": int64(8), "md_failed_members": []string{}}))
+		var step string
+		for _, f := range fs {
+			if f.Rule == "md-background-work" {
+				step = f.FirstStep
+			}
+		}
+		if !strings.HasPrefix(step, "let the "+action+" finish before benchmarking") || strings.Contains(step, "another drive") != another {
+			t.Errorf("%s: first step %q", action, step)
+		}
+	}
+}
+
+// A degraded array that holds an idle spare is not told to add another
+// drive: what keeps md from recovering onto the spare is the question.
+func TestMDDegradedWithAnIdleSpare(t *testing.T) {
+	base := map[string]any{"md_degraded": true, "md_level": "raid4", "md_active": int64(1), "md_disks": int64(2), "md_failed_members": []string{}, "md_action": "", "md_no_redundancy": true}
+	for spare, want := range map[bool]string{true: "find why md does not recover onto the spare (sdf)", false: "add a replacement drive"} {
+		facts := map[string]any{"md_spares": []string{}}
+		if spare {
+			facts["md_spares"] = []string{"sdf"}
+		}
+		for k, v := range base {
+			facts[k] = v
+		}
+		fs := judge(t, pool("md127", facts))
+		if len(fs) != 1 || !strings.HasPrefix(fs[0].FirstStep, want) {
+			t.Fatalf("spare %v: %+v", spare, fs)
+		}
+		adds := false
+		for _, m := range fs[0].Remediation {
+			adds = adds || strings.Contains(m.Command, "--add")
+		}
+		if adds == spare {
+			t.Errorf("spare %v: remediation %+v", spare, fs[0].Remediation)
+		}
+	}
+}

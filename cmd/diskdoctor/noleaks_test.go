@@ -35,7 +35,7 @@ var leakPatterns = []struct {
 	{"a TODO", regexp.MustCompile(`\b(?:TODO|FIXME|XXX)\b`)},
 	{"an escaped control character", regexp.MustCompile(`\\x[0-9a-f]{2}`)},
 	{"a sentinel printed as a number", regexp.MustCompile(`(?:^|[\s(,:;])-1(?:[\s,;)]|$)`)},
-	{"Go's own text", regexp.MustCompile(`<nil>|%!|\bmap\[|\[\](?:string|any|int)\b|&\{|\b(?:checks|rules|report|machine)\.[A-Z]\w+|\bFact[A-Z]\w+`)},
+	{"Go's own text", regexp.MustCompile(`<nil>|%!|\bmap\[|\[\](?:string|any|int)\b|&\{|\b(?:checks|rules|report|machine)\.[A-Z]\w+|\bFact[A-Z]\w+|context (?:deadline exceeded|canceled)`)},
 	{"a flag without its command", regexp.MustCompile(`(?:^|[^\w-])explain --`)},
 }
 
