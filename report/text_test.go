@@ -237,7 +237,7 @@ func TestGroupMissingToolsRecorded(t *testing.T) {
 		{Check: "kernel-log", Reason: "dmesg: not recorded", Hint: "the recording holds no output", Package: "util-linux"},
 		{Check: "smartctl -x", Reason: "smartctl: not recorded", Hint: "the recording holds no output", Package: "smartmontools", Subjects: []string{"sda"}},
 	})
-	if len(got) != 1 || got[0].Check != "some MegaCli64 commands, dmesg, smartctl" ||
+	if len(got) != 1 || got[0].Check != "some MegaCli64 commands, dmesg, smartctl (sda)" ||
 		got[0].Hint != "record the machine again with diskdoctor snapshot, util-linux and smartmontools installed there" {
 		t.Errorf("grouped %+v", got)
 	}
