@@ -44,6 +44,14 @@ func TestSMARTTitleFromHealth(t *testing.T) {
 	if strings.Contains(titles["sdc"], "failing") || strings.Contains(titles["sdc"], "passes") {
 		t.Errorf("health not read: %q (neither failing nor passing)", titles["sdc"])
 	}
+	// The first step, too: "predicts failure" only where the health
+	// check or an attribute is at the failure line.
+	for _, f := range fs {
+		failing := slices.Contains(f.Subjects, "nvme0n1")
+		if strings.Contains(f.FirstStep, "predicts failure") != failing {
+			t.Errorf("%v: first step %q", f.Subjects, f.FirstStep)
+		}
+	}
 	for _, f := range fs {
 		if slices.Contains(f.Subjects, "sdb") {
 			first, _, _ := strings.Cut(f.PerSubject[0].Observed, "; ")
@@ -228,5 +236,33 @@ func TestControllerTaskStalledTitle(t *testing.T) {
 		if len(fs) != 1 || !strings.Contains(fs[0].Title, want) {
 			t.Errorf("stalled %v: %+v, want a title with %q", stalled, fs, want)
 		}
+	}
+}
+
+// A link below the drive's speed with no CRC error is no corruption, and
+// a drive in a USB enclosure has no cable or backplane slot of its own to
+// reseat: the words follow which of the two was seen, and where.
+func TestSMARTLinkWordsFollowWhatWasSeen(t *testing.T) {
+	slow := findingsOf(judge(t, device("sdr", map[string]any{"smart_crc_errors": uint64(0), "smart_link_cur_gbps": 3.0, "smart_link_max_gbps": 6.0})), "smart-link-errors")
+	if len(slow) != 1 {
+		t.Fatalf("slow link: %v", slow)
+	}
+	all := slow[0].Title + " " + slow[0].Impact + " " + slow[0].FirstStep + " " + strings.Join(slow[0].Notes, " ")
+	for _, w := range []string{"corrupt", "retried", "CRC count", "attribute 199"} {
+		if strings.Contains(all, w) {
+			t.Errorf("slow link, no CRC error, says %q: %s", w, all)
+		}
+	}
+	usb := findingsOf(judge(t, device("sdb", map[string]any{"transport": "usb", "smart_crc_errors": uint64(1)})), "smart-link-errors")
+	if len(usb) != 1 {
+		t.Fatalf("usb: %v", usb)
+	}
+	all = usb[0].Title + " " + usb[0].Impact + " " + usb[0].FirstStep + " " + strings.Join(usb[0].Notes, " ")
+	if !strings.Contains(usb[0].Title, "USB bridge") || strings.Contains(all, "backplane") || strings.Contains(all, "slows") {
+		t.Errorf("USB enclosure: %s", all)
+	}
+	both := findingsOf(judge(t, device("sda", map[string]any{"smart_crc_errors": uint64(12), "smart_link_cur_gbps": 1.5, "smart_link_max_gbps": 6.0})), "smart-link-errors")
+	if len(both) != 1 || !strings.Contains(both[0].Title, "corrupts and slows") || !strings.Contains(both[0].Impact, "retried") || !strings.Contains(both[0].Impact, "1.5 Gb/s") {
+		t.Errorf("CRC errors on a slow link: %v", both)
 	}
 }
