@@ -23,8 +23,8 @@ func TestFirstActionFixesOrContains(t *testing.T) {
 		prefix string
 	}{
 		{"megacli-failed-drive", func() *rules.Report { return plainReport(t, "megacli-failed-drive") }, rules.RiskRuntime, "MegaCli64 -PdLocate -start '-PhysDrv[1:0]' -a0"},
-		{"nvme-media-errors", func() *rules.Report { return plainReport(t, "nvme-media-errors") }, "", "copy off what matters first"},
-		{"sata-hdd-pending-sectors", func() *rules.Report { return plainReport(t, "sata-hdd-pending-sectors") }, "", "copy off what matters first"},
+		{"nvme-media-errors", func() *rules.Report { return plainReport(t, "nvme-media-errors") }, "", "copy off what matters, before anything else"},
+		{"sata-hdd-pending-sectors", func() *rules.Report { return plainReport(t, "sata-hdd-pending-sectors") }, "", "copy off what matters, before anything else"},
 		{"hpe-microserver-writethrough", func() *rules.Report { return plainReport(t, "hpe-microserver-writethrough") }, rules.RiskRuntime, "hdparm -W1 "},
 		{"sata-saturated-nvme-idle with its window", func() *rules.Report { return fixtureReport(t, "sata-saturated-nvme-idle") }, rules.RiskRuntime, "kill -STOP 3121"},
 		{"controller-cli-missing", func() *rules.Report { return plainReport(t, "controller-cli-missing") }, "", "ssacli, hpssacli or hpacucli was not installed"},
