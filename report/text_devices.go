@@ -26,10 +26,16 @@ func deviceTable(t *textWriter, rep *rules.Report, verbose bool) {
 		{header: "MOUNTS / POOLS", drop: 4, shrink: true, minW: 14},
 	}
 	var rows [][]string
-	var skipped []string
+	var skipped, gone []string
 	judged := 0
 	for _, d := range rep.Devices {
 		name, _ := d["name"].(string)
+		if g, _ := d["klog_gone"].(bool); g {
+			// Not in sysfs at all: neither virtual nor a path, and
+			// nothing of it is left to judge.
+			gone = append(gone, clean(name))
+			continue
+		}
 		if j, _ := d[checks.FactJudged].(bool); !j {
 			skipped = append(skipped, clean(name))
 			continue
@@ -46,6 +52,12 @@ func deviceTable(t *textWriter, rep *rules.Report, verbose bool) {
 				t.line(fmt.Sprintf("… %d more devices (--format json lists all)", judged-maxDeviceRows))
 			}
 		})
+	}
+	if len(rep.Devices) == 0 {
+		t.line(t.p.Dim.Render("no block device in /sys/block"))
+	}
+	if len(gone) > 0 {
+		t.wrapped("", 0, 2, "gone from /sys/block (the kernel log names them): "+abbreviate(gone, 12), t.p.Dim)
 	}
 	if len(skipped) > 0 {
 		t.wrapped("", 0, 2, "not judged (virtual, or NVMe paths; name one with --device): "+abbreviate(skipped, 12), t.p.Dim)
