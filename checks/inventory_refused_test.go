@@ -1,0 +1,47 @@
+package checks
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/diskdoctor/diskdoctor/machine"
+)
+
+// One refused entry of /sys/block is said in the singular, two in the
+// plural: "refused 1 entries" is not English.
+func TestRefusedNamesCounted(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{".keep"}, `refused 1 entry of /sys/block whose name no kernel creates: ".keep"`},
+		{[]string{".a", ".b"}, `refused 2 entries of /sys/block whose names no kernel creates: ".a", ".b"`},
+	} {
+		root := t.TempDir()
+		for _, n := range c.names {
+			p := filepath.Join(root, "sys/block", n)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h, err := machine.Recorded(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := newEnv(h, Options{})
+		skipRefusedNames(context.Background(), env)
+		var got []string
+		for _, s := range env.skipped() {
+			got = append(got, s.Reason)
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("skipped %q, want %q", got, c.want)
+		}
+	}
+}
