@@ -266,3 +266,15 @@ func TestSMARTLinkWordsFollowWhatWasSeen(t *testing.T) {
 		t.Errorf("CRC errors on a slow link: %v", both)
 	}
 }
+
+// A misaligned swap partition has nothing to copy off: its first step
+// re-creates it; any other partition's moves the data.
+func TestMisalignedSwapFirstStep(t *testing.T) {
+	base := map[string]any{"rotational": true, "queue_misaligned_partitions": []string{"sda2"}, "queue_misaligned_numbers": []string{"2"}, "queue_physical_block_size": 4096}
+	for swap, want := range map[any]string{true: "swapoff /dev/sda2", false: "copy the partition's data off", nil: "copy the partition's data off"} {
+		fs := findingsOf(judge(t, device("sda", merged(base, map[string]any{"queue_misaligned_swap_only": swap}))), "partition-misaligned")
+		if len(fs) != 1 || !strings.HasPrefix(fs[0].FirstStep, want) {
+			t.Errorf("swap only %v: %v, want a first step %q…", swap, fs, want)
+		}
+	}
+}
