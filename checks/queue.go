@@ -93,9 +93,6 @@ func setValue(o *Observation, fact string, v *block.Value) {
 // block boundary; nil when the physical block size is unknown or a
 // partition's start could not be read.
 func setMisaligned(o *Observation, l block.Limits, d *block.Device) {
-	// A misaligned swap holds nothing to copy off: it is re-created, not
-	// moved. Unknown until the partitions are judged.
-	o.Set("queue_misaligned_swap_only", nil)
 	if l.PhysicalBlockSize == nil {
 		o.Set("queue_misaligned_partitions", nil)
 		o.Set("queue_misaligned_numbers", nil)
@@ -138,6 +135,8 @@ func setMisaligned(o *Observation, l block.Limits, d *block.Device) {
 	o.Set("queue_misaligned_partitions", names, ev...)
 	o.Set("queue_misaligned_numbers", numbers)
 	if len(names) > 0 {
+		// A misaligned swap holds nothing to copy off: it is
+		// re-created, not moved.
 		o.Set("queue_misaligned_swap_only", swapOnly(d, names))
 	}
 }

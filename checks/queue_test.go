@@ -34,7 +34,7 @@ func TestQueueCheck(t *testing.T) {
 		}},
 		{"../fixtures/corpus/ul-fedora27-workstation", "sda", map[string]any{
 			"queue_depth": 31, "queue_max_sectors_kb": 1280, "queue_max_hw_sectors_kb": 32767,
-			"queue_misaligned_partitions": []string{}, "queue_ncq_off": nil, "queue_misaligned_swap_only": nil,
+			"queue_misaligned_partitions": []string{}, "queue_ncq_off": nil,
 		}},
 	}
 	for _, tt := range tests {
