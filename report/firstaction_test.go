@@ -72,3 +72,13 @@ func TestNotReadyReportMatchesTheSchema(t *testing.T) {
 		t.Errorf("verdict %q", v)
 	}
 }
+
+// The verdict names what a check that did not run examines: nvme
+// get-feature 0x06 reads the Volatile Write Cache feature (NVM Express
+// Base Specification, Feature Identifier 06h), not power states.
+func TestIncompleteNamesWhatTheCheckReads(t *testing.T) {
+	got := incompleteText([]rules.Incomplete{{Check: "nvme get-feature -f 0x06", Subjects: []string{"nvme0n1"}, Reason: "nvme: not recorded"}})
+	if !strings.HasPrefix(got, "nvme0n1's drive write cache could not be examined") || strings.Contains(got, "APST") {
+		t.Errorf("%q", got)
+	}
+}
