@@ -68,7 +68,7 @@ func withHint(err error, hint string) error { return hinted{err, hint} }
 
 // explain turns a probe error into a reason, a hint and, for a program
 // that is not there, the Debian package it comes from.
-func explain(probe string, err error, timeout time.Duration) (reason, hint, pkg string) {
+func explain(probe string, err error, timeout time.Duration, live bool) (reason, hint, pkg string) {
 	var te *machine.ToolError
 	if errors.As(err, &te) && (te.Recorded || te.NotRecorded) {
 		hint, pkg := recordingHint(te)
@@ -103,6 +103,10 @@ func explain(probe string, err error, timeout time.Duration) (reason, hint, pkg 
 		return err.Error(), "run diskdoctor as root", ""
 	case errors.Is(err, machine.ErrTimeout):
 		return err.Error(), fmt.Sprintf("it did not answer within %s; a command that hangs is itself a symptom (a stuck pool or device); retry with --probe-timeout %s", timeout, 4*timeout), ""
+	case errors.Is(err, machine.ErrNotAvailable) && !live:
+		// A recording holds what the recorded machine's kernel showed,
+		// or only part of it (a capture made by another tool).
+		return err.Error(), "the recording does not hold it: the recorded machine's kernel did not expose it (virtual machine, container, or a missing driver), or it was recorded without it", ""
 	case errors.Is(err, machine.ErrNotAvailable):
 		return err.Error(), "the kernel does not expose this here (virtual machine, container, or a missing driver)", ""
 	}

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,5 +44,24 @@ func TestRefusedNamesCounted(t *testing.T) {
 		if strings.Join(got, "|") != c.want {
 			t.Errorf("skipped %q, want %q", got, c.want)
 		}
+	}
+}
+
+// A file a recording lacks is not the kernel's silence on this machine:
+// the hint says the recording does not hold it, and why that may be.
+func TestNotAvailableHintOnARecording(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "sys/block"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h, err := machine.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newEnv(h, Options{})
+	env.Skip("platform", "", fmt.Errorf("/sys/class/dmi/id: %w", machine.ErrNotAvailable))
+	s := env.skipped()
+	if len(s) != 1 || strings.Contains(s[0].Hint, "does not expose this here") || !strings.Contains(s[0].Hint, "the recording does not hold it") {
+		t.Errorf("%+v", s)
 	}
 }
