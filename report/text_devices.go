@@ -254,7 +254,17 @@ func controllerTable(t *textWriter, rep *rules.Report) {
 			cacheCell = joinNonEmpty(": ", cacheCell, r)
 		}
 		battery := joinNonEmpty(" ", txt(c[checks.FactCtlEnergyPack]), txt(c[checks.FactCtlEnergyStatus]))
-		rows = append(rows, []string{clean(id), clean(txt(c[checks.FactCtlControllerModel])), clean(cacheCell), clean(battery), clean(strings.Join(vols, ", "))})
+		row := []string{clean(id), clean(txt(c[checks.FactCtlControllerModel])), clean(cacheCell), clean(battery), clean(strings.Join(vols, ", "))}
+		if strings.Join(row[1:], "") == "" {
+			// A controller known only by its address (an AHCI
+			// function the kernel log names) has nothing for this
+			// table: a row of empty cells says nothing.
+			continue
+		}
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		return
 	}
 	t.blank()
 	t.line(t.p.Heading.Render("Controllers"))

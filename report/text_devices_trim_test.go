@@ -61,3 +61,13 @@ func TestDeviceTableGoneAndEmpty(t *testing.T) {
 		}
 	}
 }
+
+// A controller with nothing to show but its address gets no row of empty
+// cells, and a table of none is left out.
+func TestControllerTableLeavesOutEmptyRows(t *testing.T) {
+	tw := &textWriter{p: newPalette(nil, false), width: 80}
+	controllerTable(tw, &rules.Report{Controllers: []map[string]any{{"name": "0000:00:17.0", "ahci_remapped_nvme": 1}}})
+	if out := tw.b.String(); out != "" {
+		t.Errorf("%q", out)
+	}
+}
