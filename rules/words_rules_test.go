@@ -278,3 +278,24 @@ func TestMisalignedSwapFirstStep(t *testing.T) {
 		}
 	}
 }
+
+// A count of one is said in the singular, never "1 device(s)".
+func TestCountsOfOneInTheSingular(t *testing.T) {
+	ctl := checks.NewObservation("test", checks.KindController, "0000:00:17.0")
+	ctl.Set("ahci_address", "0000:00:17.0")
+	ctl.Set("ahci_remapped_nvme", 1)
+	fs := judge(t, ctl, hostObs(map[string]any{"klog_hung_tasks": 1, "klog_thermal_throttle": 1}))
+	n := 0
+	for _, f := range fs {
+		switch f.Rule {
+		case "intel-rst-remapped-nvme", "kernel-hung-tasks", "kernel-thermal-throttling":
+			n++
+			if s := f.Observed + " " + f.Impact; strings.Contains(s, "(s)") {
+				t.Errorf("%s: %q", f.Rule, s)
+			}
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d of the 3 rules found: %v", n, fs)
+	}
+}
