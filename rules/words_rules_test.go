@@ -299,3 +299,16 @@ func TestCountsOfOneInTheSingular(t *testing.T) {
 		t.Errorf("%d of the 3 rules found: %v", n, fs)
 	}
 }
+
+// The scheduler's impact is the one of the device's class: a hard disk's
+// seeks, or an NVMe drive's added latency, not both.
+func TestSchedulerImpactByClass(t *testing.T) {
+	hdd := findingsOf(judge(t, device("sdb", map[string]any{"rotational": true, "scheduler": "none", "class": "sata-hdd"})), "io-scheduler-unsuited")
+	nvme := findingsOf(judge(t, device("nvme0n1", map[string]any{"transport": "nvme", "scheduler": "bfq", "class": "nvme-gen3"})), "io-scheduler-unsuited")
+	if len(hdd) != 1 || !strings.Contains(hdd[0].Impact, "seeking") || strings.Contains(hdd[0].Impact, "NVMe") {
+		t.Errorf("hard disk: %v", hdd)
+	}
+	if len(nvme) != 1 || strings.Contains(nvme[0].Impact, "seeking") || !strings.Contains(nvme[0].Impact, "bfq") {
+		t.Errorf("NVMe: %v", nvme)
+	}
+}
