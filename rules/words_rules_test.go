@@ -44,6 +44,14 @@ func TestSMARTTitleFromHealth(t *testing.T) {
 	if strings.Contains(titles["sdc"], "failing") || strings.Contains(titles["sdc"], "passes") {
 		t.Errorf("health not read: %q (neither failing nor passing)", titles["sdc"])
 	}
+	// Retrying weak sectors for seconds is a hard disk's way, not an
+	// NVMe drive's.
+	for _, f := range fs {
+		hdd := slices.Contains(f.Subjects, "sdb")
+		if strings.Contains(f.Impact, "weak sectors retry for seconds") != hdd {
+			t.Errorf("%v: impact %q", f.Subjects, f.Impact)
+		}
+	}
 	// The first step, too: "predicts failure" only where the health
 	// check or an attribute is at the failure line.
 	for _, f := range fs {
@@ -146,6 +154,16 @@ func TestMeasuredFiguresOnlyWhereMeasured(t *testing.T) {
 	}
 	if len(hdd) != 1 || strings.Contains(hdd[0].Impact, "measured") || !strings.Contains(hdd[0].Impact, "platter") {
 		t.Errorf("hard disk: %v", hdd)
+	}
+	// The cache that is on now but off after the next boot: the same.
+	notKept := map[string]any{"wc_on": true, "wc_boot_disabled": true, "wc_persistent": false}
+	ssdNext := findingsOf(judge(t, device("sda", notKept)), "write-cache-not-persistent")
+	hddNext := findingsOf(judge(t, device("sdb", merged(notKept, map[string]any{"rotational": true, "model": "WDC WD40EFZX-68AWUN0"}))), "write-cache-not-persistent")
+	if len(ssdNext) != 1 || !strings.Contains(ssdNext[0].Impact, "10-100x") {
+		t.Errorf("SATA SSD, not kept: %v", ssdNext)
+	}
+	if len(hddNext) != 1 || strings.Contains(hddNext[0].Impact, "10-100x") || !strings.Contains(hddNext[0].Impact, "platter") {
+		t.Errorf("hard disk, not kept: %v", hddNext)
 	}
 	for _, c := range []struct {
 		host     map[string]any
