@@ -113,7 +113,12 @@ func mean(xs []float64) float64 {
 func mhzSummary(xs []float64) string {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
-	return fmt.Sprintf("cpu MHz min %.0f, median %.0f, max %.0f over %d CPUs", s[0], s[len(s)/2], s[len(s)-1], len(s))
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		// An even count's median is the mean of its two middle values.
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return fmt.Sprintf("cpu MHz min %.0f, median %.0f, max %.0f over %d CPUs", s[0], med, s[len(s)-1], len(s))
 }
 
 func khzFloat(v *uint64) any {

@@ -722,4 +722,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 
 	// trim: the zfsutils-linux cron job's pools (trimzfsjob.go)
 	{"trim_zfs_periodic_off", TypeStrings, "", OnDevice, "trim", "ZFS pools on the disk, without autotrim, that Debian's zfsutils-linux cron job leaves out: org.debian:periodic-trim is disable, or auto (or unset) on a pool not all NVMe; set only where that job exists"},
+
+	// queue: what the misaligned partitions hold (queue.go)
+	{"queue_misaligned_swap_only", TypeBool, "", OnDevice, "queue", "every misaligned partition is swap (udev ID_FS_TYPE): re-created, with nothing to copy off; nil when one has no recorded type; set only where a partition is misaligned"},
 })

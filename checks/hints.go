@@ -49,24 +49,21 @@ func recordingHint(te *machine.ToolError) (hint, pkg string) {
 	return fmt.Sprintf("the recording holds no output of this command; record the machine again with diskdoctor snapshot, %s installed there", with), pkg
 }
 
-// notExposedHint is the advice for a file the kernel does not have.
-const notExposedHint = "the kernel does not expose this here (virtual machine, container, or a missing driver)"
-
 // everyKernelHas are files every running Linux has (procfs mounted, as
 // the doctor needs): a recording without them left them out.
 var everyKernelHas = []string{"/proc", "/proc/self/mountinfo", "/proc/diskstats", "/sys/block"}
 
-// recordingNotExposedHint is the hint on a recorded machine for a file
-// every kernel has, missing from the recording rather than from the
-// kernel; reason is the skipped entry's ("/proc/self/mountinfo: not
-// available"). Other files keep notExposedHint: a recording cannot tell
-// which of the two it is.
+// recordingNotExposedHint is the hint on a recorded machine for a file it
+// does not hold; reason is the skipped entry's ("/proc/self/mountinfo: not
+// available"). A file every kernel has was left out of the recording; of
+// another, a recording cannot tell whether the recorded machine's kernel
+// lacked it or a capture made by another tool left it out.
 func recordingNotExposedHint(reason string) string {
 	path, _, _ := strings.Cut(reason, ": ")
 	if slices.Contains(everyKernelHas, path) {
 		return "every running Linux has " + path + ": the recording lacks it; record the machine again with diskdoctor snapshot"
 	}
-	return notExposedHint
+	return "the recording does not hold it: the recorded machine's kernel did not expose it (virtual machine, container, or a missing driver), or it was recorded without it"
 }
 
 // hostHint is the advice for a program the host mounted at --host-root
@@ -93,7 +90,7 @@ func withHint(err error, hint string) error { return hinted{err, hint} }
 
 // explain turns a probe error into a reason, a hint and, for a program
 // that is not there, the Debian package it comes from.
-func explain(probe string, err error, timeout time.Duration) (reason, hint, pkg string) {
+func explain(probe string, err error, timeout time.Duration, live bool) (reason, hint, pkg string) {
 	var te *machine.ToolError
 	if errors.As(err, &te) && (te.Recorded || te.NotRecorded) {
 		hint, pkg := recordingHint(te)
@@ -130,8 +127,10 @@ func explain(probe string, err error, timeout time.Duration) (reason, hint, pkg 
 		// The action first: the hint is also the report's first action
 		// when this check is what kept the verdict from being whole.
 		return err.Error(), fmt.Sprintf("retry with --probe-timeout %s; it did not answer within %s, and a command that hangs is itself a symptom (a stuck pool or device)", 4*timeout, timeout), ""
+	case errors.Is(err, machine.ErrNotAvailable) && !live:
+		return err.Error(), recordingNotExposedHint(err.Error()), ""
 	case errors.Is(err, machine.ErrNotAvailable):
-		return err.Error(), notExposedHint, ""
+		return err.Error(), "the kernel does not expose this here (virtual machine, container, or a missing driver)", ""
 	}
 	return err.Error(), "see the reason; report it if it persists", ""
 }

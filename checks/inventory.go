@@ -115,7 +115,8 @@ func skipRefusedNames(ctx context.Context, env *Env) {
 	for _, b := range bad {
 		quoted = append(quoted, strconv.Quote(b))
 	}
-	env.Skip("inventory", "", withHint(fmt.Errorf("refused %d entries of /sys/block whose names no kernel creates: %s", len(bad), strings.Join(quoted, ", ")), "a recording with such names was altered; they are not judged and never printed into a command"))
+	what := countOf(len(bad), "entry of /sys/block whose name", "entries of /sys/block whose names")
+	env.Skip("inventory", "", withHint(fmt.Errorf("refused %s no kernel creates: %s", what, strings.Join(quoted, ", ")), "a recording with such names was altered; they are not judged and never printed into a command"))
 }
 
 // setHypervisor: whether the disk is a hypervisor's, and where its write

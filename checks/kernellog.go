@@ -1,6 +1,8 @@
 package checks
 
 import (
+	"time"
+
 	"context"
 	"fmt"
 	"path"
@@ -295,6 +297,10 @@ func klogGone(dev string, groups []kernlog.Group, events []kernlog.Event, uptime
 // wall-clock time, or seconds after boot (and how long ago, with uptime).
 func klogWhen(l kernlog.Line, uptime float64) string {
 	switch {
+	case !l.Wall.IsZero() && l.Wall.Year() > 0 && l.Wall.Location() == time.UTC:
+		// No zone in the line (dmesg -T prints the machine's local
+		// time): naming one would say more than the log.
+		return l.Wall.Format("2006-01-02 15:04:05")
 	case !l.Wall.IsZero() && l.Wall.Year() > 0:
 		return l.Wall.Format("2006-01-02 15:04:05 MST")
 	case !l.Wall.IsZero():

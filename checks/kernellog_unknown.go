@@ -89,7 +89,7 @@ func klogUnknown(env *Env, log *kernlog.Log, topo *kernlog.Topology, devs []*blo
 		o.Set("klog_unrecognised", len(lines), ev...)
 		o.Set("klog_understood", nil)
 		env.Skip("kernel-log", d.Name, withHint(
-			fmt.Errorf("%d error line(s) about the disk or its bus not understood", len(lines)),
+			fmt.Errorf("%s about the disk or its bus not understood", countOf(len(lines), "error line", "error lines")),
 			"the doctor does not know these lines, so it does not call the disk's log fine: "+strings.Join(show, " | ")))
 	}
 }

@@ -78,3 +78,17 @@ func TestKlogBusLinesRecognised(t *testing.T) {
 		t.Errorf("%q recognised", unknown)
 	}
 }
+
+// When a gone disk was last logged names a zone only where the line gave
+// one: dmesg -T prints the recorded machine's local time, not UTC.
+func TestKlogWhenZone(t *testing.T) {
+	lines := kernlog.Parse([]byte("[Tue Jun 19 06:35:54 2018] sd 2:0:0:0: [sdb] tag#0 FAILED\n2018-06-19T06:35:54Z host kernel: sd 2:0:0:0: [sdb] FAILED\n2018-06-19T06:35:54+02:00 host kernel: sd 2:0:0:0: [sdb] FAILED\n"))
+	if len(lines) != 3 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	for i, want := range []string{"2018-06-19 06:35:54", "2018-06-19 06:35:54 UTC", "2018-06-19 06:35:54 +0200"} {
+		if got := klogWhen(lines[i], -1); got != want {
+			t.Errorf("line %d: %q, want %q", i+1, got, want)
+		}
+	}
+}

@@ -42,7 +42,7 @@ func nvmePower(ctx context.Context, env *Env) []*Observation {
 	if modErr == nil {
 		mod = &module
 	} else {
-		env.Skip("nvme-power", "", withHint(modErr, "APST's default limit is /sys/module/nvme_core/parameters/default_ps_max_latency_us (nvme_core loaded)"))
+		env.Skip("nvme-power", "", withHint(modErr, "nvme_core's default_ps_max_latency_us was not read (the module not loaded, or a recording made without the file): whether APST is allowed by default is unknown, and each controller still present is judged on its own limit"))
 	}
 	out := []*Observation{nvmePowerHost(ctx, env, mod)}
 	owned := map[string]bool{}

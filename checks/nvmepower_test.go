@@ -1,11 +1,15 @@
 package checks
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/diskdoctor/diskdoctor/internal/testutil"
+	"github.com/diskdoctor/diskdoctor/machine"
 )
 
 // The controller-down report of a gone NVMe goes to the disk the log
@@ -47,5 +51,29 @@ func TestNVMePower(t *testing.T) {
 				t.Errorf("controller-down evidence %+v", o.EvidenceOf("nvme_pm_controller_down"))
 			}
 		})
+	}
+}
+
+// Without nvme_core's parameter the skipped entry says what is unknown
+// because of it, not the path its reason already names.
+func TestNVMePowerModuleUnreadHint(t *testing.T) {
+	h, err := machine.Recorded("../fixtures/nvme-link-degraded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newEnv(h, Options{ProbeTimeout: 5 * time.Second})
+	nvmePower(context.Background(), env)
+	found := false
+	for _, s := range env.skipped() {
+		if s.Check != "nvme-power" {
+			continue
+		}
+		found = true
+		if strings.Contains(s.Hint, "/sys/module") || !strings.Contains(s.Hint, "unknown") {
+			t.Errorf("hint %q restates the reason %q", s.Hint, s.Reason)
+		}
+	}
+	if !found {
+		t.Fatalf("no nvme-power skipped entry: %+v", env.skipped())
 	}
 }

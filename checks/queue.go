@@ -70,7 +70,7 @@ func queueCheck(ctx context.Context, env *Env) []*Observation {
 			o.Set("queue_max_sectors_suggested_kb", nil)
 		}
 		setValue(o, "queue_physical_block_size", l.PhysicalBlockSize)
-		setMisaligned(o, l)
+		setMisaligned(o, l, d)
 		if d.Transport == "sata" || d.Transport == "pata" {
 			setATA(ctx, env, o, d, ncq, ports, ataOf)
 		} else {
@@ -92,7 +92,7 @@ func setValue(o *Observation, fact string, v *block.Value) {
 // setMisaligned lists the partitions whose start is not on a physical
 // block boundary; nil when the physical block size is unknown or a
 // partition's start could not be read.
-func setMisaligned(o *Observation, l block.Limits) {
+func setMisaligned(o *Observation, l block.Limits, d *block.Device) {
 	if l.PhysicalBlockSize == nil {
 		o.Set("queue_misaligned_partitions", nil)
 		o.Set("queue_misaligned_numbers", nil)
@@ -134,6 +134,30 @@ func setMisaligned(o *Observation, l block.Limits) {
 	}
 	o.Set("queue_misaligned_partitions", names, ev...)
 	o.Set("queue_misaligned_numbers", numbers)
+	if len(names) > 0 {
+		// A misaligned swap holds nothing to copy off: it is
+		// re-created, not moved.
+		o.Set("queue_misaligned_swap_only", swapOnly(d, names))
+	}
+}
+
+// swapOnly: every partition named is swap by udev's blkid probe
+// (ID_FS_TYPE); nil when one of them has no recorded type.
+func swapOnly(d *block.Device, names []string) any {
+	fsType := map[string]string{}
+	for _, p := range d.Partitions {
+		fsType[p.Name] = p.FSType
+	}
+	for _, n := range names {
+		switch fsType[n] {
+		case "":
+			return nil
+		case "swap":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // partitionNumber is the number at the end of a partition's name (sda2,

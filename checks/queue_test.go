@@ -26,6 +26,8 @@ func TestQueueCheck(t *testing.T) {
 		{"../fixtures/partition-misaligned-swap", "sda", map[string]any{
 			"queue_physical_block_size": 4096, "queue_misaligned_partitions": []string{"sda2"},
 			"queue_misaligned_numbers": []string{"2"}, "queue_ncq_supported": nil, "queue_legacy_ide": nil,
+			// run/udev/data/b8:2 says ID_FS_TYPE=swap
+			"queue_misaligned_swap_only": true,
 		}},
 		{"../fixtures/healthy-workstation", "sda", map[string]any{
 			"queue_ncq_off": false, "queue_ncq_cause": "",
@@ -44,6 +46,24 @@ func TestQueueCheck(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Swap only when every misaligned partition is swap; unknown when one
+// has no recorded type.
+func TestSwapOnly(t *testing.T) {
+	d := &block.Device{Partitions: []block.Partition{{Name: "sda1", FSType: "ext4"}, {Name: "sda2", FSType: "swap"}, {Name: "sda3"}}}
+	for _, c := range []struct {
+		names []string
+		want  any
+	}{
+		{[]string{"sda2"}, true},
+		{[]string{"sda1", "sda2"}, false},
+		{[]string{"sda2", "sda3"}, nil},
+	} {
+		if got := swapOnly(d, c.names); got != c.want {
+			t.Errorf("%v: %v, want %v", c.names, got, c.want)
+		}
 	}
 }
 

@@ -244,13 +244,18 @@ func (f *smartFacts) ataAttributes() {
 		f.crit = append(f.crit, "pre-failure attribute at or below its threshold: "+strings.Join(failing, ", "))
 	}
 	for _, c := range []struct {
-		id   int
-		what string
-	}{{ataReallocated, "reallocated sectors"}, {ataPending, "sectors pending reallocation"}, {ataOfflineUncorrect, "offline uncorrectable sectors"}, {ataReportedUncorrect, "uncorrectable errors reported"}} {
+		id        int
+		one, more string
+	}{
+		{ataReallocated, "reallocated sector", "reallocated sectors"},
+		{ataPending, "sector pending reallocation", "sectors pending reallocation"},
+		{ataOfflineUncorrect, "offline uncorrectable sector", "offline uncorrectable sectors"},
+		{ataReportedUncorrect, "uncorrectable error reported", "uncorrectable errors reported"},
+	} {
 		// Vendors pack other fields into the upper raw bytes: above 2^32
 		// the raw value is no count.
 		if a, ok := s.Attr(c.id); ok && a.Raw > 0 && a.Raw < 1<<32 {
-			f.warn = append(f.warn, fmt.Sprintf("%d %s", a.Raw, c.what))
+			f.warn = append(f.warn, countOf(a.Raw, c.one, c.more))
 		}
 	}
 }
@@ -302,7 +307,7 @@ func (f *smartFacts) nvmeLog() {
 		f.crit = append(f.crit, fmt.Sprintf("available spare %d %% below its threshold %d %%", n.AvailableSpare, n.SpareThreshold))
 	}
 	if n.MediaErrors > 0 {
-		f.warn = append(f.warn, fmt.Sprintf("%d media and data integrity errors", n.MediaErrors))
+		f.warn = append(f.warn, countOf(n.MediaErrors, "media and data integrity error", "media and data integrity errors"))
 	}
 	if n.PercentUsed > f.wear {
 		f.wear, f.wearEv = n.PercentUsed, f.ev(fmt.Sprintf("percentage_used: %d %%", n.PercentUsed))
@@ -321,7 +326,7 @@ func (f *smartFacts) scsiCounters() {
 	if sc.GrownDefects != nil {
 		o.Set("smart_scsi_grown_defects", *sc.GrownDefects, f.ev(fmt.Sprintf("scsi_grown_defect_list: %d", *sc.GrownDefects)))
 		if *sc.GrownDefects > 0 {
-			f.warn = append(f.warn, fmt.Sprintf("%d grown defects", *sc.GrownDefects))
+			f.warn = append(f.warn, countOf(*sc.GrownDefects, "grown defect", "grown defects"))
 		}
 	}
 	var unc uint64
@@ -338,7 +343,7 @@ func (f *smartFacts) scsiCounters() {
 	if len(parts) > 0 {
 		o.Set("smart_scsi_uncorrected", unc, f.ev("total_uncorrected_errors: "+strings.Join(parts, ", ")))
 		if unc > 0 {
-			f.warn = append(f.warn, fmt.Sprintf("%d uncorrected read/write/verify errors", unc))
+			f.warn = append(f.warn, countOf(unc, "uncorrected read/write/verify error", "uncorrected read/write/verify errors"))
 		}
 	}
 }
@@ -382,8 +387,19 @@ func (f *smartFacts) temperatures() {
 func (f *smartFacts) interfaceAndFeatures() {
 	s, o := f.s, f.o
 	if s.LinkMaxGbps > 0 {
-		o.Set("smart_link_max_gbps", s.LinkMaxGbps, f.ev("interface speed: max "+s.LinkMax+", current "+s.LinkCur))
-		o.Set("smart_link_cur_gbps", s.LinkCurGbps, f.ev("interface speed: max "+s.LinkMax+", current "+s.LinkCur))
+		// A drive behind a USB bridge often reports only its maximum
+		// (smartctl's interface_speed without "current").
+		cur := s.LinkCur
+		if cur == "" {
+			cur = "not reported"
+		}
+		ev := f.ev("interface speed: max " + s.LinkMax + ", current " + cur)
+		o.Set("smart_link_max_gbps", s.LinkMaxGbps, ev)
+		if s.LinkCurGbps > 0 {
+			o.Set("smart_link_cur_gbps", s.LinkCurGbps, ev)
+		} else {
+			o.Set("smart_link_cur_gbps", nil)
+		}
 	} else {
 		o.Set("smart_link_max_gbps", nil)
 		o.Set("smart_link_cur_gbps", nil)
@@ -475,4 +491,13 @@ func bracketList(s []string) string {
 		return ""
 	}
 	return " (" + strings.Join(s, "; ") + ")"
+}
+
+// countOf says n of a counted thing in the number it is: "1 reallocated
+// sector", "16 reallocated sectors".
+func countOf[N ~int | ~int64 | ~uint64](n N, one, more string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, more)
 }

@@ -59,6 +59,30 @@ func TestSMARTObservationReasons(t *testing.T) {
 	}
 }
 
+// One of a count is said in the singular: "1 sectors pending
+// reallocation" is not English.
+func TestSMARTWarningsSingular(t *testing.T) {
+	attr := func(id int, name string) smart.Attr {
+		return smart.Attr{ID: id, Name: name, Value: 100, Worst: 100, Raw: 1}
+	}
+	for _, c := range []struct {
+		s    *smart.Info
+		want []string
+	}{
+		{&smart.Info{Passed: boolp(true), Attributes: []smart.Attr{attr(5, "Reallocated_Sector_Ct"), attr(197, "Current_Pending_Sector"), attr(198, "Offline_Uncorrectable"), attr(187, "Reported_Uncorrect")}},
+			[]string{"1 reallocated sector", "1 sector pending reallocation", "1 offline uncorrectable sector", "1 uncorrectable error reported"}},
+		{&smart.Info{Passed: boolp(true), SCSI: &smart.SCSIHealth{GrownDefects: u64p(1), ReadUncorrected: u64p(1)}},
+			[]string{"1 grown defect", "1 uncorrected read/write/verify error"}},
+		{&smart.Info{Passed: boolp(true), NVMe: &smart.NVMeHealth{AvailableSpare: 100, SpareThreshold: 10, MediaErrors: 1}},
+			[]string{"1 media and data integrity error"}},
+	} {
+		got, _ := factMap(SMARTObservation("sda", c.s))["smart_warnings"].([]string)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("smart_warnings = %q, want %q", got, c.want)
+		}
+	}
+}
+
 func TestSMARTTemperatureFacts(t *testing.T) {
 	o := SMARTObservation("nvme0n1", &smart.Info{Source: "smartctl -x -j /dev/nvme0n1", Passed: boolp(true), TempC: intp(86), TempWarnC: intp(85), TempCritC: intp(90)})
 	if o.Get("smart_temp_c") != 86 || o.Get("smart_temp_warn_c") != 85 || o.Get("smart_temp_crit_c") != 90 {
@@ -150,5 +174,19 @@ func TestSMARTObservationStandbyUnknownFromPredecessor(t *testing.T) {
 	o = SMARTObservation("sda", &smart.Info{Source: "smartctl -x -n standby -j /dev/sda", Protocol: "ATA", Passed: &passed})
 	if _, ok := o.Lookup("smart_standby"); ok {
 		t.Error("a current answer sets smart_standby")
+	}
+}
+
+// A drive that reports only its link's maximum (behind a USB bridge) has
+// no current speed: no 0 Gb/s fact, and no empty field in the evidence.
+func TestSMARTLinkCurrentNotReported(t *testing.T) {
+	o := SMARTObservation("sdb", &smart.Info{Source: "smartctl.json", Passed: boolp(true), LinkMax: "3.0 Gb/s", LinkMaxGbps: 3})
+	if v := o.Get("smart_link_cur_gbps"); v != nil {
+		t.Errorf("smart_link_cur_gbps = %v, want nil", v)
+	}
+	for _, ev := range o.EvidenceOf("smart_link_max_gbps") {
+		if strings.HasSuffix(strings.TrimSpace(ev.Value), "current") {
+			t.Errorf("evidence %q ends in an empty field", ev.Value)
+		}
 	}
 }

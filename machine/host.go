@@ -165,14 +165,6 @@ func Recorded(dir string) (*Host, error) {
 // Root is the directory that stands for "/" (what ghw and procfs are given).
 func (h *Host) Root() string { return h.root }
 
-// IsRecording reports whether this is a recorded machine (Recorded): a
-// file it lacks may be one the recording left out, not one the kernel
-// does not have.
-func (h *Host) IsRecording() bool {
-	_, ok := h.runner.(*recordedRunner)
-	return ok
-}
-
 // IsLive reports whether this is the running machine, where raw device
 // access (SMART ioctls) is possible.
 func (h *Host) IsLive() bool { return h.live }

@@ -24,8 +24,8 @@ func TestFirstActionFixesOrContains(t *testing.T) {
 		prefix string
 	}{
 		{"megacli-failed-drive", func() *rules.Report { return plainReport(t, "megacli-failed-drive") }, rules.RiskRuntime, "MegaCli64 -PdLocate -start '-PhysDrv[1:0]' -a0"},
-		{"nvme-media-errors", func() *rules.Report { return plainReport(t, "nvme-media-errors") }, "", "copy off what matters first"},
-		{"sata-hdd-pending-sectors", func() *rules.Report { return plainReport(t, "sata-hdd-pending-sectors") }, "", "copy off what matters first"},
+		{"nvme-media-errors", func() *rules.Report { return plainReport(t, "nvme-media-errors") }, "", "copy off what matters, before anything else"},
+		{"sata-hdd-pending-sectors", func() *rules.Report { return plainReport(t, "sata-hdd-pending-sectors") }, "", "copy off what matters, before anything else"},
 		{"hpe-microserver-writethrough", func() *rules.Report { return plainReport(t, "hpe-microserver-writethrough") }, rules.RiskRuntime, "hdparm -W1 "},
 		{"sata-saturated-nvme-idle with its window", func() *rules.Report { return fixtureReport(t, "sata-saturated-nvme-idle") }, rules.RiskRuntime, "kill -STOP 3121"},
 		{"controller-cli-missing", func() *rules.Report { return plainReport(t, "controller-cli-missing") }, "", "ssacli, hpssacli or hpacucli was not installed"},
@@ -116,5 +116,15 @@ func TestIOPressureFirstContainsTheProcess(t *testing.T) {
 	acts := firstActions(rep)
 	if len(acts) == 0 || acts[0].text != "kill -STOP 4242" {
 		t.Errorf("first actions %+v, want kill -STOP 4242 first", acts)
+	}
+}
+
+// The verdict names what a check that did not run examines: nvme
+// get-feature 0x06 reads the Volatile Write Cache feature (NVM Express
+// Base Specification, Feature Identifier 06h), not power states.
+func TestIncompleteNamesWhatTheCheckReads(t *testing.T) {
+	got := incompleteText([]rules.Incomplete{{Check: "nvme get-feature -f 0x06", Subjects: []string{"nvme0n1"}, Reason: "nvme: not recorded"}})
+	if !strings.HasPrefix(got, "nvme0n1's drive write cache could not be examined") || strings.Contains(got, "APST") {
+		t.Errorf("%q", got)
 	}
 }

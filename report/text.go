@@ -548,7 +548,7 @@ var incompleteWhat = map[string]string{
 	"smartctl":                        "SMART health",
 	"smartctl through the controller": "drives' SMART health",
 	"hdparm -W":                       "drive write cache",
-	"nvme get-feature -f 0x06":        "power-state setting (APST)",
+	"nvme get-feature -f 0x06":        "drive write cache",
 	"kernel-log":                      "kernel log",
 }
 

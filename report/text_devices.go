@@ -53,6 +53,9 @@ func deviceTable(t *textWriter, rep *rules.Report, verbose bool) {
 			}
 		})
 	}
+	if len(rep.Devices) == 0 {
+		t.line(t.p.Dim.Render("no block device in /sys/block"))
+	}
 	if len(gone) > 0 {
 		t.wrapped("", 0, 2, "gone (in the kernel log, no longer in /sys/block): "+abbreviate(gone, 12), t.p.Dim)
 	}
@@ -270,7 +273,20 @@ func controllerTable(t *textWriter, rep *rules.Report) {
 			cacheCell = joinNonEmpty(": ", cacheCell, r)
 		}
 		battery := joinNonEmpty(" ", txt(c[checks.FactCtlEnergyPack]), txt(c[checks.FactCtlEnergyStatus]))
-		rows = append(rows, []string{clean(id), orUnknown(clean(txt(c[checks.FactCtlControllerModel]))), orUnknown(clean(cacheCell)), orUnknown(clean(battery)), orUnknown(clean(strings.Join(vols, ", ")))})
+		row := []string{clean(id), clean(txt(c[checks.FactCtlControllerModel])), clean(cacheCell), clean(battery), clean(strings.Join(vols, ", "))}
+		if strings.Join(row[1:], "") == "" {
+			// A controller known only by its address (an AHCI
+			// function the kernel log names) has nothing for this
+			// table: a row of unknown cells says nothing.
+			continue
+		}
+		for i := range row[1:] {
+			row[i+1] = orUnknown(row[i+1])
+		}
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		return
 	}
 	t.blank()
 	t.line(t.p.Heading.Render("Controllers"))

@@ -1,9 +1,11 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/checks"
+	"github.com/diskdoctor/diskdoctor/rules"
 )
 
 // TestTrimCell: unknown is "?", never NEVER; a running zpool trim is not
@@ -36,5 +38,36 @@ func TestTrimCell(t *testing.T) {
 		if got := trimCell(c.d); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// A disk the kernel log says is gone is neither virtual nor an NVMe path,
+// and a report with no block device at all says so under its heading.
+func TestDeviceTableGoneAndEmpty(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		devices []map[string]any
+		want    string
+		wantNot string
+	}{
+		{"gone", []map[string]any{{"name": "sdb", checks.FactJudged: false, "klog_gone": true}}, "gone from /sys/block (the kernel log names them): sdb", "virtual"},
+		{"none", nil, "no block device in /sys/block", ""},
+	} {
+		tw := &textWriter{p: newPalette(nil, false), width: 80}
+		deviceTable(tw, &rules.Report{Devices: c.devices}, false)
+		out := tw.b.String()
+		if !strings.Contains(out, c.want) || c.wantNot != "" && strings.Contains(out, c.wantNot) {
+			t.Errorf("%s: %q, want %q", c.name, out, c.want)
+		}
+	}
+}
+
+// A controller with nothing to show but its address gets no row of empty
+// cells, and a table of none is left out.
+func TestControllerTableLeavesOutEmptyRows(t *testing.T) {
+	tw := &textWriter{p: newPalette(nil, false), width: 80}
+	controllerTable(tw, &rules.Report{Controllers: []map[string]any{{"name": "0000:00:17.0", "ahci_remapped_nvme": 1}}})
+	if out := tw.b.String(); out != "" {
+		t.Errorf("%q", out)
 	}
 }

@@ -309,7 +309,7 @@ func findingActions(f rules.Finding) []tailAction {
 	}
 	var out []tailAction
 	if slices.ContainsFunc(f.Notes, copyOffFirst.MatchString) {
-		out = append(out, tailAction{text: "copy off what matters first, before anything else"})
+		out = append(out, tailAction{text: "copy off what matters, before anything else"})
 	}
 	if fix != nil {
 		out = append(out, *fix)

@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // ssd-firmware-known-bad: the advisory's model and firmware give a
 // finding (critical for the HPE power-on-hour bugs); the fixed firmware,
@@ -29,6 +32,21 @@ func TestSSDFirmwareKnownBad(t *testing.T) {
 				t.Errorf("got %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// The observed line names the running firmware once: the Samsung
+// advisories' titles carry it already, the HPE ones name only the fixed
+// revision.
+func TestSSDFirmwareObservedNamesRevisionOnce(t *testing.T) {
+	for model, fw := range map[string]string{"Samsung SSD 980 PRO 2TB": "3B2QGXA7", "VO1920JFDGV": "HPD4"} {
+		fs := findingsOf(judge(t, device("sda", map[string]any{"transport": "nvme", "model": model, "firmware": fw})), "ssd-firmware-known-bad")
+		if len(fs) != 1 {
+			t.Fatalf("%s %s: %v", model, fw, fs)
+		}
+		if n := strings.Count(fs[0].Observed, fw); n != 1 {
+			t.Errorf("%s: observed %q names %s %d times", model, fs[0].Observed, fw, n)
+		}
 	}
 }
 

@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // hdd-head-parking on facts built in the test. The parking case carries
 // the counts of a WD20SPZX in Napsty/check_smart pull request 91
@@ -33,5 +36,24 @@ func TestHDDHeadParking(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			wantSeverity(t, "server", "auto", device("sda", tt.facts), "hdd-head-parking", tt.want)
 		})
+	}
+}
+
+// "Every few seconds" is said only where the load cycle count shows it;
+// an APM level below 128 alone says what the drive is allowed to do.
+func TestHDDHeadParkingTitleFromTheCount(t *testing.T) {
+	hdd := map[string]any{"rotational": true, "model": "WDC WD2500BMVS-11F9S0", "dev_path": "/dev/sdb"}
+	for _, c := range []struct {
+		facts map[string]any
+		often bool
+	}{
+		{map[string]any{"hdparm_apm_enabled": true, "hdparm_apm_level": 120}, false},
+		{map[string]any{"smart_load_cycles": uint64(900), "smart_load_cycles_per_hour": 0.2, "smart_apm_enabled": true, "smart_apm_level": 127}, false},
+		{map[string]any{"smart_load_cycles": uint64(1239994), "smart_load_cycles_per_hour": 32.6}, true},
+	} {
+		fs := findingsOf(judge(t, device("sdb", merged(hdd, c.facts))), "hdd-head-parking")
+		if len(fs) != 1 || strings.Contains(fs[0].Title, "every few seconds") != c.often {
+			t.Errorf("%v: %v, want 'every few seconds' %v", c.facts, fs, c.often)
+		}
 	}
 }

@@ -408,6 +408,16 @@ var templateFuncs = template.FuncMap{
 	"pct":   func(v any) string { f, _ := v.(float64); return fmt.Sprintf("%.0f %%", f*100) },
 	"mbs":   func(v any) string { f, _ := toFloat(v); return fmt.Sprintf("%.0f MB/s", f) },
 	"upper": strings.ToUpper,
+	// plural picks the word for a count: one for 1, more otherwise.
+	"plural": func(n any, one, more string) string {
+		if f, ok := toFloat(n); ok && f == 1 {
+			return one
+		}
+		return more
+	},
+	// names says whether the text of a already holds the text of b, so a
+	// sentence does not say a value its other part already says.
+	"names": func(a, b any) bool { return b != nil && strings.Contains(fmt.Sprint(a), fmt.Sprint(b)) },
 	// share prints a as a percentage of b ("1.4 %"), or "?" without b.
 	"share": func(a, b any) string {
 		x, _ := toFloat(a)

@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The USB rules on facts built in the test: the states no public capture
 // shows whole (an SSD known behind a bridge without UAS, a dead host
@@ -40,5 +43,28 @@ func TestUSBRules(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			wantSeverity(t, "laptop", "auto", device("sda", tt.facts), tt.rule, tt.want)
 		})
+	}
+}
+
+// A note or a command's note that points to a remedy "below" has one
+// below: without the bridge's VID:PID there is no quirk file to write.
+func TestUSBBridgeResetsPointsOnlyToWhatIsThere(t *testing.T) {
+	for _, id := range []any{"152d:0578", nil} {
+		fs := findingsOf(judge(t, device("sda", map[string]any{"model": "00SSD1", "transport": "usb", "usb_device": "2-1", "usb_id": id,
+			"usb_driver": "uas", "usb_aborts": 8, "usb_resets": 0, "usb_host_died": false})), "usb-bridge-resets")
+		if len(fs) != 1 {
+			t.Fatalf("usb_id %v: %v", id, fs)
+		}
+		persistent := false
+		texts := fs[0].Notes
+		for _, m := range fs[0].Remediation {
+			persistent = persistent || m.Risk == RiskPersistent
+			texts = append(texts, m.Note)
+		}
+		for _, s := range texts {
+			if (strings.Contains(s, "remedy below") || strings.Contains(s, "quirk below")) && !persistent {
+				t.Errorf("usb_id %v: %q points below, where no remedy is", id, s)
+			}
+		}
 	}
 }

@@ -44,6 +44,22 @@ func TestSMARTTitleFromHealth(t *testing.T) {
 	if strings.Contains(titles["sdc"], "failing") || strings.Contains(titles["sdc"], "passes") {
 		t.Errorf("health not read: %q (neither failing nor passing)", titles["sdc"])
 	}
+	// Retrying weak sectors for seconds is a hard disk's way, not an
+	// NVMe drive's.
+	for _, f := range fs {
+		hdd := slices.Contains(f.Subjects, "sdb")
+		if strings.Contains(f.Impact, "weak sectors retry for seconds") != hdd {
+			t.Errorf("%v: impact %q", f.Subjects, f.Impact)
+		}
+	}
+	// The first step, too: "predicts failure" only where the health
+	// check or an attribute is at the failure line.
+	for _, f := range fs {
+		failing := slices.Contains(f.Subjects, "nvme0n1")
+		if strings.Contains(f.FirstStep, "predicts failure") != failing {
+			t.Errorf("%v: first step %q", f.Subjects, f.FirstStep)
+		}
+	}
 	for _, f := range fs {
 		if slices.Contains(f.Subjects, "sdb") {
 			first, _, _ := strings.Cut(f.PerSubject[0].Observed, "; ")
@@ -138,6 +154,16 @@ func TestMeasuredFiguresOnlyWhereMeasured(t *testing.T) {
 	}
 	if len(hdd) != 1 || strings.Contains(hdd[0].Impact, "measured") || !strings.Contains(hdd[0].Impact, "platter") {
 		t.Errorf("hard disk: %v", hdd)
+	}
+	// The cache that is on now but off after the next boot: the same.
+	notKept := map[string]any{"wc_on": true, "wc_boot_disabled": true, "wc_persistent": false}
+	ssdNext := findingsOf(judge(t, device("sda", notKept)), "write-cache-not-persistent")
+	hddNext := findingsOf(judge(t, device("sdb", merged(notKept, map[string]any{"rotational": true, "model": "WDC WD40EFZX-68AWUN0"}))), "write-cache-not-persistent")
+	if len(ssdNext) != 1 || !strings.Contains(ssdNext[0].Impact, "10-100x") {
+		t.Errorf("SATA SSD, not kept: %v", ssdNext)
+	}
+	if len(hddNext) != 1 || strings.Contains(hddNext[0].Impact, "10-100x") || !strings.Contains(hddNext[0].Impact, "platter") {
+		t.Errorf("hard disk, not kept: %v", hddNext)
 	}
 	for _, c := range []struct {
 		host     map[string]any
@@ -296,5 +322,79 @@ func TestCacheDisabledCitesTheDatasheetOnce(t *testing.T) {
 	exp := fs[0].PerSubject[0].Expected
 	if !strings.Contains(exp, "(HP Smart Array P400 QuickSpecs: ") || strings.Count(exp, "Smart Array P400") != 1 {
 		t.Errorf("expected %q", exp)
+	}
+}
+
+// A link below the drive's speed with no CRC error is no corruption, and
+// a drive in a USB enclosure has no cable or backplane slot of its own to
+// reseat: the words follow which of the two was seen, and where.
+func TestSMARTLinkWordsFollowWhatWasSeen(t *testing.T) {
+	slow := findingsOf(judge(t, device("sdr", map[string]any{"smart_crc_errors": uint64(0), "smart_link_cur_gbps": 3.0, "smart_link_max_gbps": 6.0})), "smart-link-errors")
+	if len(slow) != 1 {
+		t.Fatalf("slow link: %v", slow)
+	}
+	all := slow[0].Title + " " + slow[0].Impact + " " + slow[0].FirstStep + " " + strings.Join(slow[0].Notes, " ")
+	for _, w := range []string{"corrupt", "retried", "CRC count", "attribute 199"} {
+		if strings.Contains(all, w) {
+			t.Errorf("slow link, no CRC error, says %q: %s", w, all)
+		}
+	}
+	usb := findingsOf(judge(t, device("sdb", map[string]any{"transport": "usb", "smart_crc_errors": uint64(1)})), "smart-link-errors")
+	if len(usb) != 1 {
+		t.Fatalf("usb: %v", usb)
+	}
+	all = usb[0].Title + " " + usb[0].Impact + " " + usb[0].FirstStep + " " + strings.Join(usb[0].Notes, " ")
+	if !strings.Contains(usb[0].Title, "USB bridge") || strings.Contains(all, "backplane") || strings.Contains(all, "slows") {
+		t.Errorf("USB enclosure: %s", all)
+	}
+	both := findingsOf(judge(t, device("sda", map[string]any{"smart_crc_errors": uint64(12), "smart_link_cur_gbps": 1.5, "smart_link_max_gbps": 6.0})), "smart-link-errors")
+	if len(both) != 1 || !strings.Contains(both[0].Title, "corrupts and slows") || !strings.Contains(both[0].Impact, "retried") || !strings.Contains(both[0].Impact, "1.5 Gb/s") {
+		t.Errorf("CRC errors on a slow link: %v", both)
+	}
+}
+
+// A misaligned swap partition has nothing to copy off: its first step
+// re-creates it; any other partition's moves the data.
+func TestMisalignedSwapFirstStep(t *testing.T) {
+	base := map[string]any{"rotational": true, "queue_misaligned_partitions": []string{"sda2"}, "queue_misaligned_numbers": []string{"2"}, "queue_physical_block_size": 4096}
+	for swap, want := range map[any]string{true: "swapoff /dev/sda2", false: "copy the partition's data off", nil: "copy the partition's data off"} {
+		fs := findingsOf(judge(t, device("sda", merged(base, map[string]any{"queue_misaligned_swap_only": swap}))), "partition-misaligned")
+		if len(fs) != 1 || !strings.HasPrefix(fs[0].FirstStep, want) {
+			t.Errorf("swap only %v: %v, want a first step %q…", swap, fs, want)
+		}
+	}
+}
+
+// A count of one is said in the singular, never "1 device(s)".
+func TestCountsOfOneInTheSingular(t *testing.T) {
+	ctl := checks.NewObservation("test", checks.KindController, "0000:00:17.0")
+	ctl.Set("ahci_address", "0000:00:17.0")
+	ctl.Set("ahci_remapped_nvme", 1)
+	fs := judge(t, ctl, hostObs(map[string]any{"klog_hung_tasks": 1, "klog_thermal_throttle": 1}))
+	n := 0
+	for _, f := range fs {
+		switch f.Rule {
+		case "intel-rst-remapped-nvme", "kernel-hung-tasks", "kernel-thermal-throttling":
+			n++
+			if s := f.Observed + " " + f.Impact; strings.Contains(s, "(s)") {
+				t.Errorf("%s: %q", f.Rule, s)
+			}
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d of the 3 rules found: %v", n, fs)
+	}
+}
+
+// The scheduler's impact is the one of the device's class: a hard disk's
+// seeks, or an NVMe drive's added latency, not both.
+func TestSchedulerImpactByClass(t *testing.T) {
+	hdd := findingsOf(judge(t, device("sdb", map[string]any{"rotational": true, "scheduler": "none", "class": "sata-hdd"})), "io-scheduler-unsuited")
+	nvme := findingsOf(judge(t, device("nvme0n1", map[string]any{"transport": "nvme", "scheduler": "bfq", "class": "nvme-gen3"})), "io-scheduler-unsuited")
+	if len(hdd) != 1 || !strings.Contains(hdd[0].Impact, "seeking") || strings.Contains(hdd[0].Impact, "NVMe") {
+		t.Errorf("hard disk: %v", hdd)
+	}
+	if len(nvme) != 1 || strings.Contains(nvme[0].Impact, "seeking") || !strings.Contains(nvme[0].Impact, "bfq") {
+		t.Errorf("NVMe: %v", nvme)
 	}
 }

@@ -88,8 +88,10 @@ func parseISOStamp(stamp, zone string) time.Time {
 		t, _ := time.Parse("2006-01-02T15:04:05", stamp)
 		return t
 	case zone == "Z":
+		// UTC as the line says, in a zone of its own: time.UTC is what
+		// a stamp without any zone parses into (Line.Wall).
 		t, _ := time.Parse("2006-01-02T15:04:05Z", stamp+zone)
-		return t
+		return t.In(time.FixedZone("UTC", 0))
 	case strings.Contains(zone, ":"):
 		t, _ := time.Parse("2006-01-02T15:04:05-07:00", stamp+zone)
 		return t
