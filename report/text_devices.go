@@ -261,8 +261,8 @@ func controllerTable(t *textWriter, rep *rules.Report) {
 			continue
 		case txt(c[checks.FactCtlFamily]) == "":
 			// Another controller a check judged (an AHCI controller
-			// hiding NVMe drives): no RAID tool read it.
-			rows = append(rows, []string{clean(id), "?", "-", "-", "-"})
+			// hiding NVMe drives, named by its finding): no RAID tool
+			// read it, so this table has nothing of it to show.
 			continue
 		}
 		cacheCell := joinNonEmpty(" ", txt(c[checks.FactCtlCacheSize]), txt(c[checks.FactCtlCacheStatus]))

@@ -50,7 +50,7 @@ func TestDeviceTableGoneAndEmpty(t *testing.T) {
 		want    string
 		wantNot string
 	}{
-		{"gone", []map[string]any{{"name": "sdb", checks.FactJudged: false, "klog_gone": true}}, "gone from /sys/block (the kernel log names them): sdb", "virtual"},
+		{"gone", []map[string]any{{"name": "sdb", checks.FactJudged: false, "klog_gone": true}}, "gone (in the kernel log, no longer in /sys/block): sdb", "virtual"},
 		{"none", nil, "no block device in /sys/block", ""},
 	} {
 		tw := &textWriter{p: newPalette(nil, false), width: 80}
