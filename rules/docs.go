@@ -35,6 +35,9 @@ func MarkdownRule(r *Rule) string {
 	for _, c := range r.TitleWhen {
 		fmt.Fprintf(&b, "Titled **%s** when: `%s`\n\n", c.Title, oneLine(c.When))
 	}
+	if r.AskedWhere != "" {
+		fmt.Fprintf(&b, "Asked only where: `%s` (elsewhere it is not \"checked and fine\")\n\n", oneLine(r.AskedWhere))
+	}
 	if facts := conditionFacts(r); len(facts) > 0 {
 		b.WriteString("**Facts it needs, and when they cannot be read:**\n\n")
 		for _, f := range facts {

@@ -460,7 +460,7 @@ func (e *Engine) judgeSubjects(subs map[string]*subject, order []string, host *s
 			}
 			sev, title, score, holds, failed := e.judgeRule(r, s, env, st)
 			if !holds {
-				if !failed && r.known(s, host) {
+				if !failed && r.known(s, host) && r.isAsked(env) {
 					st.passed = append(st.passed, s.name)
 				}
 				continue

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/expr-lang/expr"
+
 	"github.com/diskdoctor/diskdoctor/checks"
 	"github.com/diskdoctor/diskdoctor/internal/parse"
 )
@@ -163,6 +165,14 @@ func (r *Rule) known(s, host *subject) bool {
 		}
 	}
 	return true
+}
+
+// isAsked says whether the rule's question applies to the subject whose
+// environment is env (AskedWhere); an expression that fails counts as
+// not asked, so that an error never reads as fine.
+func (r *Rule) isAsked(env map[string]any) bool {
+	v, err := expr.Run(r.asked, env)
+	return err == nil && v == true
 }
 
 // notFoundOnItsVolumes drops from a controller rule's passed subjects

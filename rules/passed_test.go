@@ -124,3 +124,18 @@ func TestVirtualDiskDiscardIsTRIM(t *testing.T) {
 		t.Errorf("virtual-disk-no-discard in %q, trim-unsupported in %q", a, AreaOf("trim-unsupported"))
 	}
 }
+
+// A rule whose question does not apply to a disk (an EBS timeout on an
+// instance-store disk, an ephemeral disk's contents on an EBS volume) is
+// not checked and fine there, though its facts are known.
+func TestNotAskedIsNotFine(t *testing.T) {
+	ebs := map[string]any{"cloud_disk": "ebs", "nvme_io_timeout_ms": int64(4294966296), "ephemeral_disk": false}
+	store := map[string]any{"cloud_disk": "instance-store", "nvme_io_timeout_ms": int64(4294966296), "ephemeral_disk": true, "ephemeral_holds": []string{}}
+	rep := build(t, device("nvme0n1", ebs), device("nvme1n1", store), checks.NewObservation("test", checks.KindHost, "host"))
+	if got := passedOn(rep, "ebs-nvme-timeout-short"); !slices.Equal(got, []string{"nvme0n1"}) {
+		t.Errorf("ebs-nvme-timeout-short passed on %v, want the EBS volume only", got)
+	}
+	if got := passedOn(rep, "ephemeral-disk-holds-data"); slices.Contains(got, "nvme0n1") {
+		t.Errorf("ephemeral-disk-holds-data passed on %v: the EBS volume is not ephemeral", got)
+	}
+}

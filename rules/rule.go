@@ -77,7 +77,13 @@ type Rule struct {
 	// with a default, a list left empty when unread). An empty list
 	// ([]) says the rule never passes: its facts cannot tell fine from
 	// unknown.
-	CheckedBy   []string `yaml:"checked_by"`
+	CheckedBy []string `yaml:"checked_by"`
+	// AskedWhere is an expression saying on which subjects the rule's
+	// question applies at all; elsewhere its not holding is not "checked
+	// and fine" (an EBS volume's timeout on an instance-store disk).
+	// Empty: wherever its facts are known.
+	AskedWhere  string `yaml:"asked_where"`
+	asked       *vm.Program
 	Notes       []Note   `yaml:"notes"`
 	Remediation []Remedy `yaml:"remediation"`
 	// FirstStep is the step, in words, that fixes or contains the finding
@@ -248,6 +254,9 @@ func parseRule(b []byte) (*Rule, error) {
 	var err error
 	if r.when, err = compileCond(r.When); err != nil {
 		return nil, fieldErr("when", 0, err)
+	}
+	if r.asked, err = compileCond(orTrue(r.AskedWhere)); err != nil {
+		return nil, fieldErr("asked_where", 0, err)
 	}
 	if r.ImpactScore == "" {
 		r.ImpactScore = "50"

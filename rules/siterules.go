@@ -139,6 +139,9 @@ type siteCondition struct {
 // siteConditions are every expression of r that reads facts.
 func siteConditions(r *Rule) []siteCondition {
 	out := []siteCondition{{"when", 0, "when", r.When}, {"impact_score", 0, "impact_score", r.ImpactScore}}
+	if r.AskedWhere != "" {
+		out = append(out, siteCondition{"asked_where", 0, "asked_where", r.AskedWhere})
+	}
 	for i, c := range r.SeverityWhen {
 		out = append(out, siteCondition{"severity_when", i + 1, fmt.Sprintf("severity_when %d", i+1), c.When})
 	}
