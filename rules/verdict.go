@@ -55,6 +55,9 @@ func incompleteChecks(skipped []checks.Skipped, judged map[string]bool) []Incomp
 				subs = append(subs, n)
 			}
 		}
+		if len(s.Subjects) == 0 && slices.Contains(everyDeviceChecks, s.CheckName()) {
+			subs = slices.Collect(maps.Keys(judged))
+		}
 		if len(subs) == 0 {
 			continue
 		}
@@ -72,6 +75,12 @@ func incompleteChecks(skipped []checks.Skipped, judged map[string]bool) []Incomp
 	slices.SortStableFunc(out, func(a, b Incomplete) int { return incompleteRank(a.Check) - incompleteRank(b.Check) })
 	return out
 }
+
+// everyDeviceChecks read one source for the whole machine whose answer
+// bears on each device: without the kernel log no device's I/O errors,
+// resets or timeouts were looked for, so its skipped entry, host-wide,
+// leaves every judged device's examination incomplete.
+var everyDeviceChecks = []string{"kernel-log"}
 
 // incompleteOrder ranks checks by what their not running hides; a check
 // not named here comes after them.

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/diskdoctor/diskdoctor/checks"
@@ -25,8 +26,8 @@ func TestDeviceLoadNamesWhatTripped(t *testing.T) {
 	}
 }
 
-// Only what could have been read and names a judged device is
-// incomplete, the most telling check first; a passed rule whose area
+// Only what could have been read and names a judged device (or, for the
+// kernel log, every one) is incomplete, the most telling check first; a passed rule whose area
 // rests on it loses that device.
 func TestIncompleteChecks(t *testing.T) {
 	judged := map[string]bool{"sda": true, "sdb": true}
@@ -37,8 +38,13 @@ func TestIncompleteChecks(t *testing.T) {
 		{Check: "kernel-log", Reason: "dmesg: not recorded"},
 		{Check: "controller", Subjects: []string{"sda"}, Reason: "ssacli: not installed"},
 	}, judged)
-	if len(inc) != 3 || inc[0].Check != "controller" || inc[1].Check != "smartctl -x -n standby -j" || len(inc[1].Subjects) != 2 || inc[1].Subjects[0] != "sda" {
+	if len(inc) != 4 || inc[0].Check != "controller" || inc[1].Check != "smartctl -x -n standby -j" || len(inc[1].Subjects) != 2 || inc[1].Subjects[0] != "sda" {
 		t.Fatalf("incomplete %+v", inc)
+	}
+	// The kernel log is read once for the machine: unread, no judged
+	// device's errors were looked for.
+	if k := inc[2]; k.Check != "kernel-log" || strings.Join(k.Subjects, " ") != "sda sdb" {
+		t.Errorf("kernel log %+v, want it incomplete on sda and sdb", k)
 	}
 	passed := withoutIncomplete([]Passed{
 		{Rule: "write-cache-disabled", Area: "write cache", Subjects: []string{"sda", "sdb"}},
