@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -254,10 +255,26 @@ func (h *Host) ReadDir(ctx context.Context, p string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, FileErr(p, err)
 	}
+	if !h.live {
+		ents = withoutPlaceholder(ents)
+	}
 	if h.content != nil {
 		h.content.Dir(p, ents)
 	}
 	return ents, nil
+}
+
+// fixturePlaceholder is the empty file a recorded machine kept in git
+// holds in a directory that was empty (git tracks no empty directory):
+// not part of the machine, so a listing leaves it out (docs/fixtures.md).
+const fixturePlaceholder = ".keep"
+
+func withoutPlaceholder(ents []fs.DirEntry) []fs.DirEntry {
+	i := slices.IndexFunc(ents, func(e fs.DirEntry) bool { return e.Name() == fixturePlaceholder && e.Type().IsRegular() })
+	if i < 0 {
+		return ents
+	}
+	return slices.Delete(slices.Clone(ents), i, i+1)
 }
 
 // Readlink returns a link's target as written.

@@ -96,3 +96,24 @@ func TestRecordedAbsentDeviceDirectory(t *testing.T) {
 		}
 	}
 }
+
+// A recorded directory that was empty holds git's placeholder, which is
+// not the machine's: its listing is empty, and a file of another name is
+// listed as always.
+func TestRecordedPlaceholderIsNotListed(t *testing.T) {
+	root := t.TempDir()
+	testutil.Must(t, os.MkdirAll(filepath.Join(root, "sys/block"), 0o755))
+	testutil.Must(t, os.WriteFile(filepath.Join(root, "sys/block/.keep"), nil, 0o644))
+	testutil.Must(t, os.MkdirAll(filepath.Join(root, "sys/class/x"), 0o755))
+	testutil.Must(t, os.WriteFile(filepath.Join(root, "sys/class/x/.other"), nil, 0o644))
+	h, err := machine.Recorded(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ents, err := h.ReadDir(context.Background(), "/sys/block"); err != nil || len(ents) != 0 {
+		t.Errorf("/sys/block: %v, %v; want an empty listing", ents, err)
+	}
+	if ents, err := h.ReadDir(context.Background(), "/sys/class/x"); err != nil || len(ents) != 1 {
+		t.Errorf("/sys/class/x: %v, %v; want .other", ents, err)
+	}
+}
