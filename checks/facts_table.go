@@ -374,6 +374,7 @@ var factDecls = slices.Concat(pressureFacts("io", "I/O"), pressureFacts("cpu", "
 	// smart
 	{"smart_apm_enabled", TypeBool, "", OnDevice, "smart", "the drive's Advanced Power Management is on (smartctl ata_apm.enabled)"},
 	{"smart_apm_level", TypeInt, "", OnDevice, "smart", "the APM level, 1 to 254 (below 128 lets the drive spin down and park; ata_apm.level)"},
+	{"smart_not_applicable", TypeString, "", OnDevice, "smart", "why the disk has no SMART of its own (a virtio or other virtual disk, an iSCSI LUN, an MMC card); not set on a disk whose SMART was read or could have been"},
 	{"dev_timeout_s", TypeInt, "seconds", OnDevice, "smart", "the SCSI command timer (device/timeout)"},
 	{"smart_crc_errors", TypeUint64, "", OnDevice, "smart", "ATA attribute 199, UDMA CRC errors (raw)"},
 	{"smart_critical", TypeStrings, "", OnDevice, "smart", "the drive's critical concerns, as text (health FAILED, failing pre-failure attribute, NVMe critical warning, spare below threshold)"},

@@ -88,7 +88,11 @@ func smartDevice(ctx context.Context, env *Env, d *block.Device) *Observation {
 			hint = "the hypervisor or card holds the media's health; ask it (the host's smartctl, the card's tool)"
 		}
 		env.Skip(probe, d.Name, withHint(fmt.Errorf("%s: %w", why, machine.ErrNotAvailable), hint))
-		return nil
+		// Said as a fact too, so that advice to read the disk's SMART
+		// is not given where there is none to read.
+		o := NewObservation("smart", KindDevice, d.Name)
+		o.Set("smart_not_applicable", why)
+		return o
 	}
 	if m := d.Multipath; m != nil && m.Primary() != d.Name {
 		// Another path of the same drive: its SMART is read through the
