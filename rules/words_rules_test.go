@@ -398,3 +398,46 @@ func TestSchedulerImpactByClass(t *testing.T) {
 		t.Errorf("NVMe: %v", nvme)
 	}
 }
+
+// The governor's driver is named once: intel_pstate's status is its mode;
+// intel_cpufreq is intel_pstate in passive mode, named with its status.
+func TestGovernorDriverNamedOnce(t *testing.T) {
+	for _, c := range []struct {
+		driver, status, want string
+	}{
+		{"intel_pstate", "active", "governor powersave (intel_pstate in active mode)"},
+		{"intel_cpufreq", "passive", "governor powersave (intel_cpufreq, intel_pstate passive)"},
+		{"acpi-cpufreq", "", "governor powersave (acpi-cpufreq)"},
+	} {
+		h := map[string]any{"governor": "powersave", "scaling_driver": c.driver, "role": "server", "cpus_at_min_fraction": 1.0}
+		if c.status != "" {
+			h["pstate_status"] = c.status
+		}
+		fs := findingsOf(judge(t, hostObs(h)), "cpu-governor-powersave")
+		if len(fs) != 1 || !strings.HasPrefix(fs[0].PerSubject[0].Observed, c.want) {
+			t.Errorf("%s %s: %+v, want observed to start %q", c.driver, c.status, fs, c.want)
+		}
+	}
+}
+
+// Kernel errors on a disk with no SMART of its own (an EBS volume) are
+// not sent to read its SMART; a real drive's are.
+func TestKernelErrorsOnAVirtualDiskSkipSMART(t *testing.T) {
+	for why, wantSMART := range map[string]bool{"": true, "a virtual disk (Amazon EBS) has no SMART of its own": false} {
+		f := map[string]any{"klog_events": 5, "transport": "nvme", "dev_path": "/dev/nvme0n1"}
+		if why != "" {
+			f["smart_not_applicable"] = why
+		}
+		fs := findingsOf(judge(t, device("nvme0n1", f)), "kernel-io-errors")
+		if len(fs) != 1 {
+			t.Fatalf("%q: %v", why, fs)
+		}
+		smart := strings.Contains(fs[0].FirstStep, "SMART log")
+		for _, m := range fs[0].Remediation {
+			smart = smart || strings.HasPrefix(m.Command, "smartctl")
+		}
+		if smart != wantSMART {
+			t.Errorf("%q: SMART advised %v, want %v: %q %+v", why, smart, wantSMART, fs[0].FirstStep, fs[0].Remediation)
+		}
+	}
+}
