@@ -74,7 +74,7 @@ func deviceTable(t *textWriter, rep *rules.Report, verbose bool) {
 // a column (docs/usage.md has the same, in full).
 var deviceLegend = []string{
 	"BUS: how the disk is attached (sata, sas, nvme, usb, virtio, scsi, iscsi, fc, raid).",
-	"CLASS: the kind of device its datasheet figures are for (nvme-gen4, sata-ssd, sata-hdd, sas-hdd, usb, virtual, raid-volume, iscsi, fc, …).",
+	"CLASS: the kind of device its datasheet figures are for (nvme-gen4, sata-ssd, sata-hdd, sas-hdd, usb, virtual, raid-volume, iscsi, fc, …; unknown: its rotational flag was not read, so no figures apply).",
 	"CACHE: the volatile write cache: on, OFF, PLP (off on a drive with power-loss protection), none (no cache to turn on); a RAID volume's: ctl on, CTL OFF, CTL LOW (off while the battery charges), ctl wt (write-through), ctl ? (not read); - not read.",
 	"TRIM: scheduled (fstrim.timer, cron, discard or autotrim trims all it holds), NEVER (something on it is trimmed by nothing), running (a zpool trim now), ? (what trims it is unknown: the schedule was not read), yes (takes TRIM, holds nothing to trim), no (takes no TRIM); a guest's disk: passes (the virtual disk accepts discard), no, ?; - not an SSD.",
 	"SCHED: the I/O scheduler (queue/scheduler).",

@@ -239,6 +239,10 @@ func NormalizeModel(m string) string {
 	return strings.TrimSpace(collapse.ReplaceAllString(m, " "))
 }
 
+// ClassUnknown is the class of a SATA, SAS or SCSI disk whose rotational
+// flag is unknown: no class default applies to it.
+const ClassUnknown = "unknown"
+
 // DeviceClass names the class default for a device's transport,
 // rotational flag and PCIe generation (deviceClass adds what the SCSI
 // vendor and the RAID controller say).
@@ -274,6 +278,11 @@ func DeviceClass(transport string, rotational any, pcieMaxGTs any) string {
 		// A LUN of a storage array: it performs as the array behind the
 		// network does, not as any one drive.
 		return transport
+	}
+	if _, known := rotational.(bool); !known {
+		// Neither an SSD's nor a hard disk's figures apply to a disk
+		// whose queue/rotational was not read.
+		return ClassUnknown
 	}
 	if rot {
 		return "sata-hdd"

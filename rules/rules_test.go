@@ -123,6 +123,7 @@ func TestDeviceClass(t *testing.T) {
 		{"nvme", false, nil, "nvme-gen3"}, {"usb", true, nil, "usb"}, {"virtio", true, nil, "virtual"},
 		{"pata", true, nil, "pata-hdd"}, {"pata", false, nil, "sata-ssd"},
 		{"iscsi", true, nil, "iscsi"}, {"fc", false, nil, "fc"}, {"sas", false, nil, "sas-ssd"},
+		{"scsi", nil, nil, "unknown"}, {"sata", nil, nil, "unknown"}, {"scsi", false, nil, "sata-ssd"},
 	}
 	for _, tt := range tests {
 		if got := DeviceClass(tt.transport, tt.rot, tt.gts); got != tt.want {
