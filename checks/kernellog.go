@@ -308,13 +308,31 @@ func klogWhen(l kernlog.Line, uptime float64) string {
 	case l.Time >= 0 && uptime >= l.Time && !l.EarlierBoot:
 		ago := uptime - l.Time
 		if ago < 3600 {
-			return fmt.Sprintf("%.0f s after boot, %.0f min ago", l.Time, ago/60)
+			return fmt.Sprintf("%s after boot, %.0f min ago", bootOffset(l.Time), ago/60)
 		}
-		return fmt.Sprintf("%.0f s after boot, %.1f h ago", l.Time, ago/3600)
+		return fmt.Sprintf("%s after boot, %s ago", bootOffset(l.Time), span(ago))
 	case l.Time >= 0:
-		return fmt.Sprintf("%.0f s after boot", l.Time)
+		return bootOffset(l.Time) + " after boot"
 	}
 	return "log line " + strconv.Itoa(l.Num)
+}
+
+// bootOffset is a log line's seconds after boot as a person reads them,
+// with the seconds the line shows ("[1513147.2…]") beside a long one:
+// "75 s", "17.5 days (1513147 s)".
+func bootOffset(secs float64) string {
+	if secs < 3600 {
+		return fmt.Sprintf("%.0f s", secs)
+	}
+	return fmt.Sprintf("%s (%.0f s)", span(secs), secs)
+}
+
+// span is a duration of an hour or more in hours, or in days beyond two.
+func span(secs float64) string {
+	if secs < 2*86400 {
+		return fmt.Sprintf("%.1f h", secs/3600)
+	}
+	return fmt.Sprintf("%.1f days", secs/86400)
 }
 
 // goneTransport guesses the bus from the kernel's name for the disk; the
