@@ -73,21 +73,34 @@ func (b *run) preflightComments(s *strings.Builder) {
 	fmt.Fprintf(s, "# Preflight: %s\n", b.pre.Verdict)
 	if len(b.facts.Disks) > 0 {
 		fmt.Fprintf(s, "# Devices under %s: %s (judged by the doctor)\n", b.tgt.Path, strings.Join(b.facts.Disks, ", "))
+		if b.o.PreflightWindow > 0 {
+			// The run watches the devices before and after its tests
+			// (watchCompeting); a dry run runs nothing, so it cannot say
+			// whether another process keeps them busy.
+			note := fmt.Sprintf("Not watched by a dry run: other processes' I/O on %s (the run watches them for %s first and refuses to start while they are busy, unless --force).", strings.Join(b.facts.Disks, ", "), b.o.PreflightWindow)
+			writeComment(s, "# ", note, textWidth(b.o.Width), 2, 4)
+		}
 	}
 	for _, c := range b.pre.Checks {
 		subj := ""
 		if len(c.Subjects) > 0 {
 			subj = " (" + strings.Join(c.Subjects, ", ") + ")"
 		}
-		// Wrapped as comments: each line of a job file stays a comment.
-		for i, l := range report.Wrap(strings.ToUpper(c.Severity)+" "+c.ID+subj+": "+c.Text, textWidth(b.o.Width), 4, 6) {
-			if i == 0 {
-				l = "#   " + l
-			} else {
-				l = "#" + l[1:]
-			}
-			s.WriteString(l + "\n")
+		writeComment(s, "#   ", strings.ToUpper(c.Severity)+" "+c.ID+subj+": "+c.Text, textWidth(b.o.Width), 4, 6)
+	}
+}
+
+// writeComment writes text wrapped as comments, so that each line of a
+// job file stays one: the first line after lead (as wide as firstIndent),
+// the others indented.
+func writeComment(s *strings.Builder, lead, text string, width, firstIndent, indent int) {
+	for i, l := range report.Wrap(text, width, firstIndent, indent) {
+		if i == 0 {
+			l = lead + l
+		} else {
+			l = "#" + l[1:]
 		}
+		s.WriteString(l + "\n")
 	}
 }
 

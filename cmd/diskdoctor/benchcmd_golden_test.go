@@ -92,6 +92,10 @@ func TestBenchPreflightEveryFixture(t *testing.T) {
 			if !strings.Contains(out, "# Devices under /: ") && !strings.Contains(out, "bench-no-device") {
 				t.Errorf("neither the devices under / nor why there are none:\n%s", out)
 			}
+			// What only the real run watches is said, not passed over.
+			if strings.Contains(out, "# Devices under /: ") && !strings.Contains(out, "# Not watched by a dry run: other processes' I/O on ") {
+				t.Errorf("the dry run does not say it left other processes' I/O unwatched:\n%s", out)
+			}
 			if strings.Contains(out, "bench-doctor-failed") {
 				t.Errorf("the doctor failed on the fixture:\n%s", out)
 			}
