@@ -70,7 +70,10 @@ func Redact(b []byte) []byte {
 // parameter of a keyed target.
 func redactLine(line string) string {
 	prefix, rest := "", line
-	if name, r, ok := strings.Cut(line, ": "); ok {
+	// dmsetup prints a name's whitespace mangled (\x20; dmsetup(8),
+	// --manglename): a "name" with a space in it is not one, and the line
+	// is read whole.
+	if name, r, ok := strings.Cut(line, ": "); ok && !strings.ContainsAny(name, " \t") {
 		prefix, rest = name+": ", r
 	}
 	f := strings.Fields(rest)
