@@ -135,7 +135,10 @@ test-all: test deb-test
 # its targets (-test.list). Go's fuzzer on a loaded machine sometimes ends
 # a run with "context deadline exceeded" and no failing input (the
 # coordinator's own deadline, not a finding): such a run is tried once
-# more. FUZZ_EXECS=1 prints the executions each target reached.
+# more. FUZZ_EXECS=1 prints the executions each target reached. One fuzz
+# worker per target (-test.parallel 1; go help testflag): make test runs the
+# fuzzing beside the tests, and a worker per core would take the cores the
+# tests need.
 fuzz:
 	@bindir=$$(mktemp -d); trap 'rm -rf "$$bindir"' EXIT; \
 	cache=$$($(GO) env GOCACHE)/fuzz; \
@@ -147,7 +150,7 @@ fuzz:
 			echo "fuzz $$pkg $$f"; \
 			log="$$bindir/log"; \
 			ok=0; for try in 1 2; do \
-				if (cd "$$dir" && "$$bin" -test.run '^$$' -test.fuzz "^$$f$$" -test.fuzztime $(FUZZTIME) \
+				if (cd "$$dir" && "$$bin" -test.run '^$$' -test.fuzz "^$$f$$" -test.fuzztime $(FUZZTIME) -test.parallel 1 \
 					-test.fuzzcachedir "$$cache/$$pkg" -test.timeout 10m -test.paniconexit0) >"$$log" 2>&1; then ok=1; break; fi; \
 				grep -q 'Failing input written' "$$log" && break; \
 				grep -q 'context deadline exceeded' "$$log" || break; \
