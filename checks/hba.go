@@ -158,11 +158,8 @@ func setHBA(o *Observation, c *hba.IOC, disks, inArray []string) {
 
 	var parts []string
 	count := func(n int, one, many string) {
-		switch {
-		case n == 1:
-			parts = append(parts, "1 "+one)
-		case n > 1:
-			parts = append(parts, strconv.Itoa(n)+" "+many)
+		if n > 0 {
+			parts = append(parts, countOf(n, one, many))
 		}
 	}
 	if len(c.Dead) > 0 {
